@@ -1,0 +1,4 @@
+//! The yew front end (wasm32 only).
+
+/// Starts the app.
+pub fn start() {}

@@ -1,0 +1,304 @@
+//! Kafka's client-side assignors, with the Java client's exact answers: [`range`] (the
+//! default RangeAssignor, rack-aware as in KIP-881) and [`round_robin`].
+//!
+//! Both return one shared [`Assignment`]: an owner per partition plus, per topic, the
+//! ordered subscribers with their quota, so a UI can explain the arithmetic without
+//! computing it again.
+
+mod order;
+mod range;
+mod round_robin;
+
+pub use order::{java_cmp, member_cmp};
+pub use range::range;
+pub use round_robin::round_robin;
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+/// Marks a partition nobody owns in [`TopicAssignment::owners`].
+pub const UNASSIGNED: u32 = u32::MAX;
+
+/// Which assignor to run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AssignorKind {
+    /// org.apache.kafka.clients.consumer.RangeAssignor (the default).
+    #[default]
+    Range,
+    /// org.apache.kafka.clients.consumer.RoundRobinAssignor.
+    #[serde(rename = "roundrobin")]
+    RoundRobin,
+    /// org.apache.kafka.clients.consumer.StickyAssignor: read from scenario files, not run
+    /// by this version.
+    Sticky,
+    /// org.apache.kafka.clients.consumer.CooperativeStickyAssignor: read from scenario
+    /// files, not run by this version.
+    #[serde(rename = "cooperative-sticky")]
+    CooperativeSticky,
+}
+
+impl AssignorKind {
+    /// The name used in files, links and on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            AssignorKind::Range => "range",
+            AssignorKind::RoundRobin => "roundrobin",
+            AssignorKind::Sticky => "sticky",
+            AssignorKind::CooperativeSticky => "cooperative-sticky",
+        }
+    }
+    /// Parses `range` or `roundrobin` (also `round-robin`).
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "range" => Some(AssignorKind::Range),
+            "roundrobin" | "round-robin" | "round_robin" => Some(AssignorKind::RoundRobin),
+            "sticky" => Some(AssignorKind::Sticky),
+            "cooperative-sticky" => Some(AssignorKind::CooperativeSticky),
+            _ => None,
+        }
+    }
+}
+
+/// A topic in the cluster metadata.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct TopicMeta {
+    /// Topic name.
+    pub name: String,
+    /// Partition count (0 means absent from metadata).
+    pub partitions: u32,
+    /// Per partition, the racks of its replicas; empty when unknown.
+    pub racks: Vec<Vec<String>>,
+}
+
+/// A group member as the assignor sees it.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct MemberMeta {
+    /// Member id (assigned by the coordinator).
+    pub id: String,
+    /// group.instance.id, for static members.
+    pub instance_id: Option<String>,
+    /// client.rack (empty means none).
+    pub rack: Option<String>,
+    /// Subscribed topics.
+    pub topics: Vec<String>,
+}
+
+/// What the assignor is given: cluster metadata and the members' subscriptions.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct GroupInput {
+    /// Topics in metadata.
+    pub topics: Vec<TopicMeta>,
+    /// Members, in any order (the order never changes the result).
+    pub members: Vec<MemberMeta>,
+}
+
+/// One subscriber of a topic, in assignor order, with its share.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Share {
+    /// Index of the member in [`GroupInput::members`].
+    pub member: u32,
+    /// Its position among the topic's subscribers (0 first).
+    pub index: u32,
+    /// Partitions range gives it: n div m, plus one when index < n mod m (for round-robin,
+    /// the partitions it actually got).
+    pub quota: u32,
+    /// Range's first partition, (n div m) * index + min(index, n mod m), when it gets any.
+    pub first: Option<u32>,
+}
+
+/// The result for one subscribed topic.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TopicAssignment {
+    /// Topic name.
+    pub topic: String,
+    /// Partition count; 0 when the topic is missing from metadata (then nobody gets it).
+    pub partitions: u32,
+    /// Per partition, the index of its owner in [`GroupInput::members`], or [`UNASSIGNED`].
+    pub owners: Vec<u32>,
+    /// The topic's subscribers in assignor order, with their shares.
+    pub shares: Vec<Share>,
+    /// True when rack matching (KIP-881) placed some of this topic's partitions.
+    pub rack_aware: bool,
+}
+
+impl TopicAssignment {
+    /// n div m, the base share.
+    pub fn per_member(&self) -> u32 {
+        let m = self.shares.len() as u32;
+        self.partitions.checked_div(m).unwrap_or(0)
+    }
+    /// n mod m, how many members get one more.
+    pub fn extra(&self) -> u32 {
+        let m = self.shares.len() as u32;
+        self.partitions.checked_rem(m).unwrap_or(0)
+    }
+}
+
+/// An assignment with the reasons for it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Assignment {
+    /// The assignor that produced it.
+    pub assignor: AssignorKind,
+    /// Member indices in assignor order (static members first, then Java string order).
+    pub order: Vec<u32>,
+    /// Every subscribed topic, in Java name order.
+    pub topics: Vec<TopicAssignment>,
+    /// Per member (input index), the partitions it got across all topics.
+    pub totals: Vec<u32>,
+}
+
+impl Assignment {
+    /// The assignment in the vectors' shape: {memberId: {topic: [partitions]}}, every
+    /// member present.
+    pub fn to_map(&self, input: &GroupInput) -> BTreeMap<String, BTreeMap<String, Vec<u32>>> {
+        let mut out: BTreeMap<String, BTreeMap<String, Vec<u32>>> = input
+            .members
+            .iter()
+            .map(|m| (m.id.clone(), BTreeMap::new()))
+            .collect();
+        for t in &self.topics {
+            for (p, owner) in t.owners.iter().enumerate() {
+                if *owner == UNASSIGNED {
+                    continue;
+                }
+                let id = &input.members[*owner as usize].id;
+                if let Some(m) = out.get_mut(id) {
+                    m.entry(t.topic.clone()).or_default().push(p as u32);
+                }
+            }
+        }
+        out
+    }
+
+    /// The largest and smallest member total (over all members, idle ones included).
+    pub fn max_min(&self) -> (u32, u32) {
+        let max = self.totals.iter().copied().max().unwrap_or(0);
+        let min = self.totals.iter().copied().min().unwrap_or(0);
+        (max, min)
+    }
+
+    /// Partitions of `member` (input index) per topic, in topic order.
+    pub fn partitions_of(&self, member: u32) -> Vec<(&str, Vec<u32>)> {
+        self.topics
+            .iter()
+            .filter_map(|t| {
+                let ps: Vec<u32> = t
+                    .owners
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, o)| **o == member)
+                    .map(|(p, _)| p as u32)
+                    .collect();
+                (!ps.is_empty()).then_some((t.topic.as_str(), ps))
+            })
+            .collect()
+    }
+}
+
+/// Runs the chosen assignor; `None` for the sticky assignors, which this version does not
+/// run yet.
+pub fn assign(kind: AssignorKind, input: &GroupInput) -> Option<Assignment> {
+    match kind {
+        AssignorKind::Range => Some(range(input)),
+        AssignorKind::RoundRobin => Some(round_robin(input)),
+        AssignorKind::Sticky | AssignorKind::CooperativeSticky => None,
+    }
+}
+
+/// Shared preparation: members in assignor order, and every subscribed topic (Java name
+/// order) with its subscribers in that order.
+pub(crate) struct Prepared<'a> {
+    pub order: Vec<u32>,
+    /// (topic name, metadata if present with partitions > 0, subscribers in order)
+    pub topics: Vec<(&'a str, Option<&'a TopicMeta>, Vec<u32>)>,
+}
+
+pub(crate) fn prepare(input: &GroupInput) -> Prepared<'_> {
+    let mut order: Vec<u32> = (0..input.members.len() as u32).collect();
+    order.sort_by(|a, b| {
+        member_cmp(&input.members[*a as usize], &input.members[*b as usize]).then(a.cmp(b))
+    });
+    let meta: order::FastMap<&str, &TopicMeta> = input
+        .topics
+        .iter()
+        .filter(|t| t.partitions > 0)
+        .map(|t| (t.name.as_str(), t))
+        .collect();
+    let mut index: order::FastMap<&str, usize> = order::FastMap::default();
+    let mut topics: Vec<(&str, Option<&TopicMeta>, Vec<u32>)> = Vec::new();
+    for &m in &order {
+        for t in &input.members[m as usize].topics {
+            let i = *index.entry(t.as_str()).or_insert_with(|| {
+                topics.push((t.as_str(), meta.get(t.as_str()).copied(), Vec::new()));
+                topics.len() - 1
+            });
+            let subs = &mut topics[i].2;
+            // A topic listed twice in one subscription counts once (Java dedups by member id).
+            if subs.last() != Some(&m) {
+                subs.push(m);
+            }
+        }
+    }
+    topics.sort_by(|a, b| java_cmp(a.0, b.0));
+    Prepared { order, topics }
+}
+
+fn totals(n: usize, topics: &[TopicAssignment]) -> Vec<u32> {
+    let mut totals = vec![0u32; n];
+    for t in topics {
+        for o in &t.owners {
+            if *o != UNASSIGNED {
+                totals[*o as usize] += 1;
+            }
+        }
+    }
+    totals
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    pub(crate) fn member(id: &str, topics: &[&str]) -> MemberMeta {
+        MemberMeta {
+            id: id.into(),
+            topics: topics.iter().map(|s| s.to_string()).collect(),
+            ..Default::default()
+        }
+    }
+
+    pub(crate) fn topic(name: &str, n: u32) -> TopicMeta {
+        TopicMeta {
+            name: name.into(),
+            partitions: n,
+            racks: vec![],
+        }
+    }
+
+    #[test]
+    fn seven_partitions_three_members() {
+        let input = GroupInput {
+            topics: vec![topic("t", 7)],
+            members: vec![
+                member("c", &["t"]),
+                member("a", &["t"]),
+                member("b", &["t"]),
+            ],
+        };
+        let a = range(&input);
+        let t = &a.topics[0];
+        assert_eq!(t.owners, vec![1, 1, 1, 2, 2, 0, 0]);
+        assert_eq!((t.per_member(), t.extra()), (2, 1));
+        let firsts: Vec<_> = t
+            .shares
+            .iter()
+            .map(|s| (s.member, s.quota, s.first))
+            .collect();
+        assert_eq!(
+            firsts,
+            vec![(1, 3, Some(0)), (2, 2, Some(3)), (0, 2, Some(5))]
+        );
+        assert_eq!(a.totals, vec![2, 3, 2]);
+    }
+}

@@ -1,0 +1,111 @@
+//! Member order as the Java client sorts it: static members (group.instance.id) first, then
+//! Java's `String.compareTo`, which compares UTF-16 code units, not Rust's `str` order.
+
+use super::MemberMeta;
+use std::cmp::Ordering;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Java's `String.compareTo`: lexicographic over UTF-16 code units.
+///
+/// It agrees with Rust's `str` order (code points) except when a character outside the BMP
+/// (a surrogate pair, D800-DFFF) meets one in U+E000..U+FFFF: Java puts the surrogate first.
+pub fn java_cmp(a: &str, b: &str) -> Ordering {
+    let (ab, bb) = (a.as_bytes(), b.as_bytes());
+    let common = ab.iter().zip(bb).take_while(|(x, y)| x == y).count();
+    if common == ab.len() || common == bb.len() {
+        return ab.len().cmp(&bb.len());
+    }
+    // Back up to the start of the character that differs (both share the prefix).
+    let mut start = common;
+    while start > 0 && (ab[start] & 0xC0) == 0x80 {
+        start -= 1;
+    }
+    let ca = a[start..].chars().next().map_or(0, |c| c as u32);
+    let cb = b[start..].chars().next().map_or(0, |c| c as u32);
+    fn utf16_key(c: u32) -> u32 {
+        // Supplementary characters start with a high surrogate (D800-DBFF), which sorts
+        // below U+E000..U+FFFF.
+        if c >= 0x10000 {
+            0xD800 + ((c - 0x10000) >> 10)
+        } else {
+            c
+        }
+    }
+    let (ka, kb) = (utf16_key(ca), utf16_key(cb));
+    if ka != kb {
+        return ka.cmp(&kb);
+    }
+    // Same high surrogate: the code points order the low surrogates too.
+    ca.cmp(&cb)
+}
+
+/// Java's `MemberInfo.compareTo`: static members first, ordered by group.instance.id;
+/// dynamic members by member id.
+pub fn member_cmp(a: &MemberMeta, b: &MemberMeta) -> Ordering {
+    match (&a.instance_id, &b.instance_id) {
+        (Some(x), Some(y)) => java_cmp(x, y).then_with(|| java_cmp(&a.id, &b.id)),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => java_cmp(&a.id, &b.id),
+    }
+}
+
+/// FxHash: a fast, deterministic hasher for short keys (topic names); the default SipHash
+/// would dominate the assignment time at Kafka's benchmark scale.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(K);
+        }
+        for b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ (*b as u64)).wrapping_mul(K);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn utf16_cmp(a: &str, b: &str) -> Ordering {
+        a.encode_utf16().cmp(b.encode_utf16())
+    }
+
+    #[test]
+    fn numeric_suffix_is_lexicographic() {
+        assert_eq!(java_cmp("consumer-10", "consumer-2"), Ordering::Less);
+    }
+
+    #[test]
+    fn surrogates_sort_before_private_use() {
+        assert_eq!(java_cmp("\u{1F600}", "\u{E000}"), Ordering::Less);
+        assert_eq!(java_cmp("\u{1F600}", "\u{FFFD}"), Ordering::Less);
+        assert_eq!("\u{1F600}".cmp("\u{E000}"), Ordering::Greater);
+        assert_eq!(java_cmp("a", "ab"), Ordering::Less);
+        assert_eq!(java_cmp("é", "z"), Ordering::Greater);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn agrees_with_utf16(a in "\\PC{0,6}", b in "\\PC{0,6}") {
+            proptest::prop_assert_eq!(java_cmp(&a, &b), utf16_cmp(&a, &b));
+        }
+        #[test]
+        fn agrees_with_utf16_shared_prefix(p in "\\PC{0,3}", a in "\\PC{0,3}", b in "\\PC{0,3}") {
+            let (x, y) = (format!("{p}{a}"), format!("{p}{b}"));
+            proptest::prop_assert_eq!(java_cmp(&x, &y), utf16_cmp(&x, &y));
+        }
+    }
+}

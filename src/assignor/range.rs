@@ -1,0 +1,291 @@
+//! RangeAssignor, as in the Java client (including KIP-881 rack awareness).
+//!
+//! Each topic on its own, over its subscribers only, in assignor order: with n partitions
+//! and m subscribers, member i gets n div m, plus one if i < n mod m, starting at
+//! (n div m) * i + min(i, n mod m). When racks apply, a first pass gives members only
+//! partitions with a replica on their rack (within the same quotas), co-partitioned topics
+//! together; then the plain rule places the rest.
+
+use super::{
+    prepare, totals, Assignment, AssignorKind, GroupInput, Share, TopicAssignment, TopicMeta,
+    UNASSIGNED,
+};
+use std::collections::{BTreeSet, HashMap};
+
+/// Java's TopicAssignmentState.
+struct State<'a> {
+    name: &'a str,
+    partitions: u32,
+    /// Subscribers in order, with their (non-empty) rack.
+    consumers: Vec<(u32, Option<&'a str>)>,
+    /// Per partition, its replicas' racks; empty when no subscriber has a rack (Java's
+    /// partitionRacks is then an empty map, and its size() groups topics).
+    partition_racks: Vec<BTreeSet<&'a str>>,
+    needs_rack_aware: bool,
+    owners: Vec<u32>,
+    /// assigned count per consumer position
+    assigned: Vec<u32>,
+    per: u32,
+    remaining_extra: u32,
+    /// First partition not yet assigned (the plain pass takes unassigned ones in order).
+    cursor: usize,
+    rack_pass_used: bool,
+}
+
+impl<'a> State<'a> {
+    fn new(name: &'a str, meta: &'a TopicMeta, subs: &[u32], input: &'a GroupInput) -> Self {
+        let consumers: Vec<(u32, Option<&str>)> = subs
+            .iter()
+            .map(|m| {
+                let rack = input.members[*m as usize]
+                    .rack
+                    .as_deref()
+                    .filter(|r| !r.is_empty());
+                (*m, rack)
+            })
+            .collect();
+        let n = meta.partitions;
+        let m = consumers.len() as u32;
+        let consumer_racks: BTreeSet<&str> = consumers.iter().filter_map(|c| c.1).collect();
+        let mut partition_racks = Vec::new();
+        let mut all_partition_racks = BTreeSet::new();
+        if !consumer_racks.is_empty() {
+            partition_racks = (0..n as usize)
+                .map(|p| {
+                    let set: BTreeSet<&str> = meta
+                        .racks
+                        .get(p)
+                        .map(|rs| rs.iter().map(String::as_str).collect())
+                        .unwrap_or_default();
+                    all_partition_racks.extend(set.iter().copied());
+                    set
+                })
+                .collect();
+        }
+        // AbstractPartitionAssignor.useRackAwareAssignment (preferRackAwareLogic = false).
+        let needs_rack_aware = !consumer_racks.is_empty()
+            && !consumer_racks.is_disjoint(&all_partition_racks)
+            && !partition_racks.iter().all(|r| *r == all_partition_racks);
+        State {
+            name,
+            partitions: n,
+            per: n.checked_div(m).unwrap_or(0),
+            remaining_extra: n.checked_rem(m).unwrap_or(0),
+            assigned: vec![0; consumers.len()],
+            consumers,
+            partition_racks,
+            needs_rack_aware,
+            owners: vec![UNASSIGNED; n as usize],
+            cursor: 0,
+            rack_pass_used: false,
+        }
+    }
+
+    fn max_assignable(&self, c: usize) -> u32 {
+        let max = self.per + u32::from(self.remaining_extra > 0);
+        max.saturating_sub(self.assigned[c])
+    }
+
+    fn racks_match(&self, c: usize, p: usize) -> bool {
+        match self.consumers[c].1 {
+            None => true,
+            Some(rack) => self
+                .partition_racks
+                .get(p)
+                .is_some_and(|r| r.contains(rack)),
+        }
+    }
+
+    /// Java's onAssigned, for `count` partitions just given to consumer `c`.
+    fn on_assigned(&mut self, c: usize, count: u32) {
+        self.assigned[c] += count;
+        if self.assigned[c] > self.per {
+            self.remaining_extra = self.remaining_extra.saturating_sub(1);
+        }
+    }
+
+    fn unassigned_left(&mut self) -> bool {
+        while self.cursor < self.owners.len() && self.owners[self.cursor] != UNASSIGNED {
+            self.cursor += 1;
+        }
+        self.cursor < self.owners.len()
+    }
+
+    /// Java's assignRanges with mayAssign = racksMatch.
+    fn assign_ranges_rack_matching(&mut self) {
+        for c in 0..self.consumers.len() {
+            if !self.unassigned_left() {
+                break;
+            }
+            let limit = self.max_assignable(c) as usize;
+            let picked: Vec<usize> = (self.cursor..self.owners.len())
+                .filter(|p| self.owners[*p] == UNASSIGNED && self.racks_match(c, *p))
+                .take(limit)
+                .collect();
+            if picked.is_empty() {
+                continue;
+            }
+            for p in &picked {
+                self.owners[*p] = self.consumers[c].0;
+            }
+            self.rack_pass_used = true;
+            self.on_assigned(c, picked.len() as u32);
+        }
+    }
+
+    /// Java's assignRanges with mayAssign = always: the first unassigned partitions in
+    /// order, up to each consumer's remaining quota. Linear: a cursor skips assigned ones.
+    fn assign_ranges(&mut self) {
+        for c in 0..self.consumers.len() {
+            if !self.unassigned_left() {
+                break;
+            }
+            let limit = self.max_assignable(c);
+            let owner = self.consumers[c].0;
+            let mut given = 0;
+            while given < limit && self.unassigned_left() {
+                self.owners[self.cursor] = owner;
+                self.cursor += 1;
+                given += 1;
+            }
+            if given > 0 {
+                self.on_assigned(c, given);
+            }
+        }
+    }
+}
+
+/// Java's assignCoPartitionedWithRackMatching: partition i of every topic in the group goes
+/// to the first remaining consumer whose rack matches it in all of them and that still has
+/// quota in all of them.
+fn assign_co_partitioned(states: &mut [&mut State<'_>], num_partitions: u32) {
+    let mut remaining: Vec<usize> = (0..states[0].consumers.len()).collect();
+    for p in 0..num_partitions as usize {
+        let found = remaining.iter().position(|&c| {
+            states
+                .iter()
+                .all(|t| t.racks_match(c, p) && t.max_assignable(c) > 0)
+        });
+        if let Some(k) = found {
+            let c = remaining[k];
+            for t in states.iter_mut() {
+                // Java's assign(consumer, topic, p): adds it even if already taken by an
+                // earlier pass would not happen here (each topic is in one group only).
+                if t.owners[p] == UNASSIGNED {
+                    t.owners[p] = t.consumers[c].0;
+                    t.rack_pass_used = true;
+                }
+                t.on_assigned(c, 1);
+            }
+            if states.iter().all(|t| t.max_assignable(c) == 0) {
+                remaining.remove(k);
+                if remaining.is_empty() {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// Runs the RangeAssignor.
+pub fn range(input: &GroupInput) -> Assignment {
+    let prep = prepare(input);
+    let mut states: Vec<State<'_>> = prep
+        .topics
+        .iter()
+        .filter_map(|(name, meta, subs)| meta.map(|m| State::new(name, m, subs, input)))
+        .collect();
+
+    if states.iter().any(|s| s.needs_rack_aware) {
+        // Group by (subscribers, partitionRacks.size()).
+        let mut groups: HashMap<(Vec<u32>, usize), Vec<usize>> = HashMap::new();
+        for (i, s) in states.iter().enumerate() {
+            let key: Vec<u32> = s.consumers.iter().map(|c| c.0).collect();
+            groups
+                .entry((key, s.partition_racks.len()))
+                .or_default()
+                .push(i);
+        }
+        let mut keys: Vec<_> = groups.keys().cloned().collect();
+        keys.sort();
+        for key in keys {
+            let members = &groups[&key];
+            if members.len() > 1 {
+                let mut refs: Vec<&mut State<'_>> = states
+                    .iter_mut()
+                    .enumerate()
+                    .filter(|(i, _)| members.contains(i))
+                    .map(|(_, s)| s)
+                    .collect();
+                assign_co_partitioned(&mut refs, key.1 as u32);
+            } else {
+                let s = &mut states[members[0]];
+                if s.needs_rack_aware {
+                    s.assign_ranges_rack_matching();
+                }
+            }
+        }
+    }
+    for s in states.iter_mut() {
+        s.cursor = 0;
+        s.assign_ranges();
+    }
+
+    let mut by_name: HashMap<&str, State<'_>> = states.into_iter().map(|s| (s.name, s)).collect();
+    let mut topics = Vec::with_capacity(prep.topics.len());
+    for (name, _, subs) in &prep.topics {
+        match by_name.remove(name) {
+            Some(s) => {
+                let shares = s
+                    .consumers
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (m, _))| {
+                        let i = i as u32;
+                        let extra = s
+                            .partitions
+                            .checked_rem(s.consumers.len() as u32)
+                            .unwrap_or(0);
+                        let quota = s.per + u32::from(i < extra);
+                        Share {
+                            member: *m,
+                            index: i,
+                            quota,
+                            first: (quota > 0).then(|| s.per * i + i.min(extra)),
+                        }
+                    })
+                    .collect();
+                topics.push(TopicAssignment {
+                    topic: name.to_string(),
+                    partitions: s.partitions,
+                    owners: s.owners,
+                    shares,
+                    rack_aware: s.rack_pass_used,
+                });
+            }
+            None => topics.push(TopicAssignment {
+                topic: name.to_string(),
+                partitions: 0,
+                owners: Vec::new(),
+                shares: subs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| Share {
+                        member: *m,
+                        index: i as u32,
+                        quota: 0,
+                        first: None,
+                    })
+                    .collect(),
+                rack_aware: false,
+            }),
+        }
+    }
+    let totals = totals(input.members.len(), &topics);
+    Assignment {
+        assignor: AssignorKind::Range,
+        order: prep.order,
+        topics,
+        totals,
+    }
+}

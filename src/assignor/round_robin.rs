@@ -1,0 +1,98 @@
+//! RoundRobinAssignor: every partition of every subscribed topic, topics in Java name order,
+//! dealt to the members (in assignor order) in a circle, skipping members not subscribed to
+//! the partition's topic. Racks are ignored.
+//!
+//! Java throws on an empty group (its CircularIterator refuses an empty list); here an empty
+//! group gets an empty assignment.
+
+use super::{
+    prepare, totals, Assignment, AssignorKind, GroupInput, Share, TopicAssignment, UNASSIGNED,
+};
+
+/// Runs the RoundRobinAssignor.
+pub fn round_robin(input: &GroupInput) -> Assignment {
+    let prep = prepare(input);
+    let n = input.members.len();
+    // position of each member in the circle
+    let mut pos = vec![0usize; n];
+    for (i, m) in prep.order.iter().enumerate() {
+        pos[*m as usize] = i;
+    }
+    let mut cursor = 0usize;
+    let mut subscribed = vec![false; n];
+    let mut topics = Vec::with_capacity(prep.topics.len());
+    for (name, meta, subs) in &prep.topics {
+        let partitions = meta.map_or(0, |m| m.partitions);
+        let mut owners = vec![UNASSIGNED; partitions as usize];
+        if partitions > 0 {
+            for s in subs {
+                subscribed[pos[*s as usize]] = true;
+            }
+            for o in owners.iter_mut() {
+                while !subscribed[cursor] {
+                    cursor = (cursor + 1) % n;
+                }
+                *o = prep.order[cursor];
+                cursor = (cursor + 1) % n;
+            }
+            for s in subs {
+                subscribed[pos[*s as usize]] = false;
+            }
+        }
+        let mut got = vec![0u32; subs.len()];
+        let mut idx = vec![usize::MAX; n];
+        for (i, s) in subs.iter().enumerate() {
+            idx[*s as usize] = i;
+        }
+        for o in &owners {
+            got[idx[*o as usize]] += 1;
+        }
+        let shares = subs
+            .iter()
+            .enumerate()
+            .map(|(i, m)| Share {
+                member: *m,
+                index: i as u32,
+                quota: got[i],
+                first: None,
+            })
+            .collect();
+        topics.push(TopicAssignment {
+            topic: name.to_string(),
+            partitions,
+            owners,
+            shares,
+            rack_aware: false,
+        });
+    }
+    let totals = totals(n, &topics);
+    Assignment {
+        assignor: AssignorKind::RoundRobin,
+        order: prep.order,
+        topics,
+        totals,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::tests::{member, topic};
+    use super::*;
+
+    #[test]
+    fn javadoc_example() {
+        let input = GroupInput {
+            topics: vec![topic("t0", 3), topic("t1", 3)],
+            members: vec![member("C1", &["t0", "t1"]), member("C0", &["t0", "t1"])],
+        };
+        let a = round_robin(&input);
+        assert_eq!(a.topics[0].owners, vec![1, 0, 1]);
+        assert_eq!(a.topics[1].owners, vec![0, 1, 0]);
+    }
+
+    #[test]
+    fn empty_group() {
+        let a = round_robin(&GroupInput::default());
+        assert!(a.topics.is_empty() && a.totals.is_empty());
+    }
+}

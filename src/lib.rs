@@ -1,0 +1,12 @@
+//! Rebalance Lab: how a Kafka consumer group splits partitions among its members.
+//!
+//! The core (`protocol`, `assignor`, `scenario`) is plain Rust, tested natively; `app` is
+//! the yew front end (wasm32 only) and `cli` the command-line tool (native only).
+pub mod assignor;
+pub mod protocol;
+pub mod scenario;
+
+#[cfg(target_arch = "wasm32")]
+pub mod app;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod cli;

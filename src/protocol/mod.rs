@@ -1,0 +1,333 @@
+//! The consumer protocol's bytes: ConsumerProtocolSubscription (JoinGroup metadata) and
+//! ConsumerProtocolAssignment (SyncGroup), versions 0 to 3, read and written exactly as the
+//! Kafka Java client does (see KAFKA-SEMANTICS.md).
+//!
+//! Decoding is sans-IO and bounded by its input. Every decoded value carries its byte span
+//! (length prefix and payload apart) and a field path; every error carries a span, a path
+//! and a [`DecodeErrorKind`]. A failed decode still returns the fields read before the
+//! failure, so a UI can show the partial tree.
+
+mod error;
+pub mod hex;
+mod reader;
+mod writer;
+
+pub use error::{DecodeError, DecodeErrorKind, Span};
+pub use writer::{encode_assignment, encode_subscription, EncodeError, Encoded};
+
+use reader::{Reader, Res};
+use serde::{Deserialize, Serialize};
+
+/// The highest version of both messages this crate (and Kafka 4.0) knows.
+pub const HIGHEST_VERSION: i16 = 3;
+
+/// A topic and some of its partitions, as the wire groups them.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct TopicPartitions {
+    /// Topic name.
+    pub topic: String,
+    /// Partition numbers, in wire order.
+    pub partitions: Vec<i32>,
+}
+
+/// The fields of a ConsumerProtocolSubscription, in wire order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Subscription {
+    /// Subscribed topics (v0+).
+    pub topics: Vec<String>,
+    /// Assignor-specific user data (v0+); `None` is null on the wire, distinct from empty.
+    pub user_data: Option<Vec<u8>>,
+    /// Partitions the member owns now (v1+).
+    pub owned_partitions: Vec<TopicPartitions>,
+    /// Generation of the owned partitions (v2+); -1 means none.
+    pub generation_id: i32,
+    /// The member's client.rack (v3+); `None` is null, `Some("")` is empty (both "no rack").
+    pub rack_id: Option<String>,
+}
+
+impl Default for Subscription {
+    fn default() -> Self {
+        Subscription {
+            topics: Vec::new(),
+            user_data: None,
+            owned_partitions: Vec::new(),
+            generation_id: -1,
+            rack_id: None,
+        }
+    }
+}
+
+/// The fields of a ConsumerProtocolAssignment.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Assignment {
+    /// Partitions given to the member, grouped by topic.
+    pub assigned_partitions: Vec<TopicPartitions>,
+    /// Assignor-specific user data; `None` is null on the wire.
+    pub user_data: Option<Vec<u8>>,
+}
+
+/// The value of one decoded field, for display.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FieldValue {
+    /// An int16 or int32.
+    Int(i64),
+    /// A string (invalid UTF-8 already replaced by U+FFFD).
+    Text(String),
+    /// Bytes of this length (the payload span holds them).
+    Bytes(usize),
+    /// A null string or bytes (negative length).
+    Null,
+    /// An array with this many elements.
+    Array(usize),
+    /// A struct element of an array.
+    Struct,
+}
+
+/// One decoded field: its path, nesting depth, and where its bytes are.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Field {
+    /// Path such as `owned_partitions[1].partitions[0]`.
+    pub path: String,
+    /// Nesting depth (0 for top-level fields).
+    pub depth: u8,
+    /// The length or count prefix, for strings, bytes and arrays.
+    pub prefix: Option<Span>,
+    /// The value's own bytes (for arrays, all their elements).
+    pub payload: Span,
+    /// The decoded value.
+    pub value: FieldValue,
+}
+
+impl Field {
+    /// The whole field: prefix and payload.
+    pub fn span(&self) -> Span {
+        Span::new(
+            self.prefix.map_or(self.payload.start, |p| p.start),
+            self.payload.end,
+        )
+    }
+}
+
+/// A leniency of Kafka's decoder that was applied: accepted, but worth telling.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// The header says a version above 3; read as 3, as Java does.
+    VersionReadAs {
+        /// The version in the header.
+        header: i16,
+        /// The version it was read as.
+        read_as: i16,
+    },
+    /// Bytes after the last field, ignored as Java ignores them.
+    TrailingBytes {
+        /// Where they are.
+        span: Span,
+    },
+    /// Invalid UTF-8 in a string, replaced by U+FFFD as Java does.
+    InvalidUtf8 {
+        /// The string's path.
+        field: String,
+        /// Its payload bytes.
+        span: Span,
+    },
+}
+
+/// What a decode read: the message (partial when `error` is set), fields and notes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decoded<T> {
+    /// The version in the header (`None` when the header itself could not be read).
+    pub header_version: Option<i16>,
+    /// The version the body was read as (the header clamped to 3).
+    pub version: i16,
+    /// The message: complete, or the fields read before the failure.
+    pub message: T,
+    /// Every field read, in wire order.
+    pub fields: Vec<Field>,
+    /// Leniencies applied.
+    pub notes: Vec<Note>,
+    /// Bytes after the last field (ignored).
+    pub trailing_bytes: usize,
+    /// The failure, if any.
+    pub error: Option<DecodeError>,
+}
+
+impl<T> Decoded<T> {
+    /// The message when the decode succeeded, the error otherwise.
+    pub fn result(&self) -> Result<&T, &DecodeError> {
+        match &self.error {
+            Some(e) => Err(e),
+            None => Ok(&self.message),
+        }
+    }
+
+    /// Bytes consumed by the fields (header included, trailing bytes excluded).
+    pub fn consumed(&self) -> usize {
+        self.fields.iter().map(|f| f.span().end).max().unwrap_or(0)
+    }
+}
+
+fn header(r: &mut Reader<'_>, message: &str) -> Res<i16> {
+    let v = r.i16_field("int16 version header", "version")?;
+    if v < 0 {
+        let f = r.fields.pop().map(|f| f.span()).unwrap_or_default();
+        return Err(DecodeError {
+            span: f,
+            field: "version".into(),
+            kind: DecodeErrorKind::UnsupportedVersion { version: v },
+        });
+    }
+    let _ = message;
+    if v > HIGHEST_VERSION {
+        r.notes.push(Note::VersionReadAs {
+            header: v,
+            read_as: HIGHEST_VERSION,
+        });
+    }
+    Ok(v)
+}
+
+/// Reads an array of `{topic: string, partitions: [int32]}` into `out`.
+fn topic_partitions(r: &mut Reader<'_>, name: &str, out: &mut Vec<TopicPartitions>) -> Res<()> {
+    let (count, idx) = r.array_start(
+        if name == "owned_partitions" {
+            "int32 count of owned_partitions"
+        } else {
+            "int32 count of assigned_partitions"
+        },
+        name,
+    )?;
+    // Each element is at least a 2-byte topic length and a 4-byte count.
+    out.reserve(r.capacity_for(count, 6));
+    let res = (|| {
+        for i in 0..count {
+            let elem = format!("{name}[{i}]");
+            let sidx = r.struct_start(elem.clone());
+            let res = (|| {
+                let tpath = format!("{elem}.topic");
+                let topic = r.string_field(&tpath, false)?.unwrap_or_default();
+                out.push(TopicPartitions {
+                    topic,
+                    partitions: Vec::new(),
+                });
+                let ppath = format!("{elem}.partitions");
+                let (n, pidx) = r.array_start("int32 count of partitions", &ppath)?;
+                let cap = r.capacity_for(n, 4);
+                let last = out.last_mut().expect("pushed above");
+                last.partitions.reserve(cap);
+                let res = (|| {
+                    for j in 0..n {
+                        let p = r.i32_field("int32 partition", &format!("{ppath}[{j}]"))?;
+                        last.partitions.push(p);
+                    }
+                    Ok(())
+                })();
+                r.end_array(pidx);
+                res
+            })();
+            r.end_array(sidx);
+            res?;
+        }
+        Ok(())
+    })();
+    r.end_array(idx);
+    res
+}
+
+fn finish<T>(
+    r: Reader<'_>,
+    header_version: Option<i16>,
+    message: T,
+    error: Option<DecodeError>,
+) -> Decoded<T> {
+    let version = header_version.unwrap_or(0).clamp(0, HIGHEST_VERSION);
+    let pos = r.pos();
+    let total = pos + r.remaining();
+    let mut notes = r.notes;
+    let trailing_bytes = if error.is_none() { total - pos } else { 0 };
+    if trailing_bytes > 0 {
+        notes.push(Note::TrailingBytes {
+            span: Span::new(pos, total),
+        });
+    }
+    Decoded {
+        header_version,
+        version,
+        message,
+        fields: r.fields,
+        notes,
+        trailing_bytes,
+        error,
+    }
+}
+
+/// Decodes a ConsumerProtocolSubscription (version header included) as Java's
+/// `ConsumerProtocol.deserializeSubscription` does.
+pub fn decode_subscription(bytes: &[u8]) -> Decoded<Subscription> {
+    let mut r = Reader::new(bytes);
+    let mut sub = Subscription::default();
+    let mut header_version = None;
+    let res = (|| {
+        let v = header(&mut r, "subscription")?;
+        header_version = Some(v);
+        let (count, idx) = r.array_start("int32 count of topics", "topics")?;
+        sub.topics.reserve(r.capacity_for(count, 2));
+        let res = (|| {
+            for i in 0..count {
+                let t = r.string_field(&format!("topics[{i}]"), false)?;
+                sub.topics.push(t.unwrap_or_default());
+            }
+            Ok(())
+        })();
+        r.end_array(idx);
+        res?;
+        sub.user_data = r.nullable_bytes_field("user_data")?;
+        if v >= 1 {
+            topic_partitions(&mut r, "owned_partitions", &mut sub.owned_partitions)?;
+        }
+        if v >= 2 {
+            sub.generation_id = r.i32_field("int32 generation_id", "generation_id")?;
+        }
+        if v >= 3 {
+            sub.rack_id = r.string_field("rack_id", true)?;
+        }
+        Ok(())
+    })();
+    finish(r, header_version, sub, res.err())
+}
+
+/// Decodes a ConsumerProtocolAssignment (version header included) as Java's
+/// `ConsumerProtocol.deserializeAssignment` does.
+pub fn decode_assignment(bytes: &[u8]) -> Decoded<Assignment> {
+    let mut r = Reader::new(bytes);
+    let mut a = Assignment::default();
+    let mut header_version = None;
+    let res = (|| {
+        let v = header(&mut r, "assignment")?;
+        header_version = Some(v);
+        topic_partitions(&mut r, "assigned_partitions", &mut a.assigned_partitions)?;
+        a.user_data = r.nullable_bytes_field("user_data")?;
+        Ok(())
+    })();
+    finish(r, header_version, a, res.err())
+}
+
+impl Subscription {
+    /// What a message written at `version` keeps of this subscription (the rest is dropped,
+    /// as Java drops it), normalised as Java's encoder writes it.
+    pub fn as_written_at(&self, version: i16) -> Subscription {
+        let v = version.clamp(0, HIGHEST_VERSION);
+        let mut topics = self.topics.clone();
+        topics.sort_by(|a, b| crate::assignor::java_cmp(a, b));
+        Subscription {
+            topics,
+            user_data: self.user_data.clone(),
+            owned_partitions: if v >= 1 {
+                writer::group_sorted(&self.owned_partitions)
+            } else {
+                Vec::new()
+            },
+            generation_id: if v >= 2 { self.generation_id } else { -1 },
+            rack_id: if v >= 3 { self.rack_id.clone() } else { None },
+        }
+    }
+}

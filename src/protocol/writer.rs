@@ -1,0 +1,219 @@
+//! Encoding with Java's rules: topics sorted, owned partitions sorted and grouped by topic,
+//! fields the version cannot carry dropped (and reported to the caller).
+
+use super::{Assignment, Subscription, TopicPartitions, HIGHEST_VERSION};
+use crate::assignor::java_cmp;
+use std::fmt;
+
+/// The bytes written, the version actually written, and what the version could not carry.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Encoded {
+    /// The message, int16 version header included.
+    pub bytes: Vec<u8>,
+    /// The version written (a requested version above 3 is written as 3, as Java does).
+    pub version: i16,
+    /// Fields with a value that this version cannot carry, so they were not sent
+    /// (for example `rack_id` at version 2).
+    pub dropped: Vec<&'static str>,
+}
+
+/// Why a message cannot be encoded.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum EncodeError {
+    /// A negative version (Java: "Unsupported subscription version").
+    UnsupportedVersion(i16),
+    /// A string longer than an int16 length can say.
+    StringTooLong {
+        /// Which field.
+        field: String,
+        /// Its length in bytes.
+        len: usize,
+    },
+    /// A collection larger than an int32 count can say.
+    TooMany {
+        /// Which field.
+        field: &'static str,
+    },
+}
+
+impl fmt::Display for EncodeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EncodeError::UnsupportedVersion(v) => {
+                write!(f, "unsupported version {v}: versions are 0 to 3")
+            }
+            EncodeError::StringTooLong { field, len } => {
+                write!(
+                    f,
+                    "{field} is {len} bytes long; a Kafka string holds at most 32767"
+                )
+            }
+            EncodeError::TooMany { field } => {
+                write!(f, "{field} has more elements than an int32 count allows")
+            }
+        }
+    }
+}
+
+impl std::error::Error for EncodeError {}
+
+struct Writer {
+    out: Vec<u8>,
+}
+
+impl Writer {
+    fn i16(&mut self, v: i16) {
+        self.out.extend_from_slice(&v.to_be_bytes());
+    }
+    fn i32(&mut self, v: i32) {
+        self.out.extend_from_slice(&v.to_be_bytes());
+    }
+    fn count(&mut self, n: usize, field: &'static str) -> Result<(), EncodeError> {
+        let n = i32::try_from(n).map_err(|_| EncodeError::TooMany { field })?;
+        self.i32(n);
+        Ok(())
+    }
+    fn string(&mut self, s: &str, field: &str) -> Result<(), EncodeError> {
+        let len = i16::try_from(s.len()).map_err(|_| EncodeError::StringTooLong {
+            field: field.to_string(),
+            len: s.len(),
+        })?;
+        self.i16(len);
+        self.out.extend_from_slice(s.as_bytes());
+        Ok(())
+    }
+    fn nullable_bytes(&mut self, b: Option<&[u8]>) -> Result<(), EncodeError> {
+        match b {
+            None => self.i32(-1),
+            Some(b) => {
+                self.count(b.len(), "user_data")?;
+                self.out.extend_from_slice(b);
+            }
+        }
+        Ok(())
+    }
+    fn topic_partitions(
+        &mut self,
+        list: &[TopicPartitions],
+        field: &'static str,
+    ) -> Result<(), EncodeError> {
+        self.count(list.len(), field)?;
+        for tp in list {
+            self.string(&tp.topic, field)?;
+            self.count(tp.partitions.len(), field)?;
+            for p in &tp.partitions {
+                self.i32(*p);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Sorts partitions by (topic in Java order, partition) and groups them by topic, as Java's
+/// `serializeSubscription` does.
+pub(crate) fn group_sorted(list: &[TopicPartitions]) -> Vec<TopicPartitions> {
+    let mut flat: Vec<(&str, i32)> = list
+        .iter()
+        .flat_map(|tp| tp.partitions.iter().map(move |p| (tp.topic.as_str(), *p)))
+        .collect();
+    flat.sort_by(|a, b| java_cmp(a.0, b.0).then(a.1.cmp(&b.1)));
+    let mut out: Vec<TopicPartitions> = Vec::new();
+    for (t, p) in flat {
+        match out.last_mut() {
+            Some(last) if last.topic == t => last.partitions.push(p),
+            _ => out.push(TopicPartitions {
+                topic: t.to_string(),
+                partitions: vec![p],
+            }),
+        }
+    }
+    out
+}
+
+fn check_version(version: i16) -> Result<i16, EncodeError> {
+    if version < 0 {
+        return Err(EncodeError::UnsupportedVersion(version));
+    }
+    Ok(version.min(HIGHEST_VERSION))
+}
+
+/// Encodes a subscription at `version` as Java's `ConsumerProtocol.serializeSubscription`.
+pub fn encode_subscription(sub: &Subscription, version: i16) -> Result<Encoded, EncodeError> {
+    let v = check_version(version)?;
+    let norm = sub.as_written_at(v);
+    let mut dropped = Vec::new();
+    if v < 1
+        && sub
+            .owned_partitions
+            .iter()
+            .any(|tp| !tp.partitions.is_empty())
+    {
+        dropped.push("owned_partitions");
+    }
+    if v < 2 && sub.generation_id != -1 {
+        dropped.push("generation_id");
+    }
+    if v < 3 && sub.rack_id.as_deref().is_some_and(|r| !r.is_empty()) {
+        dropped.push("rack_id");
+    }
+    let mut w = Writer {
+        out: Vec::with_capacity(64),
+    };
+    w.i16(v);
+    w.count(norm.topics.len(), "topics")?;
+    for (i, t) in norm.topics.iter().enumerate() {
+        w.string(t, &format!("topics[{i}]"))?;
+    }
+    w.nullable_bytes(norm.user_data.as_deref())?;
+    if v >= 1 {
+        w.topic_partitions(&norm.owned_partitions, "owned_partitions")?;
+    }
+    if v >= 2 {
+        w.i32(norm.generation_id);
+    }
+    if v >= 3 {
+        match &norm.rack_id {
+            None => w.i16(-1),
+            Some(r) => w.string(r, "rack_id")?,
+        }
+    }
+    Ok(Encoded {
+        bytes: w.out,
+        version: v,
+        dropped,
+    })
+}
+
+/// Groups partitions by topic in order of first appearance, as Java's
+/// `serializeAssignment` does (it does not sort).
+fn group_in_order(list: &[TopicPartitions]) -> Vec<TopicPartitions> {
+    let mut out: Vec<TopicPartitions> = Vec::new();
+    for tp in list {
+        match out.iter_mut().find(|o| o.topic == tp.topic) {
+            Some(o) => o.partitions.extend_from_slice(&tp.partitions),
+            None => out.push(tp.clone()),
+        }
+    }
+    out
+}
+
+/// Encodes an assignment at `version` as Java's `ConsumerProtocol.serializeAssignment`
+/// (partitions grouped by topic, in the order given).
+pub fn encode_assignment(a: &Assignment, version: i16) -> Result<Encoded, EncodeError> {
+    let v = check_version(version)?;
+    let mut w = Writer {
+        out: Vec::with_capacity(64),
+    };
+    w.i16(v);
+    w.topic_partitions(
+        &group_in_order(&a.assigned_partitions),
+        "assigned_partitions",
+    )?;
+    w.nullable_bytes(a.user_data.as_deref())?;
+    Ok(Encoded {
+        bytes: w.out,
+        version: v,
+        dropped: Vec::new(),
+    })
+}

@@ -1,0 +1,321 @@
+//! The scenario: cluster topics and group members, as a user builds it.
+//!
+//! Its JSON form is exactly the shape of an entry in the vectors (`topics` map, optional
+//! `partition_racks`, `members` [...], `assignor`), so any vector entry is a valid scenario
+//! file; unknown fields are ignored. Its URL form is in [`link`].
+
+pub mod link;
+pub mod presets;
+
+use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, TopicMeta};
+use crate::protocol::{self, Subscription, TopicPartitions};
+use serde::de::{self, MapAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// The most partitions one topic may have in a scenario (a guard against typos that would
+/// allocate gigabytes; Kafka's own benchmarks stay far below).
+pub const MAX_PARTITIONS: u32 = 1_000_000;
+
+/// A topic in the cluster metadata.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Topic {
+    /// Topic name.
+    pub name: String,
+    /// Partition count; 0 means absent from the metadata.
+    pub partitions: u32,
+}
+
+/// A group member.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Member {
+    /// Member id.
+    pub id: String,
+    /// group.instance.id (static membership).
+    #[serde(default)]
+    pub instance_id: Option<String>,
+    /// client.rack.
+    #[serde(default)]
+    pub rack: Option<String>,
+    /// Subscribed topics.
+    #[serde(default)]
+    pub topics: Vec<String>,
+    /// Partitions owned before this rebalance.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub owned: BTreeMap<String, Vec<i32>>,
+    /// Generation of the owned partitions.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub generation: Option<i32>,
+    /// Raw ConsumerProtocolSubscription bytes (hex in JSON). When present, the member's
+    /// topics, owned partitions, generation and rack come from decoding them.
+    #[serde(default, skip_serializing_if = "Option::is_none", with = "hex_bytes")]
+    pub subscription: Option<Vec<u8>>,
+}
+
+/// A whole scenario.
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+pub struct Scenario {
+    /// Topics in metadata, in the user's order.
+    #[serde(with = "topic_map")]
+    pub topics: Vec<Topic>,
+    /// Racks of each partition's replicas, per topic (optional).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub partition_racks: BTreeMap<String, Vec<Vec<String>>>,
+    /// Members, in the user's order (which never changes the assignment).
+    #[serde(default)]
+    pub members: Vec<Member>,
+    /// The assignor; range unless said otherwise.
+    #[serde(default)]
+    pub assignor: AssignorKind,
+}
+
+/// Something wrong with a scenario, with where it is.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Problem {
+    /// Where: `topics["orders"]`, `members[2].id`, ...
+    pub at: String,
+    /// What.
+    pub message: String,
+}
+
+impl fmt::Display for Problem {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.at, self.message)
+    }
+}
+
+impl Member {
+    /// A dynamic member with these topics.
+    pub fn new(id: &str, topics: &[&str]) -> Self {
+        Member {
+            id: id.to_string(),
+            topics: topics.iter().map(|t| t.to_string()).collect(),
+            ..Default::default()
+        }
+    }
+
+    /// The subscription this member sends: decoded from its bytes when it has them, else
+    /// built from its fields.
+    pub fn effective_subscription(&self) -> Result<Subscription, protocol::DecodeError> {
+        if let Some(bytes) = &self.subscription {
+            let d = protocol::decode_subscription(bytes);
+            return match d.error {
+                Some(e) => Err(e),
+                None => Ok(d.message),
+            };
+        }
+        Ok(self.fields_subscription())
+    }
+
+    /// The subscription built from the member's form fields.
+    pub fn fields_subscription(&self) -> Subscription {
+        Subscription {
+            topics: self.topics.clone(),
+            user_data: None,
+            owned_partitions: self
+                .owned
+                .iter()
+                .map(|(t, ps)| TopicPartitions {
+                    topic: t.clone(),
+                    partitions: ps.clone(),
+                })
+                .collect(),
+            generation_id: self.generation.unwrap_or(-1),
+            rack_id: self.rack.clone(),
+        }
+    }
+
+    /// Takes the member's topics, owned partitions, generation and rack from a decoded
+    /// subscription (the bytes stay the source of truth).
+    pub fn apply_subscription(&mut self, s: &Subscription) {
+        let mut seen = std::collections::HashSet::new();
+        self.topics = s
+            .topics
+            .iter()
+            .filter(|t| seen.insert(t.as_str()))
+            .cloned()
+            .collect();
+        self.owned = BTreeMap::new();
+        for tp in &s.owned_partitions {
+            self.owned
+                .entry(tp.topic.clone())
+                .or_default()
+                .extend(&tp.partitions);
+        }
+        self.generation = (s.generation_id >= 0).then_some(s.generation_id);
+        self.rack = s.rack_id.clone().filter(|r| !r.is_empty());
+    }
+}
+
+impl Scenario {
+    /// Parses a scenario file (JSON), with a message that says where it is wrong.
+    pub fn from_json(text: &str) -> Result<Scenario, String> {
+        let s: Scenario = serde_json::from_str(text).map_err(|e| format!("scenario JSON: {e}"))?;
+        if let Some(p) = s
+            .problems()
+            .into_iter()
+            .find(|p| p.at.starts_with("topics"))
+        {
+            return Err(p.to_string());
+        }
+        Ok(s)
+    }
+
+    /// The scenario as pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Index of a topic by name.
+    pub fn topic_index(&self, name: &str) -> Option<usize> {
+        self.topics.iter().position(|t| t.name == name)
+    }
+
+    /// Everything wrong with the scenario: duplicate names, partition counts out of range,
+    /// undecodable subscription bytes.
+    pub fn problems(&self) -> Vec<Problem> {
+        let mut out = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for t in &self.topics {
+            if !seen.insert(t.name.as_str()) {
+                out.push(Problem {
+                    at: format!("topics[{:?}]", t.name),
+                    message: "duplicate topic name".into(),
+                });
+            }
+            if t.partitions > MAX_PARTITIONS {
+                out.push(Problem {
+                    at: format!("topics[{:?}]", t.name),
+                    message: format!(
+                        "partition count {} is above the limit of {MAX_PARTITIONS}",
+                        t.partitions
+                    ),
+                });
+            }
+        }
+        let mut ids = std::collections::HashSet::new();
+        for (i, m) in self.members.iter().enumerate() {
+            if !ids.insert(m.id.as_str()) {
+                out.push(Problem {
+                    at: format!("members[{i}].id"),
+                    message: format!("duplicate member id {:?}", m.id),
+                });
+            }
+            if let Err(e) = m.effective_subscription() {
+                out.push(Problem {
+                    at: format!("members[{i}].subscription"),
+                    message: e.to_string(),
+                });
+            }
+        }
+        out
+    }
+
+    /// What the assignor sees. A member whose subscription bytes do not decode subscribes
+    /// to nothing (a Java leader would fail the rebalance; [`Scenario::problems`] says why).
+    pub fn group_input(&self) -> GroupInput {
+        GroupInput {
+            topics: self
+                .topics
+                .iter()
+                .map(|t| TopicMeta {
+                    name: t.name.clone(),
+                    partitions: t.partitions.min(MAX_PARTITIONS),
+                    racks: self
+                        .partition_racks
+                        .get(&t.name)
+                        .cloned()
+                        .unwrap_or_default(),
+                })
+                .collect(),
+            members: self
+                .members
+                .iter()
+                .map(|m| {
+                    let sub = m.effective_subscription().unwrap_or_default();
+                    MemberMeta {
+                        id: m.id.clone(),
+                        instance_id: m.instance_id.clone(),
+                        rack: sub.rack_id.clone(),
+                        topics: sub.topics,
+                    }
+                })
+                .collect(),
+        }
+    }
+
+    /// Runs an assignor over the scenario (range or round-robin; `None` for the sticky
+    /// assignors, not run by this version).
+    pub fn assign(&self, kind: AssignorKind) -> Option<(GroupInput, assignor::Assignment)> {
+        let input = self.group_input();
+        let a = assignor::assign(kind, &input)?;
+        Some((input, a))
+    }
+}
+
+/// `topics` as a JSON object {name: count}, keeping the file's order.
+mod topic_map {
+    use super::*;
+
+    pub fn serialize<S: Serializer>(topics: &[Topic], s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(Some(topics.len()))?;
+        for t in topics {
+            m.serialize_entry(&t.name, &t.partitions)?;
+        }
+        m.end()
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Topic>, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Vec<Topic>;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("an object of topic name to partition count")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<Topic>, A::Error> {
+                let mut out: Vec<Topic> = Vec::new();
+                while let Some((name, partitions)) = map.next_entry::<String, i64>()? {
+                    if !(0..=MAX_PARTITIONS as i64).contains(&partitions) {
+                        return Err(de::Error::custom(format!(
+                            "topic {name:?}: partition count {partitions} is outside 0..={MAX_PARTITIONS}"
+                        )));
+                    }
+                    if out.iter().any(|t| t.name == name) {
+                        return Err(de::Error::custom(format!("topic {name:?} is listed twice")));
+                    }
+                    out.push(Topic {
+                        name,
+                        partitions: partitions as u32,
+                    });
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// Optional bytes as a hex string.
+mod hex_bytes {
+    use super::*;
+    use crate::protocol::hex;
+
+    pub fn serialize<S: Serializer>(b: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
+        match b {
+            Some(b) => s.serialize_str(&hex::to_hex(b)),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
+        let s: Option<String> = Option::deserialize(d)?;
+        match s {
+            None => Ok(None),
+            Some(s) => hex::parse_hex(&s)
+                .map(Some)
+                .map_err(|e| de::Error::custom(format!("subscription: {e}"))),
+        }
+    }
+}

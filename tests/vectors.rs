@@ -1,0 +1,169 @@
+//! Every vector of tests/vectors (copied from shared/vectors: expected answers produced by
+//! running the Apache Kafka Java client), through the library and through the binary.
+
+use rebalance_lab::assignor::{self, AssignorKind};
+use rebalance_lab::cli::{decoded_json, subscription_from_json};
+use rebalance_lab::protocol::{self, hex};
+use rebalance_lab::scenario::Scenario;
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::process::Command;
+
+fn load(name: &str) -> Vec<Value> {
+    let path = format!("{}/tests/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+type Map = BTreeMap<String, BTreeMap<String, Vec<u32>>>;
+
+fn expected(v: &Value) -> Map {
+    serde_json::from_value(v["expected"].clone()).unwrap()
+}
+
+fn check_assignor(file: &str, kind: AssignorKind) -> usize {
+    let mut n = 0;
+    for v in load(file) {
+        let name = v["name"].as_str().unwrap();
+        let scenario =
+            Scenario::from_json(&v.to_string()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(scenario.assignor, kind, "{name}");
+        let (input, result) = scenario.assign(kind).unwrap();
+        let got = result.to_map(&input);
+        if v.get("java_exception").is_some() {
+            // Java throws for an empty round-robin group; we give an empty assignment.
+            assert!(got.values().all(|m| m.is_empty()), "{name}");
+            continue;
+        }
+        assert_eq!(got, expected(&v), "{name}");
+        n += 1;
+    }
+    n
+}
+
+#[test]
+fn range_vectors() {
+    let n = check_assignor("range.json", AssignorKind::Range);
+    assert_eq!(n, 114);
+}
+
+#[test]
+fn roundrobin_vectors() {
+    let n = check_assignor("roundrobin.json", AssignorKind::RoundRobin);
+    assert!(n >= 39, "{n}");
+}
+
+#[test]
+fn range_and_roundrobin_vectors_through_the_binary() {
+    let bin = env!("CARGO_BIN_EXE_rebalance-lab");
+    let dir = std::env::temp_dir().join(format!("rl-vectors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for file in ["range.json", "roundrobin.json"] {
+        for (i, v) in load(file).into_iter().enumerate() {
+            if v.get("java_exception").is_some() {
+                continue;
+            }
+            let path = dir.join(format!("{file}-{i}.json"));
+            std::fs::write(&path, v.to_string()).unwrap();
+            let out = Command::new(bin).arg("assign").arg(&path).output().unwrap();
+            assert!(
+                out.status.success(),
+                "{}: {}",
+                v["name"],
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let got: Map = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(got, expected(&v), "{}", v["name"]);
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn subscription_vectors() {
+    let mut counts = BTreeMap::new();
+    for v in load("subscription.json") {
+        let name = v["name"].as_str().unwrap();
+        let kind = v["kind"].as_str().unwrap();
+        *counts.entry(kind.to_string()).or_insert(0) += 1;
+        match kind {
+            "encode" => {
+                let sub = subscription_from_json(&v["fields"].to_string()).unwrap();
+                let version = v["version"].as_i64().unwrap() as i16;
+                let res = protocol::encode_subscription(&sub, version);
+                if v["hex"].is_null() {
+                    assert!(res.is_err(), "{name}: Java refused");
+                    continue;
+                }
+                let enc = res.unwrap_or_else(|e| panic!("{name}: {e}"));
+                assert_eq!(
+                    hex::to_hex(&enc.bytes),
+                    v["hex"].as_str().unwrap(),
+                    "{name}"
+                );
+                let d = protocol::decode_subscription(&enc.bytes);
+                assert_eq!(decoded_json(&d), v["decoded"], "{name}");
+            }
+            "decode" => {
+                let bytes = hex::parse_hex(v["hex"].as_str().unwrap()).unwrap();
+                let d = protocol::decode_subscription(&bytes);
+                assert!(d.error.is_none(), "{name}: {:?}", d.error);
+                assert_eq!(decoded_json(&d), v["decoded"], "{name}");
+            }
+            "malformed" => {
+                let bytes = hex::parse_hex(v["hex"].as_str().unwrap()).unwrap();
+                let d = protocol::decode_subscription(&bytes);
+                let e = d
+                    .error
+                    .unwrap_or_else(|| panic!("{name}: Java refused, we accepted"));
+                // Every error points inside (or at the end of) the input.
+                assert!(e.span.start <= bytes.len(), "{name}");
+            }
+            other => panic!("{name}: unknown kind {other}"),
+        }
+    }
+    assert_eq!(counts["encode"], 101);
+    assert_eq!(counts["decode"], 15);
+    assert_eq!(counts["malformed"], 23);
+}
+
+#[test]
+fn decode_through_the_binary() {
+    let bin = env!("CARGO_BIN_EXE_rebalance-lab");
+    for v in load("subscription.json") {
+        let hex = v["hex"].as_str().unwrap_or_default();
+        if v["kind"] == "encode" || hex.is_empty() {
+            continue;
+        }
+        let out = Command::new(bin).args(["decode", hex]).output().unwrap();
+        if v["kind"] == "malformed" {
+            assert_eq!(out.status.code(), Some(1), "{}", v["name"]);
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(err.contains("byte 0x"), "{}: {err}", v["name"]);
+        } else {
+            assert!(out.status.success(), "{}", v["name"]);
+            let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+            assert_eq!(got, v["decoded"], "{}", v["name"]);
+        }
+    }
+}
+
+#[test]
+fn every_assignor_vector_is_a_valid_scenario_file() {
+    for file in [
+        "range.json",
+        "roundrobin.json",
+        "sticky.json",
+        "cooperative-sticky.json",
+    ] {
+        for v in load(file) {
+            let s: Result<Scenario, _> = serde_json::from_value(v.clone());
+            assert!(s.is_ok(), "{}: {:?}", v["name"], s.err());
+        }
+    }
+    // and the assignor name maps
+    assert_eq!(
+        AssignorKind::parse("roundrobin"),
+        Some(AssignorKind::RoundRobin)
+    );
+    let _ = assignor::UNASSIGNED;
+}
