@@ -1,4 +1,98 @@
-//! The yew front end (wasm32 only).
+//! The yew front end (wasm32 only): a thin layer over the core. One reducer owns the state
+//! ([`state`]); the URL and local storage are effects at the edge ([`hooks`]); derived data
+//! (the assignment, explanations) comes from `use_memo` over pure functions.
 
-/// Starts the app.
-pub fn start() {}
+pub mod components;
+pub mod hooks;
+pub mod state;
+
+use crate::assignor::{self, AssignorKind};
+use components::{editor::Editor, explain::Explain, grid::Grid, linkbar::LinkBar};
+use state::Action;
+use yew::prelude::*;
+
+/// The computed result the views share.
+#[derive(PartialEq)]
+pub struct Computed {
+    /// What the assignor saw.
+    pub input: assignor::GroupInput,
+    /// The result (None for assignors this version does not run).
+    pub assignment: Option<assignor::Assignment>,
+}
+
+/// The app.
+#[function_component(App)]
+pub fn app() -> Html {
+    let state = use_reducer(hooks::initial_state);
+    hooks::use_url_sync(state.clone());
+    let dispatch: Callback<Action> = {
+        let state = state.clone();
+        Callback::from(move |a| state.dispatch(a))
+    };
+    let computed = {
+        let scenario = state.scenario.clone();
+        use_memo(scenario, |s| {
+            let input = s.group_input();
+            let assignment = assignor::assign(s.assignor, &input);
+            Computed { input, assignment }
+        })
+    };
+    let kind = state.scenario.assignor;
+    let on_assignor = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: Event| {
+            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            if let Some(k) = AssignorKind::parse(&v) {
+                dispatch.emit(Action::SetAssignor(k));
+            }
+        })
+    };
+    let broken = state.broken_link.clone().map(|b| {
+        let dismiss = dispatch.reform(|_| Action::DismissBrokenLink);
+        html! {
+            <div class="alert" role="alert" id="link-error">
+                <strong>{ "This link could not be opened. " }</strong>
+                <span class="alert-message">{ b.message.clone() }</span>
+                <p>{ "The page shows the default scenario instead. The link as it came, to copy or fix:" }</p>
+                <textarea id="link-error-raw" readonly=true rows="3" value={b.raw.clone()} />
+                <button onclick={dismiss}>{ "Dismiss" }</button>
+            </div>
+        }
+    });
+    html! {
+        <div class="app">
+            <header class="top">
+                <h1>{ "Rebalance Lab" }</h1>
+                <p class="tagline">{ "How a Kafka consumer group splits partitions among its members, exactly as the Java client does." }</p>
+            </header>
+            { for broken }
+            <components::presets::Presets dispatch={dispatch.clone()} />
+            <main class="layout">
+                <section class="panel edit">
+                    <Editor scenario={state.scenario.clone()} refusal={state.refusal.clone()} dispatch={dispatch.clone()} />
+                </section>
+                <section class="panel result">
+                    <div class="assignor-row">
+                        <label for="assignor">{ "Assignor " }</label>
+                        <select id="assignor" onchange={on_assignor}>
+                            <option value="range" selected={kind == AssignorKind::Range}>{ "RangeAssignor (default)" }</option>
+                            <option value="roundrobin" selected={kind == AssignorKind::RoundRobin}>{ "RoundRobinAssignor" }</option>
+                            if matches!(kind, AssignorKind::Sticky | AssignorKind::CooperativeSticky) {
+                                <option value={kind.name()} selected=true>{ kind.name() }</option>
+                            }
+                        </select>
+                        <LinkBar state={state.link_state()} />
+                    </div>
+                    <Grid computed={computed.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
+                    <Explain computed={computed} selected={state.selected_topic.clone()} dispatch={dispatch} />
+                </section>
+            </main>
+        </div>
+    }
+}
+
+/// Starts the app: panics are reported in the console with their message.
+pub fn start() {
+    console_error_panic_hook::set_once();
+    yew::Renderer::<App>::new().render();
+}

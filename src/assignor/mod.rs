@@ -5,6 +5,7 @@
 //! ordered subscribers with their quota, so a UI can explain the arithmetic without
 //! computing it again.
 
+pub mod explain;
 mod order;
 mod range;
 mod round_robin;

@@ -1,0 +1,79 @@
+//! The arithmetic of one topic, with the real numbers, and the common mistakes that apply.
+
+use crate::app::state::Action;
+use crate::app::Computed;
+use crate::assignor::explain::explain_topic;
+use crate::assignor::AssignorKind;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub computed: Rc<Computed>,
+    pub selected: Option<String>,
+    pub dispatch: Callback<Action>,
+}
+
+#[function_component(Explain)]
+pub fn explain(props: &Props) -> Html {
+    let c = &props.computed;
+    let Some(a) = &c.assignment else { return html! {} };
+    let chosen = props
+        .selected
+        .as_ref()
+        .and_then(|s| a.topics.iter().find(|t| &t.topic == s))
+        .or_else(|| a.topics.first());
+    let Some(t) = chosen else { return html! {} };
+    let e = explain_topic(&c.input, a, t);
+    let on_pick = props.dispatch.reform(|ev: Event| {
+        Action::SelectTopic(Some(ev.target_unchecked_into::<web_sys::HtmlSelectElement>().value()))
+    });
+    let range = a.assignor == AssignorKind::Range;
+    let rows = e.rows.iter().map(|r| {
+        let parts = if r.partitions.is_empty() {
+            "none".to_string()
+        } else {
+            r.partitions.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ")
+        };
+        html! {
+            <tr data-explain-member={r.member.clone()}>
+                <td>{ r.index }</td>
+                <td>{ r.member.clone() }{ if r.is_static { " (static)" } else { "" } }</td>
+                if range { <td>{ r.first.map(|f| f.to_string()).unwrap_or_else(|| "–".into()) }</td> }
+                <td>{ r.count }</td>
+                <td>{ parts }</td>
+            </tr>
+        }
+    });
+    html! {
+        <section class="explain" id="explain" data-topic={e.topic.clone()}>
+            <h2>
+                { "Why: " }
+                <select aria-label="Topic to explain" onchange={on_pick}>
+                    { for a.topics.iter().map(|x| html! {
+                        <option value={x.topic.clone()} selected={x.topic == e.topic}>{ x.topic.clone() }</option>
+                    }) }
+                </select>
+            </h2>
+            if range && e.partitions > 0 {
+                <p class="arith" data-n={e.partitions.to_string()} data-m={e.subscribers.to_string()}>
+                    { format!("n = {}, m = {}: n div m = {}, n mod m = {}", e.partitions, e.subscribers, e.per_member, e.extra) }
+                </p>
+            }
+            { for e.summary.iter().map(|s| html! { <p>{ s.clone() }</p> }) }
+            <table class="arith-table">
+                <thead><tr>
+                    <th>{ "i" }</th><th>{ "member" }</th>
+                    if range { <th>{ "first" }</th> }
+                    <th>{ "count" }</th><th>{ "partitions" }</th>
+                </tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+            if !e.mistakes.is_empty() {
+                <ul class="mistakes">
+                    { for e.mistakes.iter().map(|m| html! { <li class="mistake">{ m.clone() }</li> }) }
+                </ul>
+            }
+        </section>
+    }
+}

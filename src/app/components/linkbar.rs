@@ -1,0 +1,45 @@
+//! The link: copy it, and see how long it is.
+
+use crate::scenario::link::{self, LinkState};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub state: LinkState,
+}
+
+fn page_base() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .map(|h| h.split('#').next().unwrap_or_default().to_string())
+        .unwrap_or_default()
+}
+
+#[function_component(LinkBar)]
+pub fn link_bar(props: &Props) -> Html {
+    let copied = use_state(|| None::<String>);
+    let url = link::to_link(&page_base(), &props.state);
+    let onclick = {
+        let url = url.clone();
+        let copied = copied.clone();
+        Callback::from(move |_| {
+            let result = web_sys::window()
+                .map(|w| w.navigator().clipboard())
+                .map(|c| c.write_text(&url));
+            copied.set(Some(match result {
+                Some(_) => "Link copied".to_string(),
+                None => "Copy failed: select the link below and copy it".to_string(),
+            }));
+        })
+    };
+    html! {
+        <div class="linkbar">
+            <button id="copy-link" {onclick}>{ "Copy link" }</button>
+            <span class="link-length">{ format!("{} characters", url.chars().count()) }</span>
+            if let Some(msg) = (*copied).clone() {
+                <span class="copied" role="status">{ msg }</span>
+            }
+            <input id="link" class="link-text" readonly=true value={url} aria-label="Link to this scenario" />
+        </div>
+    }
+}

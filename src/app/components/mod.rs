@@ -1,0 +1,7 @@
+//! The app's views: plain props and callbacks.
+
+pub mod editor;
+pub mod explain;
+pub mod grid;
+pub mod linkbar;
+pub mod presets;

@@ -1,0 +1,98 @@
+//! Effects at the edge: the URL fragment and local storage follow the state, and Back /
+//! Forward (or a pasted link) feed the state through the reducer.
+
+use super::state::{Action, AppState, BrokenLink, HistoryMode};
+use crate::scenario::link;
+use gloo::events::EventListener;
+use wasm_bindgen::JsValue;
+use yew::prelude::*;
+
+/// Local storage key of the last scenario (as a link fragment).
+pub const STORAGE_KEY: &str = "rebalance-lab.scenario";
+
+fn window() -> Option<web_sys::Window> {
+    web_sys::window()
+}
+
+/// The current fragment without `#`.
+pub fn current_fragment() -> String {
+    window()
+        .and_then(|w| w.location().hash().ok())
+        .map(|h| h.trim_start_matches('#').to_string())
+        .unwrap_or_default()
+}
+
+fn storage() -> Option<web_sys::Storage> {
+    window().and_then(|w| w.local_storage().ok().flatten())
+}
+
+fn read_fragment(fragment: &str) -> Action {
+    match link::from_fragment(fragment) {
+        Ok(state) => Action::LoadLink(Box::new(state)),
+        Err(e) => Action::LinkBroken(BrokenLink {
+            message: e.to_string(),
+            raw: fragment.to_string(),
+        }),
+    }
+}
+
+/// The state to start from: the link wins; without one, the last scenario from local
+/// storage; without that, the default. A broken link keeps the default scenario on screen
+/// and says what failed.
+pub fn initial_state() -> AppState {
+    let base = AppState::default();
+    let fragment = current_fragment();
+    let action = if !fragment.is_empty() {
+        read_fragment(&fragment)
+    } else {
+        match storage()
+            .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+            .and_then(|saved| link::from_fragment(&saved).ok())
+        {
+            Some(st) => Action::LoadLink(Box::new(st)),
+            None => return base,
+        }
+    };
+    base.apply(action)
+}
+
+/// The URL and storage follow every change, and Back / Forward (or a link pasted into the
+/// address bar) load what the URL says.
+#[hook]
+pub fn use_url_sync(state: UseReducerHandle<AppState>) {
+    {
+        let dispatcher = state.dispatcher();
+        use_effect_with((), move |_| {
+            let listener = window().map(|w| {
+                EventListener::new(&w, "popstate", move |_| {
+                    let fragment = current_fragment();
+                    if !fragment.is_empty() {
+                        dispatcher.dispatch(read_fragment(&fragment));
+                    }
+                })
+            });
+            move || drop(listener)
+        });
+    }
+    let revision = state.revision;
+    let broken = state.broken_link.is_some();
+    let history = state.history;
+    let fragment = link::to_fragment(&state.link_state());
+    use_effect_with(revision, move |_| {
+        if let Some(s) = storage() {
+            let _ = s.set_item(STORAGE_KEY, &fragment);
+        }
+        // While a broken link is on screen and nothing was edited, leave it in the address bar.
+        if !(broken && history == HistoryMode::None) && current_fragment() != fragment {
+            if let Some(h) = window().and_then(|w| w.history().ok()) {
+                let url = format!("#{fragment}");
+                let _ = if history == HistoryMode::Push {
+                    h.push_state_with_url(&JsValue::NULL, "", Some(&url))
+                } else {
+                    h.replace_state_with_url(&JsValue::NULL, "", Some(&url))
+                };
+            }
+        }
+        || ()
+    });
+}

@@ -1,0 +1,175 @@
+//! Edits a person makes to a scenario, each checked: a refused edit says why and changes
+//! nothing. The app's reducer is a thin layer over these.
+
+use super::{Member, Scenario, Topic};
+
+/// Partition counts the editor accepts (files and links may hold up to
+/// [`super::MAX_PARTITIONS`]).
+pub const EDIT_MAX_PARTITIONS: u32 = 10_000;
+
+/// Parses a partition count typed by a person.
+pub fn parse_partitions(text: &str) -> Result<u32, String> {
+    let t = text.trim();
+    let bad = || format!("partitions must be a whole number from 1 to 10,000; {t:?} is not");
+    if t.is_empty() {
+        return Err("partitions must be a whole number from 1 to 10,000".into());
+    }
+    let n: u64 = t.parse().map_err(|_| bad())?;
+    if !(1..=EDIT_MAX_PARTITIONS as u64).contains(&n) {
+        return Err(format!("partitions must be from 1 to 10,000; {n} is out of range"));
+    }
+    Ok(n as u32)
+}
+
+fn unused(prefix: &str, taken: impl Fn(&str) -> bool) -> String {
+    (0..)
+        .map(|i| format!("{prefix}{i}"))
+        .find(|n| !taken(n))
+        .unwrap_or_else(|| prefix.to_string())
+}
+
+/// Adds a topic with a fresh name and 3 partitions; returns its name.
+pub fn add_topic(s: &mut Scenario) -> String {
+    let name = unused("topic-", |n| s.topics.iter().any(|t| t.name == n));
+    s.topics.push(Topic {
+        name: name.clone(),
+        partitions: 3,
+    });
+    name
+}
+
+/// Renames a topic; subscriptions (and owned partitions, racks) follow the new name.
+pub fn rename_topic(s: &mut Scenario, index: usize, name: &str) -> Result<(), String> {
+    let old = s.topics.get(index).ok_or("no such topic")?.name.clone();
+    if name == old {
+        return Ok(());
+    }
+    if name.is_empty() {
+        return Err("a topic name cannot be empty".into());
+    }
+    if s.topics.iter().any(|t| t.name == name) {
+        return Err(format!("there is already a topic named {name:?}"));
+    }
+    s.topics[index].name = name.to_string();
+    for m in &mut s.members {
+        if m.subscription.is_some() {
+            continue; // the bytes say what the member subscribes to
+        }
+        for t in &mut m.topics {
+            if *t == old {
+                *t = name.to_string();
+            }
+        }
+        if let Some(p) = m.owned.remove(&old) {
+            m.owned.insert(name.to_string(), p);
+        }
+    }
+    if let Some(r) = s.partition_racks.remove(&old) {
+        s.partition_racks.insert(name.to_string(), r);
+    }
+    Ok(())
+}
+
+/// Sets a topic's partition count from typed text.
+pub fn set_partitions(s: &mut Scenario, index: usize, text: &str) -> Result<(), String> {
+    let n = parse_partitions(text)?;
+    s.topics.get_mut(index).ok_or("no such topic")?.partitions = n;
+    Ok(())
+}
+
+/// Removes a topic from the metadata; members keep their subscriptions to it (Kafka skips
+/// a subscribed topic that is missing from metadata).
+pub fn remove_topic(s: &mut Scenario, index: usize) {
+    if index < s.topics.len() {
+        let t = s.topics.remove(index);
+        s.partition_racks.remove(&t.name);
+    }
+}
+
+/// Adds a member with a fresh id subscribed to every topic; returns its id.
+pub fn add_member(s: &mut Scenario) -> String {
+    let id = unused("consumer-", |n| s.members.iter().any(|m| m.id == n));
+    let topics: Vec<&str> = s.topics.iter().map(|t| t.name.as_str()).collect();
+    s.members.push(Member::new(&id, &topics));
+    id
+}
+
+/// Changes a member id.
+pub fn rename_member(s: &mut Scenario, index: usize, id: &str) -> Result<(), String> {
+    let old = &s.members.get(index).ok_or("no such member")?.id;
+    if old == id {
+        return Ok(());
+    }
+    if id.is_empty() {
+        return Err("a member id cannot be empty".into());
+    }
+    if s.members.iter().any(|m| m.id == id) {
+        return Err(format!("there is already a member with id {id:?}"));
+    }
+    s.members[index].id = id.to_string();
+    Ok(())
+}
+
+/// Sets or clears (empty text) the group.instance.id.
+pub fn set_instance_id(s: &mut Scenario, index: usize, text: &str) -> Result<(), String> {
+    let m = s.members.get_mut(index).ok_or("no such member")?;
+    m.instance_id = (!text.is_empty()).then(|| text.to_string());
+    Ok(())
+}
+
+/// Sets or clears (empty text) the client.rack.
+pub fn set_rack(s: &mut Scenario, index: usize, text: &str) -> Result<(), String> {
+    let m = s.members.get_mut(index).ok_or("no such member")?;
+    m.rack = (!text.is_empty()).then(|| text.to_string());
+    // The rack lives in the bytes too: the form wins and the bytes are regenerated.
+    m.subscription = None;
+    Ok(())
+}
+
+/// Subscribes or unsubscribes a member to a topic.
+pub fn set_subscribed(s: &mut Scenario, index: usize, topic: &str, on: bool) -> Result<(), String> {
+    let m = s.members.get_mut(index).ok_or("no such member")?;
+    m.topics.retain(|t| t != topic);
+    if on {
+        m.topics.push(topic.to_string());
+    }
+    // The form now says what the member subscribes to; its bytes are regenerated from it.
+    m.subscription = None;
+    Ok(())
+}
+
+/// Removes a member.
+pub fn remove_member(s: &mut Scenario, index: usize) {
+    if index < s.members.len() {
+        s.members.remove(index);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn partitions_bounds() {
+        assert_eq!(parse_partitions("7"), Ok(7));
+        assert!(parse_partitions("0").unwrap_err().contains("out of range"));
+        assert!(parse_partitions("10001").is_err());
+        assert!(parse_partitions("99999999999999999999999").is_err());
+        assert!(parse_partitions("-1").is_err());
+        assert!(parse_partitions("").is_err());
+        assert!(parse_partitions("3.5").is_err());
+    }
+
+    #[test]
+    fn duplicates_refused() {
+        let mut s = super::super::presets::preset("three-topics").unwrap();
+        assert!(rename_topic(&mut s, 0, "t1").is_err());
+        assert!(rename_member(&mut s, 0, "C1").is_err());
+        rename_topic(&mut s, 0, "orders").unwrap();
+        assert!(s.members.iter().all(|m| m.topics.contains(&"orders".to_string())));
+        let id = add_member(&mut s);
+        assert_eq!(id, "consumer-0");
+        assert_eq!(add_member(&mut s), "consumer-1");
+        assert_eq!(add_topic(&mut s), "topic-0");
+    }
+}
