@@ -83,15 +83,9 @@ impl Args {
             )),
         }
     }
-    fn number<T: std::str::FromStr>(
-        &self,
-        name: &str,
-        default: T,
-        min: u64,
-        max: u64,
-    ) -> Result<T, String>
+    fn number<T>(&self, name: &str, default: T, min: u64, max: u64) -> Result<T, String>
     where
-        T: Into<u64> + Copy,
+        T: std::str::FromStr + Into<u64> + Copy,
     {
         match self.get(name) {
             None => Ok(default),

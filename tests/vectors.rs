@@ -1,6 +1,8 @@
 //! Every vector of tests/vectors (copied from shared/vectors: expected answers produced by
 //! running the Apache Kafka Java client), through the library and through the binary.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 use rebalance_lab::assignor::{self, AssignorKind};
 use rebalance_lab::cli::{decoded_json, subscription_from_json};
 use rebalance_lab::protocol::{self, hex};

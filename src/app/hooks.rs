@@ -4,6 +4,7 @@
 use super::state::{Action, AppState, BrokenLink, HistoryMode};
 use crate::scenario::link;
 use gloo::events::EventListener;
+use gloo::timers::callback::Timeout;
 use wasm_bindgen::JsValue;
 use yew::prelude::*;
 
@@ -78,21 +79,54 @@ pub fn use_url_sync(state: UseReducerHandle<AppState>) {
     let broken = state.broken_link.is_some();
     let history = state.history;
     let fragment = link::to_fragment(&state.link_state());
+    // The writes run in a task of their own, after the repaint: history.pushState and
+    // localStorage cost milliseconds each, which would otherwise be part of every edit.
+    let pending = use_mut_ref(|| Pending {
+        write: None,
+        timer: None,
+    });
     use_effect_with(revision, move |_| {
-        if let Some(s) = storage() {
-            let _ = s.set_item(STORAGE_KEY, &fragment);
+        let write: Box<dyn FnOnce()> = Box::new(move || write_url(&fragment, history, broken));
+        let mut p = pending.borrow_mut();
+        // Never lose a write (each discrete action is a history entry): run the older one now.
+        if let Some(older) = p.write.take() {
+            older();
         }
-        // While a broken link is on screen and nothing was edited, leave it in the address bar.
-        if !(broken && history == HistoryMode::None) && current_fragment() != fragment {
-            if let Some(h) = window().and_then(|w| w.history().ok()) {
-                let url = format!("#{fragment}");
-                let _ = if history == HistoryMode::Push {
-                    h.push_state_with_url(&JsValue::NULL, "", Some(&url))
-                } else {
-                    h.replace_state_with_url(&JsValue::NULL, "", Some(&url))
-                };
+        p.write = Some(write);
+        let later = pending.clone();
+        p.timer = Some(Timeout::new(0, move || {
+            let w = later.borrow_mut().write.take();
+            if let Some(w) = w {
+                w();
             }
-        }
+        }));
         || ()
     });
+}
+
+/// A URL and storage write waiting for its task.
+pub struct Pending {
+    write: Option<Box<dyn FnOnce()>>,
+    timer: Option<Timeout>,
+}
+
+fn write_url(fragment: &str, history: HistoryMode, broken: bool) {
+    if let Some(s) = storage() {
+        let _ = s.set_item(STORAGE_KEY, fragment);
+    }
+    // While a broken link is on screen and nothing was edited, leave it in the address bar.
+    if broken && history == HistoryMode::None {
+        return;
+    }
+    if current_fragment() == fragment {
+        return;
+    }
+    if let Some(h) = window().and_then(|w| w.history().ok()) {
+        let url = format!("#{fragment}");
+        let _ = if history == HistoryMode::Push {
+            h.push_state_with_url(&JsValue::NULL, "", Some(&url))
+        } else {
+            h.replace_state_with_url(&JsValue::NULL, "", Some(&url))
+        };
+    }
 }

@@ -25,10 +25,8 @@ pub struct Computed {
 pub fn app() -> Html {
     let state = use_reducer(hooks::initial_state);
     hooks::use_url_sync(state.clone());
-    let dispatch: Callback<Action> = {
-        let state = state.clone();
-        Callback::from(move |a| state.dispatch(a))
-    };
+    // Stable across renders, so rows whose props did not change skip their repaint.
+    let dispatch: Callback<Action> = use_callback(state.dispatcher(), |a: Action, d| d.dispatch(a));
     let computed = {
         let scenario = state.scenario.clone();
         use_memo(scenario, |s| {
@@ -41,7 +39,9 @@ pub fn app() -> Html {
     let on_assignor = {
         let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
-            let v = e.target_unchecked_into::<web_sys::HtmlSelectElement>().value();
+            let v = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
             if let Some(k) = AssignorKind::parse(&v) {
                 dispatch.emit(Action::SetAssignor(k));
             }
@@ -91,8 +91,26 @@ pub fn app() -> Html {
     }
 }
 
-/// Starts the app: panics are reported in the console with their message.
+/// Starts the app. A panic is reported in the console with its message, marked on the
+/// page (`body[data-panic]`, which the end-to-end tests check) and shown to the person, so
+/// a crash is never a silently dead page.
 pub fn start() {
-    console_error_panic_hook::set_once();
+    std::panic::set_hook(Box::new(|info| {
+        let message = info.to_string();
+        web_sys::console::error_1(&message.as_str().into());
+        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+            if let Some(body) = doc.body() {
+                let _ = body.set_attribute("data-panic", &message);
+                if let Ok(div) = doc.create_element("div") {
+                    div.set_class_name("alert panic");
+                    let _ = div.set_attribute("role", "alert");
+                    div.set_text_content(Some(&format!(
+                        "Rebalance Lab stopped because of a bug: {message}. Your scenario is still in the link; reload to continue."
+                    )));
+                    let _ = body.prepend_with_node_1(&div);
+                }
+            }
+        }
+    }));
     yew::Renderer::<App>::new().render();
 }

@@ -61,14 +61,33 @@ impl Default for AppState {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
     AddTopic,
-    RenameTopic { index: usize, name: String },
-    SetPartitions { index: usize, text: String },
+    RenameTopic {
+        index: usize,
+        name: String,
+    },
+    SetPartitions {
+        index: usize,
+        text: String,
+    },
     RemoveTopic(usize),
     AddMember,
-    RenameMember { index: usize, id: String },
-    SetInstanceId { index: usize, text: String },
-    SetRack { index: usize, text: String },
-    SetSubscribed { index: usize, topic: String, on: bool },
+    RenameMember {
+        index: usize,
+        id: String,
+    },
+    SetInstanceId {
+        index: usize,
+        text: String,
+    },
+    SetRack {
+        index: usize,
+        text: String,
+    },
+    SetSubscribed {
+        index: usize,
+        topic: String,
+        on: bool,
+    },
     RemoveMember(usize),
     SetAssignor(AssignorKind),
     LoadPreset(&'static str),
@@ -146,7 +165,11 @@ impl AppState {
                     next.selected_topic = None;
                     (Ok(()), HistoryMode::Push, String::new())
                 }
-                None => (Err(format!("no preset {key:?}")), HistoryMode::None, String::new()),
+                None => (
+                    Err(format!("no preset \"{key}\"")),
+                    HistoryMode::None,
+                    String::new(),
+                ),
             },
             Action::SelectTopic(t) => {
                 next.selected_topic = t;

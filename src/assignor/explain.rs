@@ -51,6 +51,15 @@ fn trailing_number(s: &str) -> Option<(&str, u64)> {
     Some((head, tail.parse().ok()?))
 }
 
+/// max / min with two decimals, rounded half up, in integers (no float formatting).
+pub fn ratio(max: u32, min: u32) -> String {
+    if min == 0 {
+        return "∞".into();
+    }
+    let hundredths = (max as u64 * 1000 / min as u64 + 5) / 10;
+    format!("{}.{:02}", hundredths / 100, hundredths % 100)
+}
+
 fn plural(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
@@ -73,7 +82,11 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
                 member: m.id.clone(),
                 is_static: m.instance_id.is_some(),
                 index: s.index,
-                first: if a.assignor == AssignorKind::Range { partitions.first().copied() } else { None },
+                first: if a.assignor == AssignorKind::Range {
+                    partitions.first().copied()
+                } else {
+                    None
+                },
                 count: partitions.len() as u32,
                 partitions,
             }
@@ -122,10 +135,12 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
     let dynamic: Vec<&Row> = rows.iter().filter(|r| !r.is_static).collect();
     'outer: for (i, x) in dynamic.iter().enumerate() {
         for y in &dynamic[i + 1..] {
-            if let (Some((hx, nx)), Some((hy, ny))) = (trailing_number(&x.member), trailing_number(&y.member)) {
+            if let (Some((hx, nx)), Some((hy, ny))) =
+                (trailing_number(&x.member), trailing_number(&y.member))
+            {
                 if hx == hy && nx > ny {
                     mistakes.push(format!(
-                        "Order is by member id as a string, not as a number: {:?} comes before {:?}.",
+                        "Order is by member id as a string, not as a number: \"{}\" comes before \"{}\".",
                         x.member, y.member
                     ));
                     break 'outer;
@@ -138,7 +153,11 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
         let others = a
             .topics
             .iter()
-            .filter(|o| o.topic != t.topic && o.extra() > 0 && o.shares.first().map(|s| s.member) == t.shares.first().map(|s| s.member))
+            .filter(|o| {
+                o.topic != t.topic
+                    && o.extra() > 0
+                    && o.shares.first().map(|s| s.member) == t.shares.first().map(|s| s.member)
+            })
             .count();
         if others > 0 {
             mistakes.push(format!(
@@ -153,7 +172,7 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
     let outsiders: Vec<&str> = input
         .members
         .iter()
-        .filter(|mm| !mm.topics.iter().any(|x| *x == t.topic))
+        .filter(|mm| !mm.topics.contains(&t.topic))
         .map(|mm| mm.id.as_str())
         .collect();
     if !outsiders.is_empty() && n > 0 {
@@ -162,7 +181,11 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
             outsiders.join(", "),
             if outsiders.len() == 1 { "is" } else { "are" },
             t.topic,
-            if outsiders.len() == 1 { "it gets" } else { "they get" }
+            if outsiders.len() == 1 {
+                "it gets"
+            } else {
+                "they get"
+            }
         ));
     }
     // Idle members.
@@ -200,6 +223,14 @@ mod tests {
     use crate::scenario::presets::preset;
 
     #[test]
+    fn ratios() {
+        assert_eq!(ratio(6, 3), "2.00");
+        assert_eq!(ratio(3, 2), "1.50");
+        assert_eq!(ratio(2, 3), "0.67");
+        assert_eq!(ratio(7, 0), "∞");
+    }
+
+    #[test]
     fn string_order_mistake() {
         let s = preset("string-order").unwrap();
         let input = s.group_input();
@@ -207,7 +238,11 @@ mod tests {
         let e = explain_topic(&input, &a, &a.topics[0]);
         let order: Vec<&str> = e.rows.iter().map(|r| r.member.as_str()).collect();
         assert_eq!(order, vec!["consumer-1", "consumer-10", "consumer-2"]);
-        assert!(e.mistakes[0].contains("\"consumer-10\" comes before \"consumer-2\""), "{:?}", e.mistakes);
+        assert!(
+            e.mistakes[0].contains("\"consumer-10\" comes before \"consumer-2\""),
+            "{:?}",
+            e.mistakes
+        );
         assert_eq!((e.per_member, e.extra), (1, 2));
     }
 
@@ -217,11 +252,19 @@ mod tests {
         let input = s.group_input();
         let a = range(&input);
         let e = explain_topic(&input, &a, &a.topics[0]);
-        assert!(e.mistakes.iter().any(|m| m.contains("2 other topics")), "{:?}", e.mistakes);
+        assert!(
+            e.mistakes.iter().any(|m| m.contains("2 other topics")),
+            "{:?}",
+            e.mistakes
+        );
         let s = preset("idle").unwrap();
         let input = s.group_input();
         let a = range(&input);
         let e = explain_topic(&input, &a, &a.topics[0]);
-        assert!(e.mistakes.iter().any(|m| m.contains("m3, m4 get nothing")), "{:?}", e.mistakes);
+        assert!(
+            e.mistakes.iter().any(|m| m.contains("m3, m4 get nothing")),
+            "{:?}",
+            e.mistakes
+        );
     }
 }

@@ -45,7 +45,7 @@ impl fmt::Display for HexError {
                 line, column, ch, ..
             } => write!(
                 f,
-                "line {line}, column {column}: {:?} is not a hex digit (accepted: 0-9 a-f, spaces, commas, colons, 0x, \\x, and xxd / hexdump -C / Wireshark dumps)",
+                "line {line}, column {column}: \"{}\" is not a hex digit (accepted: 0-9 a-f, spaces, commas, colons, 0x, \\x, and xxd / hexdump -C / Wireshark dumps)",
                 ch
             ),
             HexError::OddDigits { digits, .. } => write!(

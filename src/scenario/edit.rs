@@ -10,13 +10,15 @@ pub const EDIT_MAX_PARTITIONS: u32 = 10_000;
 /// Parses a partition count typed by a person.
 pub fn parse_partitions(text: &str) -> Result<u32, String> {
     let t = text.trim();
-    let bad = || format!("partitions must be a whole number from 1 to 10,000; {t:?} is not");
+    let bad = || format!("partitions must be a whole number from 1 to 10,000; \"{t}\" is not");
     if t.is_empty() {
         return Err("partitions must be a whole number from 1 to 10,000".into());
     }
     let n: u64 = t.parse().map_err(|_| bad())?;
     if !(1..=EDIT_MAX_PARTITIONS as u64).contains(&n) {
-        return Err(format!("partitions must be from 1 to 10,000; {n} is out of range"));
+        return Err(format!(
+            "partitions must be from 1 to 10,000; {n} is out of range"
+        ));
     }
     Ok(n as u32)
 }
@@ -48,7 +50,7 @@ pub fn rename_topic(s: &mut Scenario, index: usize, name: &str) -> Result<(), St
         return Err("a topic name cannot be empty".into());
     }
     if s.topics.iter().any(|t| t.name == name) {
-        return Err(format!("there is already a topic named {name:?}"));
+        return Err(format!("there is already a topic named \"{name}\""));
     }
     s.topics[index].name = name.to_string();
     for m in &mut s.members {
@@ -104,7 +106,7 @@ pub fn rename_member(s: &mut Scenario, index: usize, id: &str) -> Result<(), Str
         return Err("a member id cannot be empty".into());
     }
     if s.members.iter().any(|m| m.id == id) {
-        return Err(format!("there is already a member with id {id:?}"));
+        return Err(format!("there is already a member with id \"{id}\""));
     }
     s.members[index].id = id.to_string();
     Ok(())
@@ -166,7 +168,10 @@ mod tests {
         assert!(rename_topic(&mut s, 0, "t1").is_err());
         assert!(rename_member(&mut s, 0, "C1").is_err());
         rename_topic(&mut s, 0, "orders").unwrap();
-        assert!(s.members.iter().all(|m| m.topics.contains(&"orders".to_string())));
+        assert!(s
+            .members
+            .iter()
+            .all(|m| m.topics.contains(&"orders".to_string())));
         let id = add_member(&mut s);
         assert_eq!(id, "consumer-0");
         assert_eq!(add_member(&mut s), "consumer-1");

@@ -147,7 +147,7 @@ impl<'a> Part<'a> {
                 let ch = self.text[i..].chars().next().unwrap_or('?');
                 return Err(LinkError {
                     position: self.at + self.text[..i].chars().count(),
-                    message: format!("{what}: unexpected character {ch:?}"),
+                    message: format!("{what}: unexpected character \"{ch}\""),
                 });
             }
         }
@@ -168,7 +168,7 @@ impl<'a> Part<'a> {
     fn number<T: std::str::FromStr>(&self, what: &str, max_desc: &str) -> Result<T, LinkError> {
         self.text.parse::<T>().map_err(|_| {
             self.err(format!(
-                "{what}: {:?} is not a number {max_desc}",
+                "{what}: \"{}\" is not a number {max_desc}",
                 self.text
             ))
         })
@@ -188,7 +188,7 @@ impl<'a> Part<'a> {
             for (k, c) in chunk.iter().enumerate() {
                 let d = b64_value(*c).ok_or_else(|| LinkError {
                     position: self.at + ci * 4 + k,
-                    message: format!("{what}: {:?} is not a base64url character", *c as char),
+                    message: format!("{what}: \"{}\" is not a base64url character", *c as char),
                 })?;
                 v |= d << (18 - 6 * k);
             }
@@ -345,7 +345,7 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
     let mut members_part: Option<&Part<'_>> = None;
     for sec in &sections[1..] {
         let Some(eq) = sec.text.find('=') else {
-            return Err(sec.err(format!("section {:?} has no '='", sec.text)));
+            return Err(sec.err(format!("section \"{}\" has no '='", sec.text)));
         };
         let key = &sec.text[..eq];
         let val = sec.skip(eq + 1);
@@ -358,7 +358,7 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                     "c" => AssignorKind::CooperativeSticky,
                     other => {
                         return Err(val.err(format!(
-                            "assignor {other:?} is not r (range) or o (round-robin)"
+                            "assignor \"{other}\" is not r (range) or o (round-robin)"
                         )))
                     }
                 }
@@ -381,11 +381,11 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                     let count: u64 = count_part.number("partition count", "")?;
                     if count > MAX_PARTITIONS as u64 {
                         return Err(count_part.err(format!(
-                            "topic {name:?}: partition count {count} is above the limit of {MAX_PARTITIONS}"
+                            "topic \"{name}\": partition count {count} is above the limit of {MAX_PARTITIONS}"
                         )));
                     }
                     if state.scenario.topics.iter().any(|t| t.name == name) {
-                        return Err(item.err(format!("topic {name:?} is listed twice")));
+                        return Err(item.err(format!("topic \"{name}\" is listed twice")));
                     }
                     state.scenario.topics.push(Topic {
                         name,
@@ -433,7 +433,7 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                 let v = val.unescape("app state value")?;
                 state.extra.push((k, v));
             }
-            other => return Err(sec.err(format!("unknown section {other:?}"))),
+            other => return Err(sec.err(format!("unknown section \"{other}\""))),
         }
     }
     if !seen_topics || !seen_members {
@@ -452,7 +452,7 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
             for (i, item) in val.split(',').iter().enumerate() {
                 let (m, v) = read_member(item, i, &state.scenario.topics)?;
                 if state.scenario.members.iter().any(|o| o.id == m.id) {
-                    return Err(item.err(format!("member {:?} is listed twice", m.id)));
+                    return Err(item.err(format!("member \"{}\" is listed twice", m.id)));
                 }
                 if let Some(v) = v {
                     state.versions.insert(i, v);
@@ -489,7 +489,7 @@ fn read_member(
         let v = b64_value(c).ok_or_else(|| LinkError {
             position: mask.at + k,
             message: format!(
-                "member {}: subscriptions: {:?} is not a base64url character",
+                "member {}: subscriptions: \"{}\" is not a base64url character",
                 i + 1,
                 c as char
             ),
@@ -552,7 +552,7 @@ fn read_member(
                 }
                 m.subscription = Some(bytes);
             }
-            _ => return Err(opt.err(format!("member {}: unknown field {:?}", i + 1, opt.text))),
+            _ => return Err(opt.err(format!("member {}: unknown field \"{}\"", i + 1, opt.text))),
         }
     }
     Ok((m, version))

@@ -181,13 +181,13 @@ impl Scenario {
         for t in &self.topics {
             if !seen.insert(t.name.as_str()) {
                 out.push(Problem {
-                    at: format!("topics[{:?}]", t.name),
+                    at: format!("topics[\"{}\"]", t.name),
                     message: "duplicate topic name".into(),
                 });
             }
             if t.partitions > MAX_PARTITIONS {
                 out.push(Problem {
-                    at: format!("topics[{:?}]", t.name),
+                    at: format!("topics[\"{}\"]", t.name),
                     message: format!(
                         "partition count {} is above the limit of {MAX_PARTITIONS}",
                         t.partitions
@@ -200,7 +200,7 @@ impl Scenario {
             if !ids.insert(m.id.as_str()) {
                 out.push(Problem {
                     at: format!("members[{i}].id"),
-                    message: format!("duplicate member id {:?}", m.id),
+                    message: format!("duplicate member id \"{}\"", m.id),
                 });
             }
             if let Err(e) = m.effective_subscription() {
@@ -280,11 +280,13 @@ mod topic_map {
                 while let Some((name, partitions)) = map.next_entry::<String, i64>()? {
                     if !(0..=MAX_PARTITIONS as i64).contains(&partitions) {
                         return Err(de::Error::custom(format!(
-                            "topic {name:?}: partition count {partitions} is outside 0..={MAX_PARTITIONS}"
+                            "topic \"{name}\": partition count {partitions} is outside 0..={MAX_PARTITIONS}"
                         )));
                     }
                     if out.iter().any(|t| t.name == name) {
-                        return Err(de::Error::custom(format!("topic {name:?} is listed twice")));
+                        return Err(de::Error::custom(format!(
+                            "topic \"{name}\" is listed twice"
+                        )));
                     }
                     out.push(Topic {
                         name,

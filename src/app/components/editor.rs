@@ -1,8 +1,10 @@
 //! Topics and members: add, rename, remove; partitions; group.instance.id, rack and
-//! subscriptions per member. Refused edits say why beside the field.
+//! subscriptions per member. Refused edits say why beside the field. Each row is its own
+//! component, so an edit repaints only the rows it changes.
 
 use crate::app::state::Action;
-use crate::scenario::Scenario;
+use crate::scenario::{Member, Scenario, Topic};
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -13,11 +15,12 @@ pub struct Props {
 }
 
 fn input_value(e: &InputEvent) -> String {
-    e.target_unchecked_into::<web_sys::HtmlInputElement>().value()
+    e.target_unchecked_into::<web_sys::HtmlInputElement>()
+        .value()
 }
 
-fn refusal_for(props: &Props, field: &str) -> Html {
-    match &props.refusal {
+fn refusal_html(field: &str, refusal: &Option<(String, String)>) -> Html {
+    match refusal {
         Some((f, msg)) if f == field => html! {
             <div class="refusal" role="alert" data-field={field.to_string()}>{ msg.clone() }</div>
         },
@@ -25,71 +28,136 @@ fn refusal_for(props: &Props, field: &str) -> Html {
     }
 }
 
+/// The refusal, when it concerns this row (so other rows' props stay equal).
+fn refusal_for_row(refusal: &Option<(String, String)>, prefix: &str) -> Option<(String, String)> {
+    refusal
+        .as_ref()
+        .filter(|(f, _)| f.starts_with(prefix) && f[prefix.len()..].starts_with('-'))
+        .cloned()
+}
+
+#[derive(Properties, PartialEq)]
+struct TopicRowProps {
+    index: usize,
+    topic: Topic,
+    refusal: Option<(String, String)>,
+    dispatch: Callback<Action>,
+}
+
+#[function_component(TopicRow)]
+fn topic_row(p: &TopicRowProps) -> Html {
+    let i = p.index;
+    let rename = p.dispatch.reform(move |e: InputEvent| Action::RenameTopic {
+        index: i,
+        name: input_value(&e),
+    });
+    let partitions = p
+        .dispatch
+        .reform(move |e: InputEvent| Action::SetPartitions {
+            index: i,
+            text: input_value(&e),
+        });
+    let remove = p.dispatch.reform(move |_| Action::RemoveTopic(i));
+    let name_field = format!("topic-{i}-name");
+    let part_field = format!("topic-{i}-partitions");
+    html! {
+        <li class="topic-row">
+            <input class="topic-name" id={name_field.clone()} aria-label="Topic name" value={p.topic.name.clone()} oninput={rename} />
+            <input class="topic-partitions" id={part_field.clone()} aria-label="Partitions" type="number" min="1" max="10000"
+                value={p.topic.partitions.to_string()} oninput={partitions} />
+            <button class="remove-topic" aria-label={format!("Remove topic {}", p.topic.name)} onclick={remove}>{ "✕" }</button>
+            { refusal_html(&name_field, &p.refusal) }
+            { refusal_html(&part_field, &p.refusal) }
+        </li>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct MemberRowProps {
+    index: usize,
+    member: Member,
+    topics: Rc<Vec<String>>,
+    refusal: Option<(String, String)>,
+    dispatch: Callback<Action>,
+}
+
+#[function_component(MemberRow)]
+fn member_row(p: &MemberRowProps) -> Html {
+    let i = p.index;
+    let m = &p.member;
+    let d = &p.dispatch;
+    let rename = d.reform(move |e: InputEvent| Action::RenameMember {
+        index: i,
+        id: input_value(&e),
+    });
+    let instance = d.reform(move |e: InputEvent| Action::SetInstanceId {
+        index: i,
+        text: input_value(&e),
+    });
+    let rack = d.reform(move |e: InputEvent| Action::SetRack {
+        index: i,
+        text: input_value(&e),
+    });
+    let remove = d.reform(move |_| Action::RemoveMember(i));
+    let id_field = format!("member-{i}-id");
+    let boxes = p.topics.iter().map(|t| {
+        let topic = t.clone();
+        let on = m.topics.contains(t);
+        let toggle = d.reform(move |e: Event| Action::SetSubscribed {
+            index: i,
+            topic: topic.clone(),
+            on: e.target_unchecked_into::<web_sys::HtmlInputElement>().checked(),
+        });
+        html! {
+            <label class="sub">
+                <input type="checkbox" class="subscribe" data-subscribe-member={m.id.clone()} data-subscribe-topic={t.clone()} checked={on} onchange={toggle} />
+                { t.clone() }
+            </label>
+        }
+    });
+    let ghosts = m.topics.iter().filter(|t| !p.topics.contains(t)).map(|t| {
+        let topic = t.clone();
+        let drop_it = d.reform(move |_| Action::SetSubscribed { index: i, topic: topic.clone(), on: false });
+        html! {
+            <span class="ghost" data-missing-topic={t.clone()} title="Subscribed, but not in the cluster metadata: Kafka skips it">
+                { format!("{t} (missing: Kafka skips it)") }
+                <button class="unsubscribe" aria-label={format!("Unsubscribe from {t}")} onclick={drop_it}>{ "✕" }</button>
+            </span>
+        }
+    });
+    html! {
+        <li class="member-row">
+            <div class="member-fields">
+                <input class="member-id" id={id_field.clone()} aria-label="Member id" value={m.id.clone()} oninput={rename} />
+                <input class="member-instance" aria-label="group.instance.id" placeholder="group.instance.id (static)"
+                    value={m.instance_id.clone().unwrap_or_default()} oninput={instance} />
+                <input class="member-rack" aria-label="client.rack" placeholder="client.rack"
+                    value={m.rack.clone().unwrap_or_default()} oninput={rack} />
+                <button class="remove-member" aria-label={format!("Remove member {}", m.id)} onclick={remove}>{ "✕" }</button>
+            </div>
+            { refusal_html(&id_field, &p.refusal) }
+            <div class="subs">{ for boxes }{ for ghosts }</div>
+        </li>
+    }
+}
+
 #[function_component(Editor)]
 pub fn editor(props: &Props) -> Html {
     let s = &props.scenario;
     let d = &props.dispatch;
+    let names = {
+        let names: Vec<String> = s.topics.iter().map(|t| t.name.clone()).collect();
+        use_memo(names, |n| n.clone())
+    };
     let topics = s.topics.iter().enumerate().map(|(i, t)| {
-        let rename = d.reform(move |e: InputEvent| Action::RenameTopic { index: i, name: input_value(&e) });
-        let partitions = d.reform(move |e: InputEvent| Action::SetPartitions { index: i, text: input_value(&e) });
-        let remove = d.reform(move |_| Action::RemoveTopic(i));
-        let name_field = format!("topic-{i}-name");
-        let part_field = format!("topic-{i}-partitions");
         html! {
-            <li class="topic-row" data-topic-row={t.name.clone()}>
-                <input class="topic-name" id={name_field.clone()} aria-label="Topic name" value={t.name.clone()} oninput={rename} />
-                <input class="topic-partitions" id={part_field.clone()} aria-label="Partitions" type="number" min="1" max="10000"
-                    value={t.partitions.to_string()} oninput={partitions} />
-                <button class="remove-topic" aria-label={format!("Remove topic {}", t.name)} onclick={remove}>{ "✕" }</button>
-                { refusal_for(props, &name_field) }
-                { refusal_for(props, &part_field) }
-            </li>
+            <TopicRow index={i} topic={t.clone()} refusal={refusal_for_row(&props.refusal, &format!("topic-{i}"))} dispatch={d.clone()} />
         }
     });
     let members = s.members.iter().enumerate().map(|(i, m)| {
-        let rename = d.reform(move |e: InputEvent| Action::RenameMember { index: i, id: input_value(&e) });
-        let instance = d.reform(move |e: InputEvent| Action::SetInstanceId { index: i, text: input_value(&e) });
-        let rack = d.reform(move |e: InputEvent| Action::SetRack { index: i, text: input_value(&e) });
-        let remove = d.reform(move |_| Action::RemoveMember(i));
-        let id_field = format!("member-{i}-id");
-        let boxes = s.topics.iter().map(|t| {
-            let topic = t.name.clone();
-            let on = m.topics.contains(&t.name);
-            let toggle = d.reform(move |e: Event| Action::SetSubscribed {
-                index: i,
-                topic: topic.clone(),
-                on: e.target_unchecked_into::<web_sys::HtmlInputElement>().checked(),
-            });
-            html! {
-                <label class="sub">
-                    <input type="checkbox" class="subscribe" data-member={m.id.clone()} data-topic={t.name.clone()} checked={on} onchange={toggle} />
-                    { t.name.clone() }
-                </label>
-            }
-        });
-        let ghosts = m.topics.iter().filter(|t| s.topic_index(t).is_none()).map(|t| {
-            let topic = t.clone();
-            let drop_it = d.reform(move |_| Action::SetSubscribed { index: i, topic: topic.clone(), on: false });
-            html! {
-                <span class="ghost" data-missing-topic={t.clone()} title="Subscribed, but not in the cluster metadata: Kafka skips it">
-                    { format!("{} (missing: Kafka skips it)", t) }
-                    <button class="unsubscribe" aria-label={format!("Unsubscribe from {t}")} onclick={drop_it}>{ "✕" }</button>
-                </span>
-            }
-        });
         html! {
-            <li class="member-row" data-member-row={m.id.clone()}>
-                <div class="member-fields">
-                    <input class="member-id" id={id_field.clone()} aria-label="Member id" value={m.id.clone()} oninput={rename} />
-                    <input class="member-instance" aria-label="group.instance.id" placeholder="group.instance.id (static)"
-                        value={m.instance_id.clone().unwrap_or_default()} oninput={instance} />
-                    <input class="member-rack" aria-label="client.rack" placeholder="client.rack"
-                        value={m.rack.clone().unwrap_or_default()} oninput={rack} />
-                    <button class="remove-member" aria-label={format!("Remove member {}", m.id)} onclick={remove}>{ "✕" }</button>
-                </div>
-                { refusal_for(props, &id_field) }
-                <div class="subs">{ for boxes }{ for ghosts }</div>
-            </li>
+            <MemberRow index={i} member={m.clone()} topics={names.clone()}
+                refusal={refusal_for_row(&props.refusal, &format!("member-{i}"))} dispatch={d.clone()} />
         }
     });
     html! {

@@ -17,7 +17,9 @@ pub struct Props {
 #[function_component(Explain)]
 pub fn explain(props: &Props) -> Html {
     let c = &props.computed;
-    let Some(a) = &c.assignment else { return html! {} };
+    let Some(a) = &c.assignment else {
+        return html! {};
+    };
     let chosen = props
         .selected
         .as_ref()
@@ -26,7 +28,10 @@ pub fn explain(props: &Props) -> Html {
     let Some(t) = chosen else { return html! {} };
     let e = explain_topic(&c.input, a, t);
     let on_pick = props.dispatch.reform(|ev: Event| {
-        Action::SelectTopic(Some(ev.target_unchecked_into::<web_sys::HtmlSelectElement>().value()))
+        Action::SelectTopic(Some(
+            ev.target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value(),
+        ))
     });
     let range = a.assignor == AssignorKind::Range;
     let rows = e.rows.iter().map(|r| {
@@ -46,7 +51,7 @@ pub fn explain(props: &Props) -> Html {
         }
     });
     html! {
-        <section class="explain" id="explain" data-topic={e.topic.clone()}>
+        <section class="explain" id="explain" data-explain-topic={e.topic.clone()}>
             <h2>
                 { "Why: " }
                 <select aria-label="Topic to explain" onchange={on_pick}>

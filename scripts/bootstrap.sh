@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs what is missing, and only that: the wasm32 target, trunk 0.21.14, wasm-bindgen-cli
+# at the Cargo.lock version, wasm-opt (npm's binaryen@132) and Debian's chromium and
+# chromium-driver. Source it: it also puts the tools on PATH.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+TOOLS="${REBALANCE_LAB_TOOLS:-$HOME/.cache/rebalance-lab}"
+export PATH="$HOME/.cargo/bin:$TOOLS/binaryen/node_modules/.bin:$PATH"
+say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
+
+if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if ! trunk --version 2>/dev/null | grep -q ' 0\.21\.14'; then
+  say "installing trunk 0.21.14 (about 20 minutes on 2 cores)"
+  cargo install trunk --version 0.21.14 --locked
+fi
+
+WB_VERSION="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' "$ROOT/Cargo.lock")"
+if ! wasm-bindgen --version 2>/dev/null | grep -q " $WB_VERSION\$"; then
+  say "installing wasm-bindgen-cli $WB_VERSION (about 12 minutes on 2 cores)"
+  # Not --locked: one of its locked dependencies is not in the registry here.
+  cargo install wasm-bindgen-cli --version "$WB_VERSION"
+fi
+
+if ! wasm-opt --version 2>/dev/null | grep -q 'version 132'; then
+  say "installing wasm-opt (npm binaryen@132) into $TOOLS/binaryen"
+  mkdir -p "$TOOLS/binaryen"
+  (cd "$TOOLS/binaryen" && npm install --no-audit --no-fund --silent binaryen@132 >/dev/null)
+fi
+
+if [ "${NEED_BROWSER:-0}" = 1 ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; }; then
+  say "installing chromium and chromium-driver from Debian"
+  SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
+  $SUDO apt-get update -qq || true
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+fi

@@ -1,0 +1,447 @@
+//! End-to-end tests: the built app (dist/, from `trunk build --release --offline`) served on
+//! 127.0.0.1 and driven in headless Chromium through WebDriver (Debian's chromedriver),
+//! checking what a person sees.
+//!
+//! They need dist/ and chromedriver, so they are ignored in a plain `cargo test`;
+//! `scripts/test.sh` builds the app and runs them with `--ignored`.
+#![cfg(not(target_arch = "wasm32"))]
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const IMG: &str = "<img src=x onerror=alert(1)>";
+
+fn dist() -> PathBuf {
+    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("dist");
+    assert!(
+        d.join("index.html").exists(),
+        "dist/ is missing: build the app first (trunk build --release --offline), as scripts/test.sh does"
+    );
+    d
+}
+
+/// Serves dist/ on 127.0.0.1 from a thread; returns the base URL.
+fn serve() -> String {
+    let root = dist();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let addr = listener.local_addr().unwrap();
+    std::thread::spawn(move || {
+        for stream in listener.incoming().flatten() {
+            let root = root.clone();
+            std::thread::spawn(move || handle(stream, &root));
+        }
+    });
+    format!("http://{addr}/")
+}
+
+fn handle(mut stream: TcpStream, root: &Path) {
+    let mut reader = BufReader::new(stream.try_clone().unwrap());
+    let mut line = String::new();
+    if reader.read_line(&mut line).is_err() {
+        return;
+    }
+    loop {
+        let mut h = String::new();
+        if reader.read_line(&mut h).map(|n| n == 0).unwrap_or(true) || h == "\r\n" {
+            break;
+        }
+    }
+    let path = line.split_whitespace().nth(1).unwrap_or("/");
+    let path = path.split(['?', '#']).next().unwrap_or("/");
+    let rel = path.trim_start_matches('/');
+    let file = if rel.is_empty() || rel.contains("..") {
+        root.join("index.html")
+    } else {
+        root.join(rel)
+    };
+    let (status, body) = match std::fs::read(&file) {
+        Ok(b) => ("200 OK", b),
+        Err(_) => ("404 Not Found", b"not found".to_vec()),
+    };
+    let mime = match file.extension().and_then(|e| e.to_str()) {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") => "text/javascript",
+        Some("wasm") => "application/wasm",
+        Some("css") => "text/css",
+        _ => "application/octet-stream",
+    };
+    let _ = write!(
+        stream,
+        "HTTP/1.1 {status}\r\nContent-Type: {mime}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    let _ = stream.write_all(&body);
+}
+
+struct Driver {
+    child: Child,
+    port: u16,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn chromedriver() -> Driver {
+    let bin = std::env::var("CHROMEDRIVER").unwrap_or_else(|_| "/usr/bin/chromedriver".into());
+    let port = free_port();
+    let child = Command::new(&bin)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {bin}: {e}"));
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "chromedriver did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Driver { child, port }
+}
+
+async fn browser(driver: &Driver) -> Client {
+    let profile =
+        std::env::temp_dir().join(format!("rl-chrome-{}-{}", std::process::id(), driver.port));
+    let mut caps = serde_json::Map::new();
+    caps.insert(
+        "goog:chromeOptions".into(),
+        json!({
+            "binary": std::env::var("CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into()),
+            "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                     "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage",
+                     format!("--user-data-dir={}", profile.display())],
+        }),
+    );
+    ClientBuilder::rustls()
+        .expect("rustls")
+        .capabilities(caps)
+        .connect(&format!("http://127.0.0.1:{}", driver.port))
+        .await
+        .expect("connect to chromedriver")
+}
+
+/// Polls `f` until it returns Some, or fails after a deadline.
+async fn until<T, F, Fut>(what: &str, mut f: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(v) = f().await {
+            return v;
+        }
+        assert!(Instant::now() < deadline, "timed out waiting for {what}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Reads the grid back from its data attributes: {member: {topic: [partitions]}}, plus the
+/// totals {member: total}.
+async fn read_grid(
+    c: &Client,
+) -> (
+    BTreeMap<String, BTreeMap<String, Vec<u32>>>,
+    BTreeMap<String, u32>,
+) {
+    let v = c
+        .execute(
+            r#"const g = {}; const t = {};
+               document.querySelectorAll('[data-member][data-total]').forEach(e => { g[e.dataset.member] = {}; t[e.dataset.member] = +e.dataset.total; });
+               document.querySelectorAll('.cell[data-topic]').forEach(e => {
+                 const o = e.getAttribute('data-owner'); if (o === null) return;
+                 (g[o][e.dataset.topic] = g[o][e.dataset.topic] || []).push(+e.dataset.partition); });
+               return [g, t];"#,
+            vec![],
+        )
+        .await
+        .unwrap();
+    let g = serde_json::from_value(v[0].clone()).unwrap();
+    let t = serde_json::from_value(v[1].clone()).unwrap();
+    (g, t)
+}
+
+/// Fails the test if the app panicked (the panic hook marks the page).
+async fn no_panic(c: &Client) {
+    let v = c
+        .execute("return document.body.getAttribute('data-panic');", vec![])
+        .await
+        .unwrap();
+    assert_eq!(v, Value::Null, "the app panicked: {v}");
+}
+
+async fn wait_for_app(c: &Client) {
+    until("the app to render", || async {
+        c.find(Locator::Css("#grid")).await.ok().map(|_| ())
+    })
+    .await;
+}
+
+fn cli(args: &[&str], stdin: Option<&str>) -> String {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rebalance-lab"));
+    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
+    if stdin.is_some() {
+        cmd.stdin(Stdio::piped());
+    }
+    let mut child = cmd.spawn().unwrap();
+    if let Some(s) = stdin {
+        child.stdin.take().unwrap().write_all(s.as_bytes()).unwrap();
+    }
+    let out = child.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap().trim().to_string()
+}
+
+async fn session() -> (Driver, Client, String) {
+    let base = serve();
+    let driver = chromedriver();
+    let c = browser(&driver).await;
+    (driver, c, base)
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn a_link_from_the_cli_opens_the_same_assignment() {
+    let (_d, c, base) = session().await;
+    let scenario = json!({
+        "topics": {"orders": 7, "payments": 3, "ghost-free": 2},
+        "members": [
+            {"id": "consumer-2", "topics": ["orders", "payments"]},
+            {"id": "consumer-10", "topics": ["orders", "payments", "ghost-free"]},
+            {"id": "z-static", "instance_id": "i-1", "topics": ["orders"]},
+            {"id": "idle-one", "topics": ["missing-topic"]}
+        ],
+        "assignor": "range"
+    })
+    .to_string();
+    let link = cli(&["link", "-", "--base", &base], Some(&scenario));
+    let expected: BTreeMap<String, BTreeMap<String, Vec<u32>>> =
+        serde_json::from_str(&cli(&["assign", "-"], Some(&scenario))).unwrap();
+    c.goto(&link).await.unwrap();
+    wait_for_app(&c).await;
+    let (grid, totals) = read_grid(&c).await;
+    assert_eq!(grid, expected);
+    assert_eq!(totals["idle-one"], 0);
+    assert_eq!(totals["z-static"], 3, "static member first: 7 div 3 + 1");
+    // The subscription to a topic missing from metadata is shown as such.
+    let ghost = c
+        .find(Locator::Css("[data-missing-topic='missing-topic']"))
+        .await
+        .unwrap();
+    assert!(ghost.text().await.unwrap().contains("Kafka skips it"));
+    no_panic(&c).await;
+    c.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn adding_a_member_changes_the_grid_and_back_undoes_it() {
+    let (_d, c, base) = session().await;
+    c.goto(&format!("{base}#v1;a=r;t=orders*7;m=a**~r1*B,b***B"))
+        .await
+        .unwrap();
+    wait_for_app(&c).await;
+    let (before, _) = read_grid(&c).await;
+    assert_eq!(before["a"]["orders"], vec![0, 1, 2, 3]);
+    let url_before = c.current_url().await.unwrap().to_string();
+    c.find(Locator::Id("add-member"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let after = until("the new member in the grid", || async {
+        let (g, _) = read_grid(&c).await;
+        g.contains_key("consumer-0").then_some(g)
+    })
+    .await;
+    assert_eq!(after["a"]["orders"], vec![0, 1, 2]);
+    assert_eq!(after["consumer-0"]["orders"], vec![5, 6]);
+    assert_ne!(
+        c.current_url().await.unwrap().to_string(),
+        url_before,
+        "the link follows the edit"
+    );
+    c.back().await.unwrap();
+    let undone = until("Back to undo the add", || async {
+        let (g, _) = read_grid(&c).await;
+        (!g.contains_key("consumer-0")).then_some(g)
+    })
+    .await;
+    assert_eq!(undone, before);
+    no_panic(&c).await;
+    c.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn a_broken_link_shows_an_alert_and_keeps_the_fragment() {
+    let (_d, c, base) = session().await;
+    for (fragment, says) in [
+        ("v1;a=r;t=orders*7;m=a**", "member 1"),
+        ("v1;a=r;t=orders*99999999999;m=", "above the limit"),
+        ("v7;whatever", "newer"),
+        ("v1;a=r;t=orders*3", "cut short"),
+    ] {
+        c.goto(&format!("{base}#{fragment}")).await.unwrap();
+        let alert = until("the alert", || async {
+            c.find(Locator::Css("[role=alert]#link-error")).await.ok()
+        })
+        .await;
+        let text = alert.text().await.unwrap();
+        assert!(text.contains(says), "{fragment}: {text}");
+        let raw = c
+            .find(Locator::Id("link-error-raw"))
+            .await
+            .unwrap()
+            .prop("value")
+            .await
+            .unwrap();
+        assert_eq!(raw.as_deref(), Some(fragment));
+        // Never a blank page: the app is there.
+        c.find(Locator::Css("#grid")).await.unwrap();
+        no_panic(&c).await;
+        // Fresh page for the next link.
+        c.goto("about:blank").await.unwrap();
+    }
+    c.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn markup_in_names_is_shown_as_text() {
+    let (_d, c, base) = session().await;
+    let scenario = json!({
+        "topics": {IMG: 2},
+        "members": [{"id": IMG, "topics": [IMG]}],
+    })
+    .to_string();
+    let link = cli(&["link", "-", "--base", &base], Some(&scenario));
+    c.goto(&link).await.unwrap();
+    wait_for_app(&c).await;
+    let (grid, _) = read_grid(&c).await;
+    assert_eq!(grid[IMG][IMG], vec![0, 1]);
+    let imgs = c.find_all(Locator::Css("img")).await.unwrap();
+    assert!(imgs.is_empty(), "an <img> element was created from a name");
+    let name = c
+        .find(Locator::Css(".member-total .member-name"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(name, IMG);
+    let title = c
+        .find(Locator::Css(".topic-title"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(title, IMG);
+    no_panic(&c).await;
+    c.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn presets_assignor_and_refusals() {
+    let (_d, c, base) = session().await;
+    c.goto(&base).await.unwrap();
+    wait_for_app(&c).await;
+    c.find(Locator::Css("[data-preset='round-robin']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let g = until("the round-robin preset", || async {
+        let (g, _) = read_grid(&c).await;
+        g.contains_key("C0").then_some(g)
+    })
+    .await;
+    assert_eq!(g["C0"]["t0"], vec![0, 2]);
+    assert_eq!(g["C0"]["t1"], vec![1]);
+    assert_eq!(g["C1"]["t0"], vec![1]);
+    assert_eq!(g["C1"]["t1"], vec![0, 2]);
+    // Renaming C0 to C1 is refused with a message.
+    let id = c.find(Locator::Css("#member-0-id")).await.unwrap();
+    id.clear().await.unwrap();
+    id.send_keys("C1").await.unwrap();
+    let msg = until("the refusal", || async {
+        c.find(Locator::Css(".refusal[data-field='member-0-id']"))
+            .await
+            .ok()
+    })
+    .await;
+    assert!(msg.text().await.unwrap().contains("already a member"));
+    // A partition count out of range is refused too.
+    let p = c.find(Locator::Css("#topic-0-partitions")).await.unwrap();
+    p.clear().await.unwrap();
+    p.send_keys("20000").await.unwrap();
+    let msg = until("the partition refusal", || async {
+        c.find(Locator::Css(".refusal[data-field='topic-0-partitions']"))
+            .await
+            .ok()
+    })
+    .await;
+    assert!(msg.text().await.unwrap().contains("1 to 10,000"));
+    // The explanation follows the chosen topic.
+    c.find(Locator::Css("[data-preset='three-topics']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until("the three-topic preset", || async {
+        let (_, t) = read_grid(&c).await;
+        (t.get("C0") == Some(&6) && t.get("C1") == Some(&3)).then_some(())
+    })
+    .await;
+    let skew = c
+        .find(Locator::Id("skew"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(skew.contains("max 6, min 3, max/min 2.00"), "{skew}");
+    c.find(Locator::Css("[data-explain='t1']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let explain = until("the explanation of t1", || async {
+        let e = c
+            .find(Locator::Css("#explain[data-explain-topic='t1']"))
+            .await
+            .ok()?;
+        e.text().await.ok()
+    })
+    .await;
+    assert!(explain.contains("n div m = 1, n mod m = 1"), "{explain}");
+    no_panic(&c).await;
+    c.close().await.unwrap();
+}

@@ -1,0 +1,203 @@
+//! Browser tests (wasm-bindgen-test in headless Chromium): the app mounted in a real page,
+//! read back through the DOM a person sees, plus the repaint benchmark at teaching scale.
+#![cfg(target_arch = "wasm32")]
+
+use rebalance_lab::app::App;
+use rebalance_lab::scenario::link::{to_fragment, LinkState};
+use rebalance_lab::scenario::{Member, Scenario, Topic};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+/// Mounts the app on a fresh element with `fragment` in the URL.
+async fn mount(fragment: &str) -> web_sys::Element {
+    let w = web_sys::window().unwrap();
+    w.history()
+        .unwrap()
+        .replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("#{fragment}")),
+        )
+        .unwrap();
+    let root = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&root).unwrap();
+    yew::Renderer::<App>::with_root(root.clone()).render();
+    yew::scheduler::flush().await;
+    root
+}
+
+fn owners(root: &web_sys::Element, topic: &str) -> Vec<Option<String>> {
+    let cells = root
+        .query_selector_all(&format!(".cell[data-topic='{topic}']"))
+        .unwrap();
+    (0..cells.length())
+        .map(|i| {
+            cells
+                .item(i)
+                .unwrap()
+                .dyn_into::<web_sys::Element>()
+                .unwrap()
+                .get_attribute("data-owner")
+        })
+        .collect()
+}
+
+fn click(root: &web_sys::Element, selector: &str) {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no {selector}"))
+        .dyn_into::<web_sys::HtmlElement>()
+        .unwrap()
+        .click();
+}
+
+fn scenario(topics: usize, partitions: u32, members: usize) -> Scenario {
+    let topics: Vec<Topic> = (0..topics)
+        .map(|i| Topic {
+            name: format!("topic-{i}"),
+            partitions,
+        })
+        .collect();
+    let names: Vec<&str> = topics.iter().map(|t| t.name.as_str()).collect();
+    Scenario {
+        members: (0..members)
+            .map(|i| Member::new(&format!("c-{i:02}"), &names))
+            .collect(),
+        topics: topics.clone(),
+        ..Default::default()
+    }
+}
+
+#[wasm_bindgen_test]
+async fn seven_partitions_three_members() {
+    let root = mount("v1;a=r;t=orders*7;m=consumer-c***B,consumer-a***B,consumer-b***B").await;
+    let got = owners(&root, "orders");
+    let want: Vec<Option<String>> = [
+        "consumer-a",
+        "consumer-a",
+        "consumer-a",
+        "consumer-b",
+        "consumer-b",
+        "consumer-c",
+        "consumer-c",
+    ]
+    .iter()
+    .map(|s| Some(s.to_string()))
+    .collect();
+    assert_eq!(got, want);
+    let total = root
+        .query_selector("[data-member='consumer-a'][data-total]")
+        .unwrap()
+        .unwrap()
+        .get_attribute("data-total");
+    assert_eq!(total.as_deref(), Some("3"));
+    root.remove();
+}
+
+#[wasm_bindgen_test]
+async fn clicking_add_member_and_switching_assignor() {
+    let root = mount("v1;a=r;t=t0*3,t1*3;m=C0***D,C1***D").await;
+    click(&root, "#add-member");
+    yew::scheduler::flush().await;
+    assert_eq!(
+        owners(&root, "t0"),
+        vec![
+            Some("C0".into()),
+            Some("C1".into()),
+            Some("consumer-0".into())
+        ]
+    );
+    // The URL is written in a task after the repaint.
+    until("the link to follow the edit", || {
+        web_sys::window()
+            .unwrap()
+            .location()
+            .hash()
+            .unwrap()
+            .contains("consumer-0")
+    })
+    .await;
+    root.remove();
+}
+
+async fn time_edits(s: Scenario, label: &str) -> f64 {
+    let root = mount(&to_fragment(&LinkState {
+        scenario: s,
+        ..Default::default()
+    }))
+    .await;
+    let perf = web_sys::window().unwrap().performance().unwrap();
+    let mut times = Vec::new();
+    for _ in 0..9 {
+        let t0 = perf.now();
+        click(&root, "#add-member");
+        yew::scheduler::flush().await;
+        times.push(perf.now() - t0);
+        drain().await;
+    }
+    times.sort_by(|a, b| a.total_cmp(b));
+    console_log!("BENCH {label}: median {:.1} ms", times[times.len() / 2]);
+    root.remove();
+    times[times.len() / 2]
+}
+
+/// Lets the tasks an edit leaves behind (the URL and storage write) run; not timed.
+async fn drain() {
+    gloo_timers::future::TimeoutFuture::new(10).await;
+}
+
+/// Polls `f` until it holds, for at most two seconds.
+async fn until(what: &str, f: impl Fn() -> bool) {
+    for _ in 0..200 {
+        if f() {
+            return;
+        }
+        gloo_timers::future::TimeoutFuture::new(10).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+#[wasm_bindgen_test]
+async fn bench_parts() {
+    time_edits(scenario(20, 100, 2), "2000 cells, 2 members").await;
+    time_edits(scenario(20, 2, 50), "40 cells, 50 members").await;
+}
+
+/// The repaint benchmark (issue: an edit at teaching scale repaints within one frame).
+/// Not a timed assertion: it prints the figure.
+#[wasm_bindgen_test]
+async fn bench_repaint_at_teaching_scale() {
+    // 20 topics × 100 partitions = 2,000 cells, 50 members.
+    let s = scenario(20, 100, 50);
+    let root = mount(&to_fragment(&LinkState {
+        scenario: s,
+        ..Default::default()
+    }))
+    .await;
+    assert_eq!(root.query_selector_all(".cell").unwrap().length(), 2000);
+    let perf = web_sys::window().unwrap().performance().unwrap();
+    let mut times = Vec::new();
+    for _ in 0..15 {
+        let t0 = perf.now();
+        click(&root, "#add-member");
+        yew::scheduler::flush().await;
+        times.push(perf.now() - t0);
+        drain().await;
+    }
+    let removes = root.query_selector_all(".remove-member").unwrap().length();
+    assert_eq!(removes, 65);
+    times.sort_by(|a, b| a.total_cmp(b));
+    console_log!(
+        "BENCH repaint after adding a member, 2000 cells: median {:.1} ms, max {:.1} ms over {} edits",
+        times[times.len() / 2],
+        times[times.len() - 1],
+        times.len()
+    );
+    root.remove();
+}
