@@ -95,6 +95,39 @@ impl<'a> Reader<'a> {
         });
     }
 
+    /// A length or count beyond the input, refused before any allocation. When the input
+    /// ends right after the prefix (someone typing), it is incomplete rather than wrong.
+    fn beyond(
+        &mut self,
+        start: usize,
+        path: &str,
+        what: &'static str,
+        length: i64,
+        next: &'static str,
+    ) -> DecodeError {
+        let remaining = self.remaining();
+        if remaining == 0 {
+            return DecodeError {
+                span: Span::new(self.pos, self.pos),
+                field: path.to_string(),
+                kind: DecodeErrorKind::Incomplete {
+                    next,
+                    needed: if what == "array" { 1 } else { length as usize },
+                },
+            };
+        }
+        self.pos = start;
+        self.err(
+            start,
+            path,
+            DecodeErrorKind::LengthBeyondInput {
+                what,
+                length,
+                remaining,
+            },
+        )
+    }
+
     /// Reads an int16 field and records it.
     pub(crate) fn i16_field(&mut self, what: &'static str, path: &str) -> Res<i16> {
         let (v, span) = self.raw_i16(what, path)?;
@@ -154,17 +187,7 @@ impl<'a> Reader<'a> {
         }
         let len = len as usize;
         if len > self.remaining() {
-            let remaining = self.remaining();
-            self.pos = start;
-            return Err(self.err(
-                start,
-                path,
-                DecodeErrorKind::LengthBeyondInput {
-                    what: "string",
-                    length: len as i64,
-                    remaining,
-                },
-            ));
+            return Err(self.beyond(start, path, "string", len as i64, "UTF-8 bytes of a string"));
         }
         let payload = Span::new(self.pos, self.pos + len);
         let bytes = &self.buf[payload.start..payload.end];
@@ -194,17 +217,7 @@ impl<'a> Reader<'a> {
         }
         let len = len as usize;
         if len > self.remaining() {
-            let remaining = self.remaining();
-            self.pos = start;
-            return Err(self.err(
-                start,
-                path,
-                DecodeErrorKind::LengthBeyondInput {
-                    what: "bytes",
-                    length: len as i64,
-                    remaining,
-                },
-            ));
+            return Err(self.beyond(start, path, "bytes", len as i64, "payload of the bytes"));
         }
         let payload = Span::new(self.pos, self.pos + len);
         let bytes = self.buf[payload.start..payload.end].to_vec();
@@ -239,16 +252,12 @@ impl<'a> Reader<'a> {
         }
         let count = count as usize;
         if count > self.remaining() {
-            let remaining = self.remaining();
-            self.pos = start;
-            return Err(self.err(
+            return Err(self.beyond(
                 start,
                 path,
-                DecodeErrorKind::LengthBeyondInput {
-                    what: "array",
-                    length: count as i64,
-                    remaining,
-                },
+                "array",
+                count as i64,
+                "first element of the array",
             ));
         }
         let index = self.fields.len();
