@@ -1,1 +1,132 @@
-fn main() {}
+//! Benchmarks of the core (run with `cargo bench --bench core`): decoding, hex reading and
+//! the assignors at Kafka's benchmark scale. Prints the median of repeated runs.
+
+use rebalance_lab::assignor::{range, round_robin};
+use rebalance_lab::cli::benchmark_input;
+use rebalance_lab::protocol::{
+    decode_subscription, encode_subscription, hex, Subscription, TopicPartitions,
+};
+use std::hint::black_box;
+use std::time::Instant;
+
+fn median_us(runs: usize, mut f: impl FnMut()) -> f64 {
+    f(); // warm up
+    let mut t: Vec<f64> = (0..runs)
+        .map(|_| {
+            let s = Instant::now();
+            f();
+            s.elapsed().as_secs_f64() * 1e6
+        })
+        .collect();
+    t.sort_by(|a, b| a.total_cmp(b));
+    t[t.len() / 2]
+}
+
+fn big_subscription() -> Vec<u8> {
+    // ~64 KiB: 40 topics, and 15,000 owned partitions over them.
+    let topics: Vec<String> = (0..40)
+        .map(|i| format!("orders.region-{i:02}.v1"))
+        .collect();
+    let owned = topics
+        .iter()
+        .map(|t| TopicPartitions {
+            topic: t.clone(),
+            partitions: (0..390).collect(),
+        })
+        .collect();
+    let sub = Subscription {
+        topics,
+        user_data: Some(vec![7; 512]),
+        owned_partitions: owned,
+        generation_id: 42,
+        rack_id: Some("eu-west-1a".into()),
+    };
+    encode_subscription(&sub, 3).unwrap().bytes
+}
+
+fn main() {
+    let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
+    let want = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
+
+    let bytes = big_subscription();
+    if want("decode") {
+        let us = median_us(200, || {
+            let d = decode_subscription(black_box(&bytes));
+            assert!(d.error.is_none());
+            black_box(d);
+        });
+        println!(
+            "decode subscription: {} bytes, 15,600 owned partitions: median {us:.1} µs",
+            bytes.len()
+        );
+    }
+    if want("hex") {
+        // xxd-style dump of 128 KiB of text.
+        let mut dump = String::new();
+        let mut i = 0;
+        while dump.len() < 128 * 1024 {
+            let line = &bytes[i % (bytes.len() - 16)..][..16];
+            dump.push_str(&format!("{:08x}: ", i));
+            for pair in line.chunks(2) {
+                dump.push_str(&hex::to_hex(pair));
+                dump.push(' ');
+            }
+            dump.push(' ');
+            dump.extend(line.iter().map(|b| {
+                if b.is_ascii_graphic() {
+                    *b as char
+                } else {
+                    '.'
+                }
+            }));
+            dump.push('\n');
+            i += 16;
+        }
+        let us = median_us(200, || {
+            black_box(hex::parse_hex(black_box(&dump)).unwrap());
+        });
+        println!(
+            "read hex dump: {} bytes of xxd text: median {us:.1} µs",
+            dump.len()
+        );
+        let plain = hex::to_hex(&bytes);
+        let us = median_us(200, || {
+            black_box(hex::parse_hex(black_box(&plain)).unwrap());
+        });
+        println!(
+            "read plain hex: {} characters: median {us:.1} µs",
+            plain.len()
+        );
+    }
+    if want("range") || want("roundrobin") {
+        let input = benchmark_input(1000, 50, 200);
+        if want("range") {
+            let us = median_us(101, || {
+                black_box(range(black_box(&input)));
+            });
+            println!("range, 1,000 members × 50 topics × 200 partitions: median {us:.1} µs");
+        }
+        if want("roundrobin") {
+            let us = median_us(101, || {
+                black_box(round_robin(black_box(&input)));
+            });
+            println!("roundrobin, 1,000 members × 50 topics × 200 partitions: median {us:.1} µs");
+        }
+        let input = benchmark_input(10_000, 1000, 500);
+        if want("range") {
+            let us = median_us(11, || {
+                black_box(range(black_box(&input)));
+            });
+            println!(
+                "range, 10,000 members × 1,000 topics × 500 partitions (500,000): median {:.2} ms",
+                us / 1000.0
+            );
+        }
+        if want("roundrobin") {
+            let us = median_us(11, || {
+                black_box(round_robin(black_box(&input)));
+            });
+            println!("roundrobin, 10,000 members × 1,000 topics × 500 partitions (500,000): median {:.2} ms", us / 1000.0);
+        }
+    }
+}

@@ -216,10 +216,24 @@ pub(crate) struct Prepared<'a> {
 }
 
 pub(crate) fn prepare(input: &GroupInput) -> Prepared<'_> {
-    let mut order: Vec<u32> = (0..input.members.len() as u32).collect();
-    order.sort_by(|a, b| {
-        member_cmp(&input.members[*a as usize], &input.members[*b as usize]).then(a.cmp(b))
+    // Sort compact keys (static first, then the compared id) rather than chasing each
+    // member on every comparison.
+    let mut keys: Vec<(bool, &str, &str, u32)> = input
+        .members
+        .iter()
+        .enumerate()
+        .map(|(i, m)| match &m.instance_id {
+            Some(inst) => (false, inst.as_str(), m.id.as_str(), i as u32),
+            None => (true, m.id.as_str(), "", i as u32),
+        })
+        .collect();
+    keys.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| java_cmp(a.1, b.1))
+            .then_with(|| java_cmp(a.2, b.2))
+            .then(a.3.cmp(&b.3))
     });
+    let order: Vec<u32> = keys.iter().map(|k| k.3).collect();
     let meta: order::FastMap<&str, &TopicMeta> = input
         .topics
         .iter()
@@ -234,14 +248,14 @@ pub(crate) fn prepare(input: &GroupInput) -> Prepared<'_> {
                 topics.push((t.as_str(), meta.get(t.as_str()).copied(), Vec::new()));
                 topics.len() - 1
             });
-            let subs = &mut topics[i].2;
+            let list = &mut topics[i].2;
             // A topic listed twice in one subscription counts once (Java dedups by member id).
-            if subs.last() != Some(&m) {
-                subs.push(m);
+            if list.last() != Some(&m) {
+                list.push(m);
             }
         }
     }
-    topics.sort_by(|a, b| java_cmp(a.0, b.0));
+    topics.sort_unstable_by(|a, b| java_cmp(a.0, b.0));
     Prepared { order, topics }
 }
 

@@ -12,32 +12,18 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// (a surrogate pair, D800-DFFF) meets one in U+E000..U+FFFF: Java puts the surrogate first.
 pub fn java_cmp(a: &str, b: &str) -> Ordering {
     let (ab, bb) = (a.as_bytes(), b.as_bytes());
-    let common = ab.iter().zip(bb).take_while(|(x, y)| x == y).count();
-    if common == ab.len() || common == bb.len() {
+    let Some(i) = ab.iter().zip(bb).position(|(x, y)| x != y) else {
         return ab.len().cmp(&bb.len());
+    };
+    let (x, y) = (ab[i], bb[i]);
+    // UTF-8 byte order is code point order. UTF-16 differs only between U+E000..U+FFFF
+    // (lead bytes EE, EF) and supplementary characters (lead bytes F0..F4, surrogates in
+    // UTF-16, which sort lower). Those always differ at the lead byte; a differing
+    // continuation byte means both characters share a lead byte, hence a range.
+    if x >= 0xEE && y >= 0xEE && (x >= 0xF0) != (y >= 0xF0) {
+        return y.cmp(&x);
     }
-    // Back up to the start of the character that differs (both share the prefix).
-    let mut start = common;
-    while start > 0 && (ab[start] & 0xC0) == 0x80 {
-        start -= 1;
-    }
-    let ca = a[start..].chars().next().map_or(0, |c| c as u32);
-    let cb = b[start..].chars().next().map_or(0, |c| c as u32);
-    fn utf16_key(c: u32) -> u32 {
-        // Supplementary characters start with a high surrogate (D800-DBFF), which sorts
-        // below U+E000..U+FFFF.
-        if c >= 0x10000 {
-            0xD800 + ((c - 0x10000) >> 10)
-        } else {
-            c
-        }
-    }
-    let (ka, kb) = (utf16_key(ca), utf16_key(cb));
-    if ka != kb {
-        return ka.cmp(&kb);
-    }
-    // Same high surrogate: the code points order the low surrogates too.
-    ca.cmp(&cb)
+    x.cmp(&y)
 }
 
 /// Java's `MemberInfo.compareTo`: static members first, ordered by group.instance.id;

@@ -16,8 +16,10 @@ use std::collections::{BTreeSet, HashMap};
 struct State<'a> {
     name: &'a str,
     partitions: u32,
-    /// Subscribers in order, with their (non-empty) rack.
-    consumers: Vec<(u32, Option<&'a str>)>,
+    /// Subscribers in order (member indices).
+    consumers: &'a [u32],
+    /// Each member's non-empty rack, by member index (shared by all topics).
+    racks: &'a [Option<&'a str>],
     /// Per partition, its replicas' racks; empty when no subscriber has a rack (Java's
     /// partitionRacks is then an empty map, and its size() groups topics).
     partition_racks: Vec<BTreeSet<&'a str>>,
@@ -33,20 +35,23 @@ struct State<'a> {
 }
 
 impl<'a> State<'a> {
-    fn new(name: &'a str, meta: &'a TopicMeta, subs: &[u32], input: &'a GroupInput) -> Self {
-        let consumers: Vec<(u32, Option<&str>)> = subs
-            .iter()
-            .map(|m| {
-                let rack = input.members[*m as usize]
-                    .rack
-                    .as_deref()
-                    .filter(|r| !r.is_empty());
-                (*m, rack)
-            })
-            .collect();
+    fn new(
+        name: &'a str,
+        meta: &'a TopicMeta,
+        consumers: &'a [u32],
+        racks: &'a [Option<&'a str>],
+        any_rack: bool,
+    ) -> Self {
         let n = meta.partitions;
         let m = consumers.len() as u32;
-        let consumer_racks: BTreeSet<&str> = consumers.iter().filter_map(|c| c.1).collect();
+        let consumer_racks: BTreeSet<&str> = if any_rack {
+            consumers
+                .iter()
+                .filter_map(|c| racks[*c as usize])
+                .collect()
+        } else {
+            BTreeSet::new()
+        };
         let mut partition_racks = Vec::new();
         let mut all_partition_racks = BTreeSet::new();
         if !consumer_racks.is_empty() {
@@ -73,6 +78,7 @@ impl<'a> State<'a> {
             remaining_extra: n.checked_rem(m).unwrap_or(0),
             assigned: vec![0; consumers.len()],
             consumers,
+            racks,
             partition_racks,
             needs_rack_aware,
             owners: vec![UNASSIGNED; n as usize],
@@ -87,7 +93,7 @@ impl<'a> State<'a> {
     }
 
     fn racks_match(&self, c: usize, p: usize) -> bool {
-        match self.consumers[c].1 {
+        match self.racks[self.consumers[c] as usize] {
             None => true,
             Some(rack) => self
                 .partition_racks
@@ -126,7 +132,7 @@ impl<'a> State<'a> {
                 continue;
             }
             for p in &picked {
-                self.owners[*p] = self.consumers[c].0;
+                self.owners[*p] = self.consumers[c];
             }
             self.rack_pass_used = true;
             self.on_assigned(c, picked.len() as u32);
@@ -141,7 +147,7 @@ impl<'a> State<'a> {
                 break;
             }
             let limit = self.max_assignable(c);
-            let owner = self.consumers[c].0;
+            let owner = self.consumers[c];
             let mut given = 0;
             while given < limit && self.unassigned_left() {
                 self.owners[self.cursor] = owner;
@@ -172,7 +178,7 @@ fn assign_co_partitioned(states: &mut [&mut State<'_>], num_partitions: u32) {
                 // Java's assign(consumer, topic, p): adds it even if already taken by an
                 // earlier pass would not happen here (each topic is in one group only).
                 if t.owners[p] == UNASSIGNED {
-                    t.owners[p] = t.consumers[c].0;
+                    t.owners[p] = t.consumers[c];
                     t.rack_pass_used = true;
                 }
                 t.on_assigned(c, 1);
@@ -190,17 +196,23 @@ fn assign_co_partitioned(states: &mut [&mut State<'_>], num_partitions: u32) {
 /// Runs the RangeAssignor.
 pub fn range(input: &GroupInput) -> Assignment {
     let prep = prepare(input);
+    let racks: Vec<Option<&str>> = input
+        .members
+        .iter()
+        .map(|m| m.rack.as_deref().filter(|r| !r.is_empty()))
+        .collect();
+    let any_rack = racks.iter().any(Option::is_some);
     let mut states: Vec<State<'_>> = prep
         .topics
         .iter()
-        .filter_map(|(name, meta, subs)| meta.map(|m| State::new(name, m, subs, input)))
+        .filter_map(|(name, meta, subs)| meta.map(|m| State::new(name, m, subs, &racks, any_rack)))
         .collect();
 
     if states.iter().any(|s| s.needs_rack_aware) {
         // Group by (subscribers, partitionRacks.size()).
         let mut groups: HashMap<(Vec<u32>, usize), Vec<usize>> = HashMap::new();
         for (i, s) in states.iter().enumerate() {
-            let key: Vec<u32> = s.consumers.iter().map(|c| c.0).collect();
+            let key: Vec<u32> = s.consumers.to_vec();
             groups
                 .entry((key, s.partition_racks.len()))
                 .or_default()
@@ -231,16 +243,21 @@ pub fn range(input: &GroupInput) -> Assignment {
         s.assign_ranges();
     }
 
-    let mut by_name: HashMap<&str, State<'_>> = states.into_iter().map(|s| (s.name, s)).collect();
+    // `states` holds the topics with metadata, in the same order as `prep.topics`.
+    let mut states = states.into_iter().peekable();
     let mut topics = Vec::with_capacity(prep.topics.len());
     for (name, _, subs) in &prep.topics {
-        match by_name.remove(name) {
+        let state = match states.peek() {
+            Some(s) if s.name == *name => states.next(),
+            _ => None,
+        };
+        match state {
             Some(s) => {
                 let shares = s
                     .consumers
                     .iter()
                     .enumerate()
-                    .map(|(i, (m, _))| {
+                    .map(|(i, m)| {
                         let i = i as u32;
                         let extra = s
                             .partitions
