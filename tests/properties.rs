@@ -302,7 +302,7 @@ fn error_messages_read_like_the_spec() {
     // Partial fields come back with the error.
     let d = decode_subscription(&bytes);
     assert_eq!(d.message.topics, vec!["a".to_string()]);
-    let paths: Vec<&str> = d.fields.iter().map(|f| f.path.as_str()).collect();
+    let paths: Vec<String> = d.fields.iter().map(|f| f.path.to_string()).collect();
     assert_eq!(paths, vec!["version", "topics", "topics[0]"]);
     let t0 = &d.fields[2];
     assert_eq!(

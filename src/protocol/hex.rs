@@ -102,22 +102,31 @@ fn invalid(text: &str, byte_offset: usize) -> HexError {
 /// Nibble accumulator shared by both modes.
 struct Digits {
     out: Vec<u8>,
-    half: Option<(u8, usize)>,
+    high: u8,
+    /// Byte offset of a lone first digit waiting for its pair.
+    pending: Option<usize>,
     count: usize,
 }
 
 impl Digits {
+    #[inline]
     fn push(&mut self, n: u8, at: usize) {
         self.count += 1;
-        match self.half.take() {
-            None => self.half = Some((n, at)),
-            Some((h, _)) => self.out.push((h << 4) | n),
+        match self.pending {
+            None => {
+                self.high = n;
+                self.pending = Some(at);
+            }
+            Some(_) => {
+                self.out.push((self.high << 4) | n);
+                self.pending = None;
+            }
         }
     }
     fn finish(self, text: &str) -> Result<Vec<u8>, HexError> {
-        match self.half {
+        match self.pending {
             None => Ok(self.out),
-            Some((_, at)) => Err(HexError::OddDigits {
+            Some(at) => Err(HexError::OddDigits {
                 position: locate(text, at).0,
                 digits: self.count,
             }),
@@ -125,11 +134,35 @@ impl Digits {
     }
 }
 
+/// 0..=15 for a hex digit, 16 for an accepted separator, 17 for anything else.
+const CLASS: [u8; 256] = {
+    let mut t = [17u8; 256];
+    let mut i = 0;
+    while i < 10 {
+        t[b'0' as usize + i] = i as u8;
+        i += 1;
+    }
+    let mut i = 0;
+    while i < 6 {
+        t[b'a' as usize + i] = 10 + i as u8;
+        t[b'A' as usize + i] = 10 + i as u8;
+        i += 1;
+    }
+    t[b' ' as usize] = 16;
+    t[b'\t' as usize] = 16;
+    t[b'\r' as usize] = 16;
+    t[b'\n' as usize] = 16;
+    t[b',' as usize] = 16;
+    t[b':' as usize] = 16;
+    t
+};
+
 /// Reads hex from pasted text. See the module docs for what is accepted.
 pub fn parse_hex(text: &str) -> Result<Vec<u8>, HexError> {
     let mut d = Digits {
         out: Vec::with_capacity(text.len() / 2),
-        half: None,
+        high: 0,
+        pending: None,
         count: 0,
     };
     if looks_like_dump(text) {
@@ -146,24 +179,24 @@ fn parse_plain(text: &str, from: usize, to: usize, d: &mut Digits) -> Result<(),
     let mut i = from;
     while i < to {
         let c = b[i];
-        if let Some(n) = nibble(c) {
-            // "0x" prefix: a 0 followed by x/X, at the start of a token, with a digit after.
+        let class = CLASS[c as usize];
+        if class < 16 {
+            // "0x" prefix: a 0 at the start of a token, followed by x or X.
             if c == b'0'
-                && i + 2 < to + 1
                 && i + 1 < to
-                && (b[i + 1] == b'x' || b[i + 1] == b'X')
-                && d.half.is_none()
-                && (i == from || !is_digit_byte(b[i - 1]))
+                && (b[i + 1] | 0x20) == b'x'
+                && d.pending.is_none()
+                && (i == from || CLASS[b[i - 1] as usize] >= 16)
             {
                 i += 2;
                 continue;
             }
-            d.push(n, i);
+            d.push(class, i);
             i += 1;
-        } else if c == b'\\' && i + 1 < to && (b[i + 1] == b'x' || b[i + 1] == b'X') {
+        } else if class == 16 {
+            i += 1;
+        } else if c == b'\\' && i + 1 < to && (b[i + 1] | 0x20) == b'x' {
             i += 2;
-        } else if matches!(c, b' ' | b'\t' | b'\r' | b'\n' | b',' | b':') {
-            i += 1;
         } else {
             return Err(invalid(text, i));
         }
@@ -248,17 +281,20 @@ fn parse_dump(text: &str, d: &mut Digits) -> Result<(), HexError> {
         }
         start += raw.len();
     }
+    let offsets: Vec<(u64, usize)> = lines
+        .iter()
+        .map(|(_, l)| dump_offset(l).expect("checked by looks_like_dump"))
+        .collect();
     for (k, (base, line)) in lines.iter().enumerate() {
-        let (off, hex_from) = dump_offset(line).expect("checked by looks_like_dump");
+        let (off, hex_from) = offsets[k];
         let mut hex_to = line.len();
         // hexdump -C: the ASCII column sits between '|' bars.
         if let Some(bar) = line[hex_from..].find('|') {
             hex_to = hex_from + bar;
         }
-        let expected = lines
+        let expected = offsets
             .get(k + 1)
-            .and_then(|(_, next)| dump_offset(next))
-            .and_then(|(next_off, _)| usize::try_from(next_off - off).ok());
+            .and_then(|(next_off, _)| usize::try_from(next_off.checked_sub(off)?).ok());
         let area = &line[hex_from..hex_to];
         let cut = ascii_cut(area, expected);
         parse_plain(text, base + hex_from, base + hex_from + cut, d)?;

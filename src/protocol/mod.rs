@@ -83,11 +83,62 @@ pub enum FieldValue {
     Struct,
 }
 
+/// A field's path such as `owned_partitions[1].partitions[0]`, kept compact (no string is
+/// built per decoded value); `Display` writes it out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct FieldPath {
+    /// The enclosing array element, such as (`owned_partitions`, 1).
+    pub parent: Option<(&'static str, u32)>,
+    /// The field's own name.
+    pub name: &'static str,
+    /// Its index when it is an array element.
+    pub index: Option<u32>,
+}
+
+impl FieldPath {
+    /// A top-level field.
+    pub const fn top(name: &'static str) -> Self {
+        FieldPath {
+            parent: None,
+            name,
+            index: None,
+        }
+    }
+    /// Element `i` of this array.
+    pub const fn at(self, i: u32) -> Self {
+        FieldPath {
+            index: Some(i),
+            ..self
+        }
+    }
+    /// Field `name` inside this element.
+    pub fn child(self, name: &'static str) -> Self {
+        FieldPath {
+            parent: Some((self.name, self.index.unwrap_or(0))),
+            name,
+            index: None,
+        }
+    }
+}
+
+impl std::fmt::Display for FieldPath {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if let Some((p, i)) = self.parent {
+            write!(f, "{p}[{i}].")?;
+        }
+        f.write_str(self.name)?;
+        if let Some(i) = self.index {
+            write!(f, "[{i}]")?;
+        }
+        Ok(())
+    }
+}
+
 /// One decoded field: its path, nesting depth, and where its bytes are.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Field {
     /// Path such as `owned_partitions[1].partitions[0]`.
-    pub path: String,
+    pub path: FieldPath,
     /// Nesting depth (0 for top-level fields).
     pub depth: u8,
     /// The length or count prefix, for strings, bytes and arrays.
@@ -126,7 +177,7 @@ pub enum Note {
     /// Invalid UTF-8 in a string, replaced by U+FFFD as Java does.
     InvalidUtf8 {
         /// The string's path.
-        field: String,
+        field: FieldPath,
         /// Its payload bytes.
         span: Span,
     },
@@ -167,7 +218,7 @@ impl<T> Decoded<T> {
 }
 
 fn header(r: &mut Reader<'_>, message: &str) -> Res<i16> {
-    let v = r.i16_field("int16 version header", "version")?;
+    let v = r.i16_field("int16 version header", FieldPath::top("version"))?;
     if v < 0 {
         let f = r.fields.pop().map(|f| f.span()).unwrap_or_default();
         return Err(DecodeError {
@@ -187,36 +238,42 @@ fn header(r: &mut Reader<'_>, message: &str) -> Res<i16> {
 }
 
 /// Reads an array of `{topic: string, partitions: [int32]}` into `out`.
-fn topic_partitions(r: &mut Reader<'_>, name: &str, out: &mut Vec<TopicPartitions>) -> Res<()> {
+fn topic_partitions(
+    r: &mut Reader<'_>,
+    name: &'static str,
+    out: &mut Vec<TopicPartitions>,
+) -> Res<()> {
+    let path = FieldPath::top(name);
     let (count, idx) = r.array_start(
         if name == "owned_partitions" {
             "int32 count of owned_partitions"
         } else {
             "int32 count of assigned_partitions"
         },
-        name,
+        path,
     )?;
     // Each element is at least a 2-byte topic length and a 4-byte count.
     out.reserve(r.capacity_for(count, 6));
     let res = (|| {
         for i in 0..count {
-            let elem = format!("{name}[{i}]");
-            let sidx = r.struct_start(elem.clone());
+            let elem = path.at(i as u32);
+            let sidx = r.struct_start(elem);
             let res = (|| {
-                let tpath = format!("{elem}.topic");
-                let topic = r.string_field(&tpath, false)?.unwrap_or_default();
+                let topic = r
+                    .string_field(elem.child("topic"), false)?
+                    .unwrap_or_default();
                 out.push(TopicPartitions {
                     topic,
                     partitions: Vec::new(),
                 });
-                let ppath = format!("{elem}.partitions");
-                let (n, pidx) = r.array_start("int32 count of partitions", &ppath)?;
+                let ppath = elem.child("partitions");
+                let (n, pidx) = r.array_start("int32 count of partitions", ppath)?;
                 let cap = r.capacity_for(n, 4);
                 let last = out.last_mut().expect("pushed above");
                 last.partitions.reserve(cap);
                 let res = (|| {
                     for j in 0..n {
-                        let p = r.i32_field("int32 partition", &format!("{ppath}[{j}]"))?;
+                        let p = r.i32_field("int32 partition", ppath.at(j as u32))?;
                         last.partitions.push(p);
                     }
                     Ok(())
@@ -264,31 +321,34 @@ fn finish<T>(
 /// `ConsumerProtocol.deserializeSubscription` does.
 pub fn decode_subscription(bytes: &[u8]) -> Decoded<Subscription> {
     let mut r = Reader::new(bytes);
+    r.fields.reserve(bytes.len() / 4 + 8);
     let mut sub = Subscription::default();
     let mut header_version = None;
     let res = (|| {
         let v = header(&mut r, "subscription")?;
         header_version = Some(v);
-        let (count, idx) = r.array_start("int32 count of topics", "topics")?;
+        let topics = FieldPath::top("topics");
+        let (count, idx) = r.array_start("int32 count of topics", topics)?;
         sub.topics.reserve(r.capacity_for(count, 2));
         let res = (|| {
             for i in 0..count {
-                let t = r.string_field(&format!("topics[{i}]"), false)?;
+                let t = r.string_field(topics.at(i as u32), false)?;
                 sub.topics.push(t.unwrap_or_default());
             }
             Ok(())
         })();
         r.end_array(idx);
         res?;
-        sub.user_data = r.nullable_bytes_field("user_data")?;
+        sub.user_data = r.nullable_bytes_field(FieldPath::top("user_data"))?;
         if v >= 1 {
             topic_partitions(&mut r, "owned_partitions", &mut sub.owned_partitions)?;
         }
         if v >= 2 {
-            sub.generation_id = r.i32_field("int32 generation_id", "generation_id")?;
+            sub.generation_id =
+                r.i32_field("int32 generation_id", FieldPath::top("generation_id"))?;
         }
         if v >= 3 {
-            sub.rack_id = r.string_field("rack_id", true)?;
+            sub.rack_id = r.string_field(FieldPath::top("rack_id"), true)?;
         }
         Ok(())
     })();
@@ -305,7 +365,7 @@ pub fn decode_assignment(bytes: &[u8]) -> Decoded<Assignment> {
         let v = header(&mut r, "assignment")?;
         header_version = Some(v);
         topic_partitions(&mut r, "assigned_partitions", &mut a.assigned_partitions)?;
-        a.user_data = r.nullable_bytes_field("user_data")?;
+        a.user_data = r.nullable_bytes_field(FieldPath::top("user_data"))?;
         Ok(())
     })();
     finish(r, header_version, a, res.err())

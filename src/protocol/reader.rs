@@ -4,7 +4,7 @@
 //! bytes that remain.
 
 use super::error::{DecodeError, DecodeErrorKind, Span};
-use super::{Field, FieldValue, Note};
+use super::{Field, FieldPath, FieldValue, Note};
 
 pub(crate) struct Reader<'a> {
     buf: &'a [u8],
@@ -35,7 +35,7 @@ impl<'a> Reader<'a> {
         self.buf.len() - self.pos
     }
 
-    fn err(&self, start: usize, field: &str, kind: DecodeErrorKind) -> DecodeError {
+    fn err(&self, start: usize, field: FieldPath, kind: DecodeErrorKind) -> DecodeError {
         DecodeError {
             span: Span::new(start, self.buf.len().max(start)),
             field: field.to_string(),
@@ -45,7 +45,7 @@ impl<'a> Reader<'a> {
 
     /// Takes `n` bytes of a primitive, or fails with Incomplete (nothing left: a clean
     /// boundary) or Truncated (a partial primitive).
-    fn take(&mut self, n: usize, what: &'static str, path: &str) -> Res<&'a [u8]> {
+    fn take(&mut self, n: usize, what: &'static str, path: FieldPath) -> Res<&'a [u8]> {
         let available = self.remaining();
         if available < n {
             let kind = if available == 0 {
@@ -67,7 +67,7 @@ impl<'a> Reader<'a> {
         Ok(s)
     }
 
-    fn raw_i16(&mut self, what: &'static str, path: &str) -> Res<(i16, Span)> {
+    fn raw_i16(&mut self, what: &'static str, path: FieldPath) -> Res<(i16, Span)> {
         let start = self.pos;
         let b = self.take(2, what, path)?;
         Ok((
@@ -76,7 +76,7 @@ impl<'a> Reader<'a> {
         ))
     }
 
-    fn raw_i32(&mut self, what: &'static str, path: &str) -> Res<(i32, Span)> {
+    fn raw_i32(&mut self, what: &'static str, path: FieldPath) -> Res<(i32, Span)> {
         let start = self.pos;
         let b = self.take(4, what, path)?;
         Ok((
@@ -85,7 +85,7 @@ impl<'a> Reader<'a> {
         ))
     }
 
-    fn push(&mut self, path: String, prefix: Option<Span>, payload: Span, value: FieldValue) {
+    fn push(&mut self, path: FieldPath, prefix: Option<Span>, payload: Span, value: FieldValue) {
         self.fields.push(Field {
             path,
             depth: self.depth,
@@ -100,7 +100,7 @@ impl<'a> Reader<'a> {
     fn beyond(
         &mut self,
         start: usize,
-        path: &str,
+        path: FieldPath,
         what: &'static str,
         length: i64,
         next: &'static str,
@@ -129,35 +129,32 @@ impl<'a> Reader<'a> {
     }
 
     /// Reads an int16 field and records it.
-    pub(crate) fn i16_field(&mut self, what: &'static str, path: &str) -> Res<i16> {
+    pub(crate) fn i16_field(&mut self, what: &'static str, path: FieldPath) -> Res<i16> {
         let (v, span) = self.raw_i16(what, path)?;
-        self.push(path.to_string(), None, span, FieldValue::Int(v as i64));
+        self.push(path, None, span, FieldValue::Int(v as i64));
         Ok(v)
     }
 
     /// Reads an int32 field and records it.
-    pub(crate) fn i32_field(&mut self, what: &'static str, path: &str) -> Res<i32> {
+    pub(crate) fn i32_field(&mut self, what: &'static str, path: FieldPath) -> Res<i32> {
         let (v, span) = self.raw_i32(what, path)?;
-        self.push(path.to_string(), None, span, FieldValue::Int(v as i64));
+        self.push(path, None, span, FieldValue::Int(v as i64));
         Ok(v)
     }
 
-    fn text(&mut self, bytes: &[u8], path: &str, span: Span) -> String {
+    fn text(&mut self, bytes: &[u8], path: FieldPath, span: Span) -> String {
         match std::str::from_utf8(bytes) {
             Ok(s) => s.to_string(),
             Err(_) => {
                 // Java's new String(bytes, UTF_8) replaces malformed input with U+FFFD.
-                self.notes.push(Note::InvalidUtf8 {
-                    field: path.to_string(),
-                    span,
-                });
+                self.notes.push(Note::InvalidUtf8 { field: path, span });
                 String::from_utf8_lossy(bytes).into_owned()
             }
         }
     }
 
     /// Reads a string (int16 length + UTF-8). `nullable`: a negative length means null.
-    pub(crate) fn string_field(&mut self, path: &str, nullable: bool) -> Res<Option<String>> {
+    pub(crate) fn string_field(&mut self, path: FieldPath, nullable: bool) -> Res<Option<String>> {
         let start = self.pos;
         let what = if nullable {
             "int16 length of a nullable string"
@@ -168,7 +165,7 @@ impl<'a> Reader<'a> {
         if len < 0 {
             if nullable {
                 self.push(
-                    path.to_string(),
+                    path,
                     Some(prefix),
                     Span::new(self.pos, self.pos),
                     FieldValue::Null,
@@ -193,22 +190,17 @@ impl<'a> Reader<'a> {
         let bytes = &self.buf[payload.start..payload.end];
         self.pos += len;
         let s = self.text(bytes, path, payload);
-        self.push(
-            path.to_string(),
-            Some(prefix),
-            payload,
-            FieldValue::Text(s.clone()),
-        );
+        self.push(path, Some(prefix), payload, FieldValue::Text(s.clone()));
         Ok(Some(s))
     }
 
     /// Reads nullable bytes (int32 length, negative = null).
-    pub(crate) fn nullable_bytes_field(&mut self, path: &str) -> Res<Option<Vec<u8>>> {
+    pub(crate) fn nullable_bytes_field(&mut self, path: FieldPath) -> Res<Option<Vec<u8>>> {
         let start = self.pos;
         let (len, prefix) = self.raw_i32("int32 length of nullable bytes", path)?;
         if len < 0 {
             self.push(
-                path.to_string(),
+                path,
                 Some(prefix),
                 Span::new(self.pos, self.pos),
                 FieldValue::Null,
@@ -222,12 +214,7 @@ impl<'a> Reader<'a> {
         let payload = Span::new(self.pos, self.pos + len);
         let bytes = self.buf[payload.start..payload.end].to_vec();
         self.pos += len;
-        self.push(
-            path.to_string(),
-            Some(prefix),
-            payload,
-            FieldValue::Bytes(len),
-        );
+        self.push(path, Some(prefix), payload, FieldValue::Bytes(len));
         Ok(Some(bytes))
     }
 
@@ -236,7 +223,11 @@ impl<'a> Reader<'a> {
     ///
     /// Like Java, a count larger than the bytes remaining is refused before anything is
     /// allocated; callers size their vectors with [`Reader::capacity_for`].
-    pub(crate) fn array_start(&mut self, what: &'static str, path: &str) -> Res<(usize, usize)> {
+    pub(crate) fn array_start(
+        &mut self,
+        what: &'static str,
+        path: FieldPath,
+    ) -> Res<(usize, usize)> {
         let start = self.pos;
         let (count, prefix) = self.raw_i32(what, path)?;
         if count < 0 {
@@ -262,7 +253,7 @@ impl<'a> Reader<'a> {
         }
         let index = self.fields.len();
         self.push(
-            path.to_string(),
+            path,
             Some(prefix),
             Span::new(self.pos, self.pos),
             FieldValue::Array(count),
@@ -281,7 +272,7 @@ impl<'a> Reader<'a> {
     }
 
     /// Starts a struct element (no prefix of its own); closed by [`Reader::end_array`].
-    pub(crate) fn struct_start(&mut self, path: String) -> usize {
+    pub(crate) fn struct_start(&mut self, path: FieldPath) -> usize {
         let index = self.fields.len();
         self.push(
             path,
