@@ -242,12 +242,21 @@ pub(crate) fn prepare(input: &GroupInput) -> Prepared<'_> {
         .collect();
     let mut index: order::FastMap<&str, usize> = order::FastMap::default();
     let mut topics: Vec<(&str, Option<&TopicMeta>, Vec<u32>)> = Vec::new();
+    let cap = order.len().min(4096);
     for &m in &order {
         for t in &input.members[m as usize].topics {
-            let i = *index.entry(t.as_str()).or_insert_with(|| {
-                topics.push((t.as_str(), meta.get(t.as_str()).copied(), Vec::new()));
-                topics.len() - 1
-            });
+            let i = match index.get(t.as_str()) {
+                Some(i) => *i,
+                None => {
+                    topics.push((
+                        t.as_str(),
+                        meta.get(t.as_str()).copied(),
+                        Vec::with_capacity(cap),
+                    ));
+                    index.insert(t.as_str(), topics.len() - 1);
+                    topics.len() - 1
+                }
+            };
             let list = &mut topics[i].2;
             // A topic listed twice in one subscription counts once (Java dedups by member id).
             if list.last() != Some(&m) {

@@ -1,0 +1,16 @@
+//! Arbitrary text through the hex reader and the link reader: never a panic.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use rebalance_lab::protocol::hex::parse_hex;
+use rebalance_lab::scenario::link::{from_fragment, to_fragment};
+
+fuzz_target!(|data: &[u8]| {
+    if let Ok(text) = std::str::from_utf8(data) {
+        let _ = parse_hex(text);
+        if let Ok(state) = from_fragment(text) {
+            // What a link reads, it writes back to a link that reads the same.
+            assert_eq!(from_fragment(&to_fragment(&state)).unwrap(), state);
+        }
+    }
+});
