@@ -1,8 +1,7 @@
 //! Benchmarks of the core (run with `cargo bench --bench core`): decoding, hex reading and
 //! the assignors at Kafka's benchmark scale. Prints the median of repeated runs.
 
-use rebalance_lab::assignor::{range, round_robin};
-use rebalance_lab::cli::benchmark_input;
+use rebalance_lab::assignor::{benchmark_input, range, round_robin};
 use rebalance_lab::protocol::{
     decode_subscription, encode_subscription, hex, Subscription, TopicPartitions,
 };

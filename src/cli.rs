@@ -2,7 +2,7 @@
 //!
 //! Every bad input gets a message on stderr and exit code 1, never a panic.
 
-use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, TopicMeta};
+use crate::assignor::{self, AssignorKind};
 use crate::protocol::{self, hex, Subscription, TopicPartitions};
 use crate::scenario::{link, Scenario};
 use serde_json::{json, Value};
@@ -273,30 +273,6 @@ pub fn subscription_from_json(text: &str) -> Result<Subscription, String> {
     })
 }
 
-/// Kafka's ClientSideAssignorBenchmark scenario: M members all subscribed to T topics of P
-/// partitions each.
-pub fn benchmark_input(members: u32, topics: u32, partitions: u32) -> GroupInput {
-    let names: Vec<String> = (0..topics).map(|t| format!("topic-{t}")).collect();
-    GroupInput {
-        topics: names
-            .iter()
-            .map(|n| TopicMeta {
-                name: n.clone(),
-                partitions,
-                racks: vec![],
-            })
-            .collect(),
-        members: (0..members)
-            .map(|m| MemberMeta {
-                id: format!("consumer-{m}"),
-                instance_id: None,
-                rack: None,
-                topics: names.clone(),
-            })
-            .collect(),
-    }
-}
-
 fn bench(rest: &[String]) -> Result<String, String> {
     let a = Args::parse(
         rest,
@@ -322,7 +298,7 @@ fn bench(rest: &[String]) -> Result<String, String> {
     if topics as u64 * partitions as u64 > 10_000_000 {
         return Err("--topics × --partitions is above 10,000,000 partitions".into());
     }
-    let input = benchmark_input(members, topics, partitions);
+    let input = assignor::benchmark_input(members, topics, partitions);
     let mut times = Vec::with_capacity(runs as usize);
     let mut check = 0u64;
     for _ in 0..runs {

@@ -445,3 +445,259 @@ async fn presets_assignor_and_refusals() {
     no_panic(&c).await;
     c.close().await.unwrap();
 }
+
+const LIBRDKAFKA_V3: &str = "00030000000100057330312d610000000000000000ffffffff0000";
+
+/// Sets a textarea's value as a paste would, and fires the input event.
+async fn paste(c: &Client, css: &str, text: &str) {
+    let el = c.find(Locator::Css(css)).await.unwrap();
+    c.execute(
+        "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('input', {bubbles: true}));",
+        vec![serde_json::to_value(&el).unwrap(), json!(text)],
+    )
+    .await
+    .unwrap();
+}
+
+async fn attr_of(c: &Client, css: &str, attr: &str) -> Option<String> {
+    c.find(Locator::Css(css))
+        .await
+        .ok()?
+        .attr(attr)
+        .await
+        .ok()?
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn pasted_subscription_bytes_drive_the_member() {
+    let (_d, c, base) = session().await;
+    c.goto(&format!("{base}#v1;a=r;t=orders*4,s01-a*3;m=m1***B,m2***B"))
+        .await
+        .unwrap();
+    wait_for_app(&c).await;
+    c.find(Locator::Css("[data-show-bytes='m2']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until("the bytes panel", || async {
+        c.find(Locator::Css("#bytes-panel[data-bytes-member='m2']"))
+            .await
+            .ok()
+    })
+    .await;
+
+    // The real librdkafka v3 subscription: topic s01-a, user_data empty, rack "".
+    paste(&c, "#subscription-hex", LIBRDKAFKA_V3).await;
+    until("m2 to subscribe to s01-a", || async {
+        let checked = c
+            .find(Locator::Css(
+                "[data-subscribe-member='m2'][data-subscribe-topic='s01-a']",
+            ))
+            .await
+            .ok()?
+            .prop("checked")
+            .await
+            .ok()??;
+        (checked == "true").then_some(())
+    })
+    .await;
+    let (grid, _) = read_grid(&c).await;
+    assert_eq!(grid["m2"]["s01-a"], vec![0, 1, 2]);
+    assert!(
+        !grid["m2"].contains_key("orders"),
+        "the bytes no longer subscribe m2 to orders"
+    );
+    assert_eq!(grid["m1"]["orders"], vec![0, 1, 2, 3]);
+    assert_eq!(
+        attr_of(&c, "[data-field='topics[0]']", "data-bytes")
+            .await
+            .as_deref(),
+        Some("6-13")
+    );
+    assert_eq!(
+        attr_of(&c, "[data-field='rack_id']", "data-bytes")
+            .await
+            .as_deref(),
+        Some("25-27")
+    );
+    let notes = c
+        .find(Locator::Css(".bytes-panel .notes"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(notes.contains("user_data is empty, not null"), "{notes}");
+    assert!(notes.contains("rack_id is empty, not null"), "{notes}");
+
+    // Hovering a field shades its bytes: 2 of length prefix, 5 of payload.
+    let field = c
+        .find(Locator::Css(
+            "[data-view='subscription'] [data-field='topics[0]']",
+        ))
+        .await
+        .unwrap();
+    c.execute(
+        "arguments[0].dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));",
+        vec![serde_json::to_value(&field).unwrap()],
+    )
+    .await
+    .unwrap();
+    let shaded = until("the field's bytes to be shaded", || async {
+        let v = c
+            .execute(
+                "const v = document.querySelector(\"[data-view='subscription']\");
+                 return [...v.querySelectorAll('.byte.pre')].map(e => +e.dataset.offset).concat(['|'],
+                        [...v.querySelectorAll('.byte.pay')].map(e => +e.dataset.offset));",
+                vec![],
+            )
+            .await
+            .ok()?;
+        (v.as_array()?.len() > 1).then_some(v)
+    })
+    .await;
+    assert_eq!(shaded, json!([6, 7, "|", 8, 9, 10, 11, 12]));
+    // Hovering a byte shows its field.
+    let byte = c
+        .find(Locator::Css(
+            "[data-view='subscription'] .byte[data-offset='24']",
+        ))
+        .await
+        .unwrap();
+    c.execute(
+        "arguments[0].dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));",
+        vec![serde_json::to_value(&byte).unwrap()],
+    )
+    .await
+    .unwrap();
+    until("the byte's field to be selected", || async {
+        let f = c
+            .find(Locator::Css("[data-view='subscription'] .field.selected"))
+            .await
+            .ok()?;
+        (f.attr("data-field").await.ok()?? == "generation_id").then_some(())
+    })
+    .await;
+
+    // The bytes travel in the link, byte for byte.
+    let url = until("the link to carry the bytes", || async {
+        let u = c.current_url().await.ok()?.to_string();
+        u.contains("*b").then_some(u)
+    })
+    .await;
+    c.goto("about:blank").await.unwrap();
+    c.goto(&url).await.unwrap();
+    wait_for_app(&c).await;
+    let (again, _) = read_grid(&c).await;
+    assert_eq!(again, grid);
+    c.find(Locator::Css("[data-show-bytes='m2']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let hex = until("the bytes panel after reload", || async {
+        c.find(Locator::Css("#subscription-hex"))
+            .await
+            .ok()?
+            .prop("value")
+            .await
+            .ok()?
+    })
+    .await;
+    assert_eq!(hex.replace([' ', '\n'], ""), LIBRDKAFKA_V3);
+    no_panic(&c).await;
+    c.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn unfinished_and_broken_bytes_are_told_apart() {
+    let (_d, c, base) = session().await;
+    c.goto(&format!("{base}#v1;a=r;t=s01-a*3;m=m1***B"))
+        .await
+        .unwrap();
+    wait_for_app(&c).await;
+    c.find(Locator::Css("[data-show-bytes='m1']"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until("the bytes panel", || async {
+        c.find(Locator::Css("#bytes-panel")).await.ok()
+    })
+    .await;
+
+    // A truncated prefix that stops at a field boundary: incomplete, saying what comes next.
+    paste(&c, "#subscription-hex", &LIBRDKAFKA_V3[..12]).await;
+    let status = until("the incomplete marker", || async {
+        c.find(Locator::Css(".decode-status[data-status='incomplete']"))
+            .await
+            .ok()?
+            .text()
+            .await
+            .ok()
+    })
+    .await;
+    assert!(status.contains("next comes"), "{status}");
+    // The tree shows what was read so far, and the hex stays as typed.
+    c.find(Locator::Css(
+        "[data-view='subscription'] [data-field='topics']",
+    ))
+    .await
+    .unwrap();
+    let typed = c
+        .find(Locator::Css("#subscription-hex"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap();
+    assert_eq!(typed.as_deref(), Some(&LIBRDKAFKA_V3[..12]));
+
+    // Garbage: a positioned error.
+    paste(&c, "#subscription-hex", "0003 zz").await;
+    let status = until("the hex error", || async {
+        c.find(Locator::Css(".decode-status[data-status='error']"))
+            .await
+            .ok()?
+            .text()
+            .await
+            .ok()
+    })
+    .await;
+    assert!(status.contains("line 1, column 6"), "{status}");
+
+    // Hex that Kafka would refuse: the failing byte is marked and the message says where.
+    paste(&c, "#subscription-hex", "0000 ffffffff ffffffff").await;
+    let status = until("the decode error", || async {
+        let s = c
+            .find(Locator::Css(".decode-status[data-status='error']"))
+            .await
+            .ok()?
+            .text()
+            .await
+            .ok()?;
+        s.contains("byte 0x02").then_some(s)
+    })
+    .await;
+    assert!(status.contains("topics"), "{status}");
+    let marked = c
+        .find_all(Locator::Css("[data-view='subscription'] .byte.err"))
+        .await
+        .unwrap();
+    assert!(!marked.is_empty());
+    assert_eq!(
+        marked[0].attr("data-offset").await.unwrap().as_deref(),
+        Some("2")
+    );
+    // The member now subscribes to nothing: the grid has no owner for s01-a.
+    let (grid, totals) = read_grid(&c).await;
+    assert!(grid["m1"].is_empty() && totals["m1"] == 0);
+    no_panic(&c).await;
+    c.close().await.unwrap();
+}

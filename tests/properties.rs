@@ -430,3 +430,11 @@ proptest! {
         let _ = from_fragment(&text);
     }
 }
+
+#[test]
+fn incomplete_prefix_keeps_the_count_in_the_tree() {
+    let d = decode_subscription(&hex::parse_hex("000300000001").unwrap());
+    assert!(d.error.as_ref().unwrap().is_incomplete(), "{:?}", d.error);
+    let paths: Vec<String> = d.fields.iter().map(|f| f.path.to_string()).collect();
+    assert_eq!(paths, vec!["version", "topics"]);
+}

@@ -7,7 +7,10 @@ pub mod hooks;
 pub mod state;
 
 use crate::assignor::{self, AssignorKind};
-use components::{editor::Editor, explain::Explain, grid::Grid, linkbar::LinkBar};
+use crate::protocol::TopicPartitions;
+use components::{
+    bytes::BytesPanel, editor::Editor, explain::Explain, grid::Grid, linkbar::LinkBar,
+};
 use state::Action;
 use yew::prelude::*;
 
@@ -47,6 +50,26 @@ pub fn app() -> Html {
             }
         })
     };
+    let bytes_panel = state.bytes_member.and_then(|i| {
+        let member = state.scenario.members.get(i)?.clone();
+        let assigned: Vec<TopicPartitions> = computed
+            .assignment
+            .as_ref()
+            .map(|a| {
+                a.partitions_of(i as u32)
+                    .into_iter()
+                    .map(|(t, ps)| TopicPartitions {
+                        topic: t.to_string(),
+                        partitions: ps.into_iter().map(|p| p as i32).collect(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Some(html! {
+            <BytesPanel index={i} member={member} draft={state.hex_drafts.get(&i).cloned()} version={state.version_of(i)}
+                assigned={assigned} dispatch={dispatch.clone()} />
+        })
+    });
     let broken = state.broken_link.clone().map(|b| {
         let dismiss = dispatch.reform(|_| Action::DismissBrokenLink);
         html! {
@@ -84,7 +107,8 @@ pub fn app() -> Html {
                         <LinkBar state={state.link_state()} />
                     </div>
                     <Grid computed={computed.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
-                    <Explain computed={computed} selected={state.selected_topic.clone()} dispatch={dispatch} />
+                    { for bytes_panel }
+                    <Explain computed={computed.clone()} selected={state.selected_topic.clone()} dispatch={dispatch} />
                 </section>
             </main>
         </div>

@@ -2,8 +2,10 @@
 //! storage are effects at the edge (see `hooks`), never in here.
 
 use crate::assignor::AssignorKind;
+use crate::protocol::{decode_subscription, encode_subscription, hex};
 use crate::scenario::link::LinkState;
 use crate::scenario::{edit, presets, Scenario};
+use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::Reducible;
 
@@ -42,7 +44,16 @@ pub struct AppState {
     pub revision: u64,
     /// How the URL follows the last change.
     pub history: HistoryMode,
+    /// The member whose subscription bytes are open in the bytes panel.
+    pub bytes_member: Option<usize>,
+    /// Hex as typed, per member index, while it differs from the bytes (kept as typed).
+    pub hex_drafts: BTreeMap<usize, String>,
+    /// Subscription version per member index, when not the default 3.
+    pub versions: BTreeMap<usize, i16>,
 }
+
+/// The version librdkafka sends, and the default of the bytes view.
+pub const DEFAULT_VERSION: i16 = 3;
 
 impl Default for AppState {
     fn default() -> Self {
@@ -53,6 +64,9 @@ impl Default for AppState {
             broken_link: None,
             revision: 0,
             history: HistoryMode::None,
+            bytes_member: None,
+            hex_drafts: BTreeMap::new(),
+            versions: BTreeMap::new(),
         }
     }
 }
@@ -97,6 +111,20 @@ pub enum Action {
     /// The URL's fragment could not be read.
     LinkBroken(BrokenLink),
     DismissBrokenLink,
+    /// Opens (or closes, with None) a member's subscription bytes.
+    ShowBytes(Option<usize>),
+    /// Hex typed or pasted for a member's subscription.
+    SetSubscriptionHex {
+        index: usize,
+        text: String,
+    },
+    /// The version the member's bytes are written at.
+    SetSubscriptionVersion {
+        index: usize,
+        version: i16,
+    },
+    /// Drops the member's raw bytes: its form fields say what it sends again.
+    UseFormFields(usize),
 }
 
 impl AppState {
@@ -142,17 +170,29 @@ impl AppState {
                 format!("member-{index}-instance"),
             ),
             Action::SetRack { index, text } => (
-                edit::set_rack(s, index, &text),
+                edit::set_rack(s, index, &text).inspect(|_| {
+                    next.hex_drafts.remove(&index);
+                }),
                 HistoryMode::Replace,
                 format!("member-{index}-rack"),
             ),
             Action::SetSubscribed { index, topic, on } => (
-                edit::set_subscribed(s, index, &topic, on),
+                edit::set_subscribed(s, index, &topic, on).inspect(|_| {
+                    next.hex_drafts.remove(&index);
+                }),
                 HistoryMode::Push,
                 String::new(),
             ),
             Action::RemoveMember(index) => {
                 edit::remove_member(s, index);
+                // Per-member view state follows the indices down.
+                next.hex_drafts = shift_down(&next.hex_drafts, index);
+                next.versions = shift_down(&next.versions, index);
+                next.bytes_member = match next.bytes_member {
+                    Some(b) if b == index => None,
+                    Some(b) if b > index => Some(b - 1),
+                    other => other,
+                };
                 (Ok(()), HistoryMode::Push, String::new())
             }
             Action::SetAssignor(kind) => {
@@ -163,6 +203,9 @@ impl AppState {
                 Some(p) => {
                     *s = p;
                     next.selected_topic = None;
+                    next.bytes_member = None;
+                    next.hex_drafts.clear();
+                    next.versions.clear();
                     (Ok(()), HistoryMode::Push, String::new())
                 }
                 None => (
@@ -177,6 +220,15 @@ impl AppState {
             }
             Action::LoadLink(state) => {
                 *s = state.scenario;
+                next.versions = state.versions;
+                next.hex_drafts = state
+                    .extra
+                    .iter()
+                    .filter_map(|(k, v)| Some((k.strip_prefix('h')?.parse().ok()?, v.clone())))
+                    .collect();
+                if next.bytes_member.is_some_and(|b| b >= s.members.len()) {
+                    next.bytes_member = None;
+                }
                 next.broken_link = None;
                 next.refusal = None;
                 next.revision += 1;
@@ -190,6 +242,61 @@ impl AppState {
             Action::DismissBrokenLink => {
                 next.broken_link = None;
                 return next;
+            }
+            Action::ShowBytes(i) => {
+                next.bytes_member = i;
+                return next;
+            }
+            Action::SetSubscriptionHex { index, text } => {
+                let r = match s.members.get_mut(index) {
+                    None => Err("no such member".to_string()),
+                    Some(m) => {
+                        match hex::parse_hex(&text) {
+                            Ok(bytes) => {
+                                let d = decode_subscription(&bytes);
+                                if d.error.is_none() {
+                                    m.apply_subscription(&d.message);
+                                }
+                                // Bytes that do not decode are kept: the member then
+                                // subscribes to nothing, as a Java leader would fail.
+                                m.subscription = Some(bytes);
+                            }
+                            // Text that is not hex yet: no bytes at all.
+                            Err(_) => m.subscription = Some(Vec::new()),
+                        }
+                        next.hex_drafts.insert(index, text);
+                        Ok(())
+                    }
+                };
+                (r, HistoryMode::Replace, format!("member-{index}-hex"))
+            }
+            Action::SetSubscriptionVersion { index, version } => {
+                let version = version.clamp(0, DEFAULT_VERSION);
+                if version == DEFAULT_VERSION {
+                    next.versions.remove(&index);
+                } else {
+                    next.versions.insert(index, version);
+                }
+                if let Some(m) = s.members.get_mut(index) {
+                    // Raw bytes that decode are written again at the new version.
+                    if let Some(bytes) = &m.subscription {
+                        let d = decode_subscription(bytes);
+                        if d.error.is_none() {
+                            if let Ok(enc) = encode_subscription(&d.message, version) {
+                                m.subscription = Some(enc.bytes);
+                                next.hex_drafts.remove(&index);
+                            }
+                        }
+                    }
+                }
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::UseFormFields(index) => {
+                if let Some(m) = s.members.get_mut(index) {
+                    m.subscription = None;
+                }
+                next.hex_drafts.remove(&index);
+                (Ok(()), HistoryMode::Push, String::new())
             }
         };
         match result {
@@ -208,13 +315,36 @@ impl AppState {
         }
     }
 
-    /// The state a link carries.
+    /// The state a link carries: the scenario, the chosen versions, and hex still being
+    /// typed that is not hex yet (so nothing typed is lost).
     pub fn link_state(&self) -> LinkState {
         LinkState {
             scenario: self.scenario.clone(),
-            ..Default::default()
+            versions: self.versions.clone(),
+            extra: self
+                .hex_drafts
+                .iter()
+                .filter(|(_, t)| hex::parse_hex(t).is_err())
+                .map(|(i, t)| (format!("h{i}"), t.clone()))
+                .collect(),
         }
     }
+
+    /// The version a member's bytes are written at.
+    pub fn version_of(&self, index: usize) -> i16 {
+        self.versions
+            .get(&index)
+            .copied()
+            .unwrap_or(DEFAULT_VERSION)
+    }
+}
+
+/// Per-member entries after member `index` is removed: later indices move down by one.
+fn shift_down<V: Clone>(m: &BTreeMap<usize, V>, index: usize) -> BTreeMap<usize, V> {
+    m.iter()
+        .filter(|(k, _)| **k != index)
+        .map(|(k, v)| (if *k > index { k - 1 } else { *k }, v.clone()))
+        .collect()
 }
 
 impl Reducible for AppState {

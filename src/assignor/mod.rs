@@ -197,6 +197,30 @@ impl Assignment {
     }
 }
 
+/// Kafka's ClientSideAssignorBenchmark scenario: `members` members all subscribed to
+/// `topics` topics of `partitions` partitions each.
+pub fn benchmark_input(members: u32, topics: u32, partitions: u32) -> GroupInput {
+    let names: Vec<String> = (0..topics).map(|t| format!("topic-{t}")).collect();
+    GroupInput {
+        topics: names
+            .iter()
+            .map(|n| TopicMeta {
+                name: n.clone(),
+                partitions,
+                racks: vec![],
+            })
+            .collect(),
+        members: (0..members)
+            .map(|m| MemberMeta {
+                id: format!("consumer-{m}"),
+                instance_id: None,
+                rack: None,
+                topics: names.clone(),
+            })
+            .collect(),
+    }
+}
+
 /// Runs the chosen assignor; `None` for the sticky assignors, which this version does not
 /// run yet.
 pub fn assign(kind: AssignorKind, input: &GroupInput) -> Option<Assignment> {

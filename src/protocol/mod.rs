@@ -10,6 +10,7 @@
 mod error;
 pub mod hex;
 mod reader;
+pub mod sticky;
 mod writer;
 
 pub use error::{DecodeError, DecodeErrorKind, Span};

@@ -243,13 +243,23 @@ impl<'a> Reader<'a> {
         }
         let count = count as usize;
         if count > self.remaining() {
-            return Err(self.beyond(
+            let e = self.beyond(
                 start,
                 path,
                 "array",
                 count as i64,
                 "first element of the array",
-            ));
+            );
+            if e.is_incomplete() {
+                // The count itself was read: the partial tree shows it.
+                self.push(
+                    path,
+                    Some(prefix),
+                    Span::new(self.pos, self.pos),
+                    FieldValue::Array(count),
+                );
+            }
+            return Err(e);
         }
         let index = self.fields.len();
         self.push(

@@ -99,7 +99,9 @@ fn member_row(p: &MemberRowProps) -> Html {
         text: input_value(&e),
     });
     let remove = d.reform(move |_| Action::RemoveMember(i));
+    let show_bytes = d.reform(move |_| Action::ShowBytes(Some(i)));
     let id_field = format!("member-{i}-id");
+    let bad_bytes = m.subscription.is_some() && m.effective_subscription().is_err();
     let boxes = p.topics.iter().map(|t| {
         let topic = t.clone();
         let on = m.topics.contains(t);
@@ -133,8 +135,15 @@ fn member_row(p: &MemberRowProps) -> Html {
                     value={m.instance_id.clone().unwrap_or_default()} oninput={instance} />
                 <input class="member-rack" aria-label="client.rack" placeholder="client.rack"
                     value={m.rack.clone().unwrap_or_default()} oninput={rack} />
+                <button class="show-bytes" data-show-bytes={m.id.clone()} onclick={show_bytes}
+                    title="The ConsumerProtocolSubscription this member sends, as hex">
+                    { if m.subscription.is_some() { "Bytes (raw)" } else { "Bytes" } }
+                </button>
                 <button class="remove-member" aria-label={format!("Remove member {}", m.id)} onclick={remove}>{ "✕" }</button>
             </div>
+            if bad_bytes {
+                <div class="refusal" role="status">{ "Its subscription bytes do not decode: it subscribes to nothing until they do (see Bytes)." }</div>
+            }
             { refusal_html(&id_field, &p.refusal) }
             <div class="subs">{ for boxes }{ for ghosts }</div>
         </li>

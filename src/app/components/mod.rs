@@ -1,5 +1,6 @@
 //! The app's views: plain props and callbacks.
 
+pub mod bytes;
 pub mod editor;
 pub mod explain;
 pub mod grid;
