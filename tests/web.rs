@@ -201,3 +201,76 @@ async fn bench_repaint_at_teaching_scale() {
     );
     root.remove();
 }
+
+/// Decoding and repainting a 4 KiB subscription as one types (issue: within one frame).
+/// Prints the figure.
+#[wasm_bindgen_test]
+async fn bench_typing_in_a_4k_subscription() {
+    use rebalance_lab::protocol::{encode_subscription, hex, Subscription, TopicPartitions};
+    let topics: Vec<String> = (0..64).map(|i| format!("orders.region-{i:02}")).collect();
+    let sub = Subscription {
+        owned_partitions: topics
+            .iter()
+            .take(20)
+            .map(|t| TopicPartitions {
+                topic: t.clone(),
+                partitions: (0..30).collect(),
+            })
+            .collect(),
+        topics,
+        generation_id: 5,
+        rack_id: Some("eu-west-1a".into()),
+        user_data: Some(vec![0; 16]),
+    };
+    let bytes = encode_subscription(&sub, 3).unwrap().bytes;
+    assert!(bytes.len() >= 4000 && bytes.len() < 4600, "{}", bytes.len());
+    let mut s = scenario(2, 10, 3);
+    s.members[0].subscription = Some(bytes.clone());
+    let root = mount(&to_fragment(&LinkState {
+        scenario: s,
+        ..Default::default()
+    }))
+    .await;
+    click(&root, ".show-bytes");
+    yew::scheduler::flush().await;
+    let area: web_sys::HtmlTextAreaElement = root
+        .query_selector("#subscription-hex")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    let full = hex::to_hex(&bytes);
+    let perf = web_sys::window().unwrap().performance().unwrap();
+    let mut times = Vec::new();
+    // Type the last bytes one digit at a time: incomplete, then whole again.
+    for cut in (full.len() - 16..=full.len())
+        .rev()
+        .step_by(1)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+    {
+        area.set_value(&full[..cut]);
+        let t0 = perf.now();
+        area.dispatch_event(&web_sys::Event::new("input").unwrap())
+            .unwrap();
+        yew::scheduler::flush().await;
+        times.push(perf.now() - t0);
+        drain().await;
+    }
+    let fields = root
+        .query_selector_all("[data-view='subscription'] [data-field]")
+        .unwrap()
+        .length();
+    assert!(fields > 600, "{fields}");
+    times.sort_by(|a, b| a.total_cmp(b));
+    console_log!(
+        "BENCH typing in a {} byte subscription ({} fields): median {:.1} ms, max {:.1} ms over {} keystrokes",
+        bytes.len(),
+        fields,
+        times[times.len() / 2],
+        times[times.len() - 1],
+        times.len()
+    );
+    root.remove();
+}

@@ -251,19 +251,15 @@ impl AppState {
                 let r = match s.members.get_mut(index) {
                     None => Err("no such member".to_string()),
                     Some(m) => {
-                        match hex::parse_hex(&text) {
-                            Ok(bytes) => {
-                                let d = decode_subscription(&bytes);
-                                if d.error.is_none() {
-                                    m.apply_subscription(&d.message);
-                                }
-                                // Bytes that do not decode are kept: the member then
-                                // subscribes to nothing, as a Java leader would fail.
-                                m.subscription = Some(bytes);
-                            }
-                            // Text that is not hex yet: no bytes at all.
-                            Err(_) => m.subscription = Some(Vec::new()),
+                        // The bytes read so far (all of them when the text is hex; the text
+                        // itself stays as typed). Bytes that do not decode are kept: the
+                        // member then subscribes to nothing, as a Java leader would fail.
+                        let (bytes, hex_error) = hex::parse_hex_partial(&text);
+                        let d = decode_subscription(&bytes);
+                        if d.error.is_none() && hex_error.is_none() {
+                            m.apply_subscription(&d.message);
                         }
+                        m.subscription = Some(bytes);
                         next.hex_drafts.insert(index, text);
                         Ok(())
                     }

@@ -173,6 +173,33 @@ pub fn parse_hex(text: &str) -> Result<Vec<u8>, HexError> {
     d.finish(text)
 }
 
+/// Like [`parse_hex`], but also returns the bytes read before the problem: every complete
+/// pair when a digit is missing, the bytes before a character that is not hex. A live view
+/// shows them while someone is still typing.
+pub fn parse_hex_partial(text: &str) -> (Vec<u8>, Option<HexError>) {
+    let mut d = Digits {
+        out: Vec::with_capacity(text.len() / 2),
+        high: 0,
+        pending: None,
+        count: 0,
+    };
+    let res = if looks_like_dump(text) {
+        parse_dump(text, &mut d)
+    } else {
+        parse_plain(text, 0, text.len(), &mut d)
+    };
+    match res {
+        Err(e) => (d.out, Some(e)),
+        Ok(()) => {
+            let out = d.out.clone();
+            match d.finish(text) {
+                Ok(v) => (v, None),
+                Err(e) => (out, Some(e)),
+            }
+        }
+    }
+}
+
 /// Plain hex with separators, `0x` prefixes and `\x` escapes, over `text[from..to]`.
 fn parse_plain(text: &str, from: usize, to: usize, d: &mut Digits) -> Result<(), HexError> {
     let b = text.as_bytes();
@@ -443,6 +470,24 @@ mod tests {
     fn eight_digits_alone_are_bytes() {
         assert_eq!(parse_hex("00000000").unwrap(), vec![0, 0, 0, 0]);
         assert_eq!(parse_hex("0000").unwrap(), vec![0, 0]);
+    }
+
+    #[test]
+    fn partial() {
+        assert_eq!(
+            parse_hex_partial("0a0b0"),
+            (
+                vec![10, 11],
+                Some(HexError::OddDigits {
+                    position: 4,
+                    digits: 5
+                })
+            )
+        );
+        let (b, e) = parse_hex_partial("0a zz");
+        assert_eq!(b, vec![10]);
+        assert!(matches!(e, Some(HexError::InvalidChar { position: 3, .. })));
+        assert_eq!(parse_hex_partial("0a0b"), (vec![10, 11], None));
     }
 
     #[test]

@@ -5,9 +5,10 @@ use crate::app::state::Action;
 use crate::protocol::sticky::{decode_sticky_user_data, StickyUserData};
 use crate::protocol::{
     decode_assignment, decode_subscription, encode_assignment, encode_subscription, hex,
-    Assignment, Decoded, FieldValue, Note, Span, Subscription, TopicPartitions,
+    Assignment, Decoded, Field, FieldValue, Note, Span, Subscription, TopicPartitions,
 };
 use crate::scenario::Member;
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -64,101 +65,253 @@ fn ascii(bytes: &[u8]) -> String {
 
 #[derive(Properties, PartialEq)]
 struct ViewProps {
-    /// Distinguishes the subscription view from the assignment view in ids.
+    /// Distinguishes the subscription view from the assignment view.
     kind: &'static str,
-    bytes: Vec<u8>,
-    fields: Vec<(String, u8, Option<Span>, Span, String)>,
+    bytes: Rc<Vec<u8>>,
+    fields: Rc<Vec<Field>>,
     error: Option<(Span, bool)>,
 }
 
+/// Escapes text for HTML text and double-quoted attribute values.
+pub fn escape_into(s: &str, out: &mut String) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+}
+
+fn row_markup(i: usize, f: &Field, s: &mut String) {
+    let whole = f.span();
+    let path = f.path.to_string();
+    let place = match f.prefix {
+        Some(pr) => format!(
+            "@0x{:04x} +{} ({} prefix, {} payload)",
+            whole.start,
+            whole.len(),
+            pr.len(),
+            f.payload.len()
+        ),
+        None => format!("@0x{:04x} +{}", whole.start, whole.len()),
+    };
+    s.push_str(&format!(
+        "<li class=\"field\" tabindex=\"0\" style=\"padding-left:{}em\" data-index=\"{i}\" data-bytes=\"{}-{}\" data-field=\"",
+        f.depth, whole.start, whole.end
+    ));
+    escape_into(&path, s);
+    s.push_str("\"><span class=\"field-path\">");
+    escape_into(&path, s);
+    s.push_str("</span><span class=\"field-value\">");
+    escape_into(&value_text(&f.value), s);
+    s.push_str("</span><span class=\"field-where\">");
+    s.push_str(&place);
+    s.push_str("</span></li>");
+}
+
+fn byte_markup(i: usize, b: u8, s: &mut String) {
+    s.push_str(&format!(
+        "<span class=\"byte\" data-offset=\"{i}\">{}</span>",
+        hex::to_hex(&[b])
+    ));
+}
+
+/// Brings the children of `el` from `old` to `new` items: rewrites only the items that
+/// changed, and appends or removes at the end (typing changes the last few).
+fn patch<T: PartialEq>(
+    el: &web_sys::Element,
+    old: &[T],
+    new: &[T],
+    markup: impl Fn(usize, &T, &mut String),
+) {
+    let children = el.children();
+    let common = old.len().min(new.len());
+    for i in 0..common {
+        if old[i] != new[i] {
+            if let Some(c) = children.item(i as u32) {
+                let mut s = String::new();
+                markup(i, &new[i], &mut s);
+                c.set_outer_html(&s);
+            }
+        }
+    }
+    while children.length() as usize > new.len() {
+        match children.item(new.len() as u32) {
+            Some(c) => c.remove(),
+            None => break,
+        }
+    }
+    if new.len() > common {
+        let mut s = String::new();
+        for (i, item) in new.iter().enumerate().skip(common) {
+            markup(i, item, &mut s);
+        }
+        let _ = el.insert_adjacent_html("beforeend", &s);
+    }
+}
+
 /// Bytes beside their field tree: hovering or focusing a field shades its bytes (prefix and
-/// payload apart), hovering a byte shows its field.
+/// payload apart), hovering a byte shows its field. Both are painted straight into the DOM
+/// (a 4 KiB message has 4,096 bytes and hundreds of fields) and their shading updated in
+/// place, so a keystroke costs two markup writes.
 #[function_component(BytesAndTree)]
 fn bytes_and_tree(p: &ViewProps) -> Html {
     let selected = use_state(|| None::<usize>);
-    // The deepest field holding each byte.
-    let owner_of = |offset: usize| -> Option<usize> {
-        let mut best: Option<usize> = None;
-        for (i, f) in p.fields.iter().enumerate() {
-            let whole = Span::new(f.2.map_or(f.3.start, |s| s.start), f.3.end);
-            if whole.contains(offset) && best.is_none_or(|b| p.fields[b].1 <= f.1) {
-                best = Some(i);
+    let bytes_ref = use_node_ref();
+    let tree_ref = use_node_ref();
+    let shaded = use_mut_ref(Vec::<usize>::new);
+    let marked = use_mut_ref(|| None::<usize>);
+    let drawn = use_mut_ref(|| (Rc::new(Vec::<u8>::new()), Rc::new(Vec::<Field>::new())));
+    {
+        let (bytes_ref, tree_ref, shaded, marked) = (
+            bytes_ref.clone(),
+            tree_ref.clone(),
+            shaded.clone(),
+            marked.clone(),
+        );
+        use_effect_with(
+            (p.bytes.clone(), p.fields.clone()),
+            move |(bytes, fields)| {
+                let mut drawn = drawn.borrow_mut();
+                if let Some(el) = bytes_ref.cast::<web_sys::Element>() {
+                    patch(&el, &drawn.0, bytes, |i, b, s| byte_markup(i, *b, s));
+                    // Rewritten bytes lost their shading: clear the record of it.
+                    let children = el.children();
+                    for i in shaded.borrow_mut().drain(..) {
+                        if let Some(c) = children.item(i as u32) {
+                            c.set_class_name("byte");
+                        }
+                    }
+                }
+                if let Some(el) = tree_ref.cast::<web_sys::Element>() {
+                    patch(&el, &drawn.1, fields, row_markup);
+                    if let Some(c) = marked
+                        .borrow_mut()
+                        .take()
+                        .and_then(|i| el.children().item(i as u32))
+                    {
+                        c.set_class_name("field");
+                    }
+                }
+                *drawn = (bytes.clone(), fields.clone());
+            },
+        );
+    }
+    let sel = (*selected)
+        .and_then(|i| p.fields.get(i))
+        .map(|f| (f.prefix, f.payload));
+    {
+        let (bytes_ref, tree_ref) = (bytes_ref.clone(), tree_ref.clone());
+        use_effect_with(
+            (p.bytes.clone(), p.fields.clone(), *selected, sel, p.error),
+            move |(_, _, index, sel, error)| {
+                if let Some(el) = bytes_ref.cast::<web_sys::Element>() {
+                    let children = el.children();
+                    let mut shaded = shaded.borrow_mut();
+                    for i in shaded.drain(..) {
+                        if let Some(c) = children.item(i as u32) {
+                            c.set_class_name("byte");
+                        }
+                    }
+                    let mut mark = |range: std::ops::Range<usize>, class: &str| {
+                        for i in range {
+                            if let Some(c) = children.item(i as u32) {
+                                c.set_class_name(class);
+                                shaded.push(i);
+                            }
+                        }
+                    };
+                    if let Some((prefix, payload)) = sel {
+                        if let Some(pr) = prefix {
+                            mark(pr.start..pr.end, "byte pre");
+                        }
+                        mark(payload.start..payload.end, "byte pay");
+                    }
+                    if let Some((span, incomplete)) = error {
+                        let class = if *incomplete {
+                            "byte incomplete"
+                        } else {
+                            "byte err"
+                        };
+                        mark(span.start..span.end.max(span.start + 1), class);
+                    }
+                }
+                if let Some(el) = tree_ref.cast::<web_sys::Element>() {
+                    let children = el.children();
+                    let mut marked = marked.borrow_mut();
+                    if let Some(c) = marked.and_then(|i| children.item(i as u32)) {
+                        c.set_class_name("field");
+                    }
+                    *marked = *index;
+                    if let Some(c) = index.and_then(|i| children.item(i as u32)) {
+                        c.set_class_name("field selected");
+                    }
+                }
+            },
+        );
+    }
+    // The deepest field holding each byte: fields come in wire order, parents before their
+    // children, so later fields overwrite.
+    let owners = {
+        let fields = p.fields.clone();
+        let len = p.bytes.len();
+        use_memo((fields, len), |(fields, len)| {
+            let mut owners: Vec<Option<usize>> = vec![None; *len];
+            for (i, f) in fields.iter().enumerate() {
+                let span = f.span();
+                for o in owners.iter_mut().take(span.end).skip(span.start) {
+                    *o = Some(i);
+                }
             }
-        }
-        best
+            owners
+        })
     };
-    let sel = (*selected).and_then(|i| p.fields.get(i));
-    let bytes = p.bytes.iter().enumerate().map(|(i, b)| {
-        let mut class = classes!("byte");
-        if let Some(f) = sel {
-            if f.2.is_some_and(|s| s.contains(i)) {
-                class.push("pre");
-            } else if f.3.contains(i) {
-                class.push("pay");
+    // One listener for all bytes, one for the tree: the target's data attribute says which.
+    let over_bytes = {
+        let selected = selected.clone();
+        Callback::from(move |e: MouseEvent| {
+            let offset = e
+                .target_dyn_into::<web_sys::Element>()
+                .and_then(|t| t.get_attribute("data-offset"))
+                .and_then(|o| o.parse::<usize>().ok());
+            if let Some(o) = offset {
+                selected.set(owners.get(o).copied().flatten());
+            }
+        })
+    };
+    let pick = |selected: UseStateHandle<Option<usize>>| {
+        move |target: Option<web_sys::Element>| {
+            let index = target
+                .and_then(|t| t.closest("[data-index]").ok().flatten())
+                .and_then(|t| t.get_attribute("data-index"))
+                .and_then(|i| i.parse::<usize>().ok());
+            if index.is_some() {
+                selected.set(index);
             }
         }
-        if let Some((span, incomplete)) = p.error {
-            if i >= span.start && (i < span.end.max(span.start + 1)) {
-                class.push(if incomplete { "incomplete" } else { "err" });
-            }
-        }
-        let field = owner_of(i);
-        let over = {
-            let selected = selected.clone();
-            Callback::from(move |_| selected.set(field))
-        };
-        html! { <span class={class} data-offset={i.to_string()} onmouseover={over}>{ hex::to_hex(&[*b]) }</span> }
-    });
-    let rows = p.fields.iter().enumerate().map(|(i, (path, depth, prefix, payload, value))| {
-        let whole = Span::new(prefix.map_or(payload.start, |s| s.start), payload.end);
-        let over = {
-            let selected = selected.clone();
-            Callback::from(move |_: MouseEvent| selected.set(Some(i)))
-        };
-        let focus = {
-            let selected = selected.clone();
-            Callback::from(move |_: FocusEvent| selected.set(Some(i)))
-        };
-        let is_sel = *selected == Some(i);
-        let len_text = match prefix {
-            Some(pr) => format!("@0x{:04x} +{} ({} prefix, {} payload)", whole.start, whole.len(), pr.len(), payload.len()),
-            None => format!("@0x{:04x} +{}", whole.start, whole.len()),
-        };
-        html! {
-            <li class={classes!("field", is_sel.then_some("selected"))} tabindex="0" style={format!("padding-left:{}em", *depth as u32)}
-                data-field={path.clone()} data-bytes={format!("{}-{}", whole.start, whole.end)}
-                onmouseover={over} onfocus={focus}>
-                <span class="field-path">{ path.clone() }</span>
-                <span class="field-value">{ value.clone() }</span>
-                <span class="field-where">{ len_text }</span>
-            </li>
-        }
-    });
+    };
+    let over_tree = {
+        let f = pick(selected.clone());
+        Callback::from(move |e: MouseEvent| f(e.target_dyn_into::<web_sys::Element>()))
+    };
+    let focus_tree = {
+        let f = pick(selected.clone());
+        Callback::from(move |e: FocusEvent| f(e.target_dyn_into::<web_sys::Element>()))
+    };
     let mouse_out = {
         let selected = selected.clone();
         Callback::from(move |_| selected.set(None))
     };
     html! {
         <div class="hex-split" data-view={p.kind}>
-            <div class="hex-bytes" onmouseleave={mouse_out} aria-label="Bytes">{ for bytes }</div>
-            <ul class="tree" aria-label="Fields">{ for rows }</ul>
+            <div class="hex-bytes" ref={bytes_ref} onmouseover={over_bytes} onmouseleave={mouse_out} aria-label="Bytes"></div>
+            <ul class="tree" ref={tree_ref} aria-label="Fields" onmouseover={over_tree} onfocusin={focus_tree}></ul>
         </div>
     }
-}
-
-fn rows_of<T>(d: &Decoded<T>) -> Vec<(String, u8, Option<Span>, Span, String)> {
-    d.fields
-        .iter()
-        .map(|f| {
-            (
-                f.path.to_string(),
-                f.depth,
-                f.prefix,
-                f.payload,
-                value_text(&f.value),
-            )
-        })
-        .collect()
 }
 
 fn notes_of(d: &Decoded<Subscription>) -> Vec<String> {
@@ -218,7 +371,7 @@ pub fn bytes_panel(p: &Props) -> Html {
         },
     };
     let text = p.draft.clone().unwrap_or_else(|| pretty_hex(&bytes));
-    let parsed = hex::parse_hex(&text);
+    let parsed = hex::parse_hex_partial(&text);
     let on_input = p
         .dispatch
         .reform(move |e: InputEvent| Action::SetSubscriptionHex {
@@ -240,89 +393,91 @@ pub fn bytes_panel(p: &Props) -> Html {
     let use_fields = p.dispatch.reform(move |_| Action::UseFormFields(i));
     let close = p.dispatch.reform(|_| Action::ShowBytes(None));
 
-    let body = match &parsed {
-        Err(e) => {
+    // What the text holds so far is decoded even while the text is unfinished, so the view
+    // keeps showing what was read.
+    let (b, hex_error) = parsed;
+    let d = decode_subscription(&b);
+    let status = match (&hex_error, &d.error) {
+        (Some(e), _) => {
             let incomplete = e.is_incomplete();
             html! {
                 <p class={classes!("decode-status", if incomplete { "incomplete" } else { "error" })} role="status" data-status={if incomplete { "incomplete" } else { "error" }}>
                     { if incomplete { "Unfinished hex: " } else { "Not hex: " } }{ e.to_string() }
+                    { format!(" ({} whole bytes so far.)", b.len()) }
                 </p>
             }
         }
-        Ok(b) => {
-            let d = decode_subscription(b);
-            let status = match &d.error {
-                Some(e) if e.is_incomplete() => html! {
-                    <p class="decode-status incomplete" role="status" data-status="incomplete">
-                        { format!("Incomplete at byte 0x{:02x}: {} so far; ", e.span.start, b.len()) }{ e.to_string() }
-                    </p>
-                },
-                Some(e) => html! {
-                    <p class="decode-status error" role="alert" data-status="error">
-                        { format!("Kafka would refuse these bytes: {e}. The fields read before the failure are shown; this member subscribes to nothing until the bytes decode.") }
-                    </p>
-                },
-                None => html! {
-                    <p class="decode-status ok" data-status="ok">
-                        { format!("Version {} · {} bytes · {} topics", d.header_version.unwrap_or(0), b.len(), d.message.topics.len()) }
-                    </p>
-                },
-            };
-            let notes = notes_of(&d);
-            let user_data = d
-                .message
-                .user_data
-                .clone()
-                .filter(|u| !u.is_empty() && d.error.is_none())
-                .map(|u| {
-                    let sticky = decode_sticky_user_data(&u).map(|s| match s {
-                        StickyUserData::Sticky {
-                            previous,
-                            generation,
-                        } => {
-                            let list: Vec<String> = previous
-                                .iter()
-                                .map(|tp| format!("{} {:?}", tp.topic, tp.partitions))
-                                .collect();
-                            format!(
-                                "As StickyAssignor user data: previous partitions {}{}.",
-                                if list.is_empty() {
-                                    "none".to_string()
-                                } else {
-                                    list.join(", ")
-                                },
-                                generation
-                                    .map(|g| format!(", generation {g}"))
-                                    .unwrap_or_default()
-                            )
-                        }
-                        StickyUserData::Cooperative { generation } => {
-                            format!(
-                                "As CooperativeStickyAssignor user data: generation {generation}."
-                            )
-                        }
-                    });
-                    html! {
-                        <div class="user-data" data-user-data="">
-                            <h4>{ "user_data" }</h4>
-                            <pre>{ format!("{}\n{}", pretty_hex(&u), ascii(&u)) }</pre>
-                            if let Some(s) = sticky { <p class="sticky">{ s }</p> }
-                        </div>
-                    }
-                });
-            let error = d.error.as_ref().map(|e| (e.span, e.is_incomplete()));
+        (None, Some(e)) if e.is_incomplete() => html! {
+            <p class="decode-status incomplete" role="status" data-status="incomplete">
+                { format!("Incomplete at byte 0x{:02x}: {} bytes so far; ", e.span.start, b.len()) }{ e.to_string() }
+            </p>
+        },
+        (None, Some(e)) => html! {
+            <p class="decode-status error" role="alert" data-status="error">
+                { format!("Kafka would refuse these bytes: {e}. The fields read before the failure are shown; this member subscribes to nothing until the bytes decode.") }
+            </p>
+        },
+        (None, None) => html! {
+            <p class="decode-status ok" data-status="ok">
+                { format!("Version {} · {} bytes · {} topics", d.header_version.unwrap_or(0), b.len(), d.message.topics.len()) }
+            </p>
+        },
+    };
+    let notes = if hex_error.is_none() {
+        notes_of(&d)
+    } else {
+        Vec::new()
+    };
+    let user_data = d
+        .message
+        .user_data
+        .clone()
+        .filter(|u| !u.is_empty() && d.error.is_none())
+        .map(|u| {
+            let sticky = decode_sticky_user_data(&u).map(|s| match s {
+                StickyUserData::Sticky {
+                    previous,
+                    generation,
+                } => {
+                    let list: Vec<String> = previous
+                        .iter()
+                        .map(|tp| format!("{} {:?}", tp.topic, tp.partitions))
+                        .collect();
+                    format!(
+                        "As StickyAssignor user data: previous partitions {}{}.",
+                        if list.is_empty() {
+                            "none".to_string()
+                        } else {
+                            list.join(", ")
+                        },
+                        generation
+                            .map(|g| format!(", generation {g}"))
+                            .unwrap_or_default()
+                    )
+                }
+                StickyUserData::Cooperative { generation } => {
+                    format!("As CooperativeStickyAssignor user data: generation {generation}.")
+                }
+            });
             html! {
-                <>
-                    { status }
-                    if !dropped.is_empty() {
-                        <p class="note">{ format!("{} not sent at version {}.", dropped.join(" and "), p.version) }</p>
-                    }
-                    <ul class="notes">{ for notes.iter().map(|n| html! { <li class="note">{ n.clone() }</li> }) }</ul>
-                    <BytesAndTree kind="subscription" bytes={b.clone()} fields={rows_of(&d)} error={error} />
-                    { for user_data }
-                </>
+                <div class="user-data" data-user-data="">
+                    <h4>{ "user_data" }</h4>
+                    <pre>{ format!("{}\n{}", pretty_hex(&u), ascii(&u)) }</pre>
+                    if let Some(s) = sticky { <p class="sticky">{ s }</p> }
+                </div>
             }
-        }
+        });
+    let error = d.error.as_ref().map(|e| (e.span, e.is_incomplete()));
+    let body = html! {
+        <>
+            { status }
+            if !dropped.is_empty() {
+                <p class="note">{ format!("{} not sent at version {}.", dropped.join(" and "), p.version) }</p>
+            }
+            <ul class="notes">{ for notes.iter().map(|n| html! { <li class="note">{ n.clone() }</li> }) }</ul>
+            <BytesAndTree kind="subscription" bytes={Rc::new(b.clone())} fields={Rc::new(d.fields.clone())} error={error} />
+            { for user_data }
+        </>
     };
 
     // The leader's answer, as the Java leader writes it (ConsumerProtocolAssignment v3).
@@ -356,7 +511,7 @@ pub fn bytes_panel(p: &Props) -> Html {
             { body }
             <h3>{ "The leader's answer: ConsumerProtocolAssignment in SyncGroup" }</h3>
             <pre class="answer-hex" id="assignment-hex">{ pretty_hex(&answer) }</pre>
-            <BytesAndTree kind="assignment" bytes={answer.clone()} fields={rows_of(&da)} error={None::<(Span, bool)>} />
+            <BytesAndTree kind="assignment" bytes={Rc::new(answer.clone())} fields={Rc::new(da.fields.clone())} error={None::<(Span, bool)>} />
         </section>
     }
 }

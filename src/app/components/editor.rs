@@ -28,6 +28,10 @@ fn refusal_html(field: &str, refusal: &Option<(String, String)>) -> Html {
     }
 }
 
+// Rows are keyed by position: yew then pairs row i with row i (an unkeyed list pairs them
+// from the end, so appending a member would repaint every row), and an input keeps its
+// focus while its name is edited.
+
 /// The refusal, when it concerns this row (so other rows' props stay equal).
 fn refusal_for_row(refusal: &Option<(String, String)>, prefix: &str) -> Option<(String, String)> {
     refusal
@@ -160,12 +164,12 @@ pub fn editor(props: &Props) -> Html {
     };
     let topics = s.topics.iter().enumerate().map(|(i, t)| {
         html! {
-            <TopicRow index={i} topic={t.clone()} refusal={refusal_for_row(&props.refusal, &format!("topic-{i}"))} dispatch={d.clone()} />
+            <TopicRow key={i} index={i} topic={t.clone()} refusal={refusal_for_row(&props.refusal, &format!("topic-{i}"))} dispatch={d.clone()} />
         }
     });
     let members = s.members.iter().enumerate().map(|(i, m)| {
         html! {
-            <MemberRow index={i} member={m.clone()} topics={names.clone()}
+            <MemberRow key={i} index={i} member={m.clone()} topics={names.clone()}
                 refusal={refusal_for_row(&props.refusal, &format!("member-{i}"))} dispatch={d.clone()} />
         }
     });

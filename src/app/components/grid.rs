@@ -1,9 +1,8 @@
 //! The colored grid: one row of partition cells per topic, colored by owner and labelled
 //! with the owner's index, and one bar per member with its total, in assignor order.
 //!
-//! Cells carry only what a person and a test need (class, data attributes, label), built
-//! from shared strings, so a repaint at teaching scale allocates little and touches only the
-//! cells whose owner changed.
+//! Cells carry only what a person and a test need (class, data attributes, label) and are
+//! painted straight into the DOM, touching only the cells whose owner changed.
 
 use crate::app::state::Action;
 use crate::app::Computed;
@@ -21,11 +20,13 @@ pub struct Props {
     pub dispatch: Callback<Action>,
 }
 
-/// A cell's owner as the row needs it: its label (rank) and id.
+/// A cell's owner as the row needs it: its label (rank) and id; `moved` when it changed
+/// owner since the pinned baseline.
 #[derive(Clone, PartialEq)]
-struct Owner {
-    rank: usize,
-    id: AttrValue,
+pub struct Owner {
+    pub rank: usize,
+    pub id: AttrValue,
+    pub moved: bool,
 }
 
 #[derive(Properties, PartialEq)]
@@ -41,20 +42,114 @@ const CELL_CLASS: [&str; PALETTE] = [
     "cell c0", "cell c1", "cell c2", "cell c3", "cell c4", "cell c5", "cell c6", "cell c7",
 ];
 
-thread_local! {
-    /// Partition numbers as shared strings, so a repaint allocates none.
-    static NUMBERS: std::cell::RefCell<Vec<AttrValue>> = const { std::cell::RefCell::new(Vec::new()) };
+/// What a row's cells show now, to touch only the cells that change.
+#[derive(Default)]
+struct Drawn {
+    topic: AttrValue,
+    owners: Vec<Option<Owner>>,
 }
 
-fn number(n: usize) -> AttrValue {
-    NUMBERS.with(|v| {
-        let mut v = v.borrow_mut();
-        while v.len() <= n {
-            let k = v.len();
-            v.push(AttrValue::from(k.to_string()));
+/// Escapes text for HTML text and double-quoted attribute values.
+fn escape_into(s: &str, out: &mut String) {
+    for c in s.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
         }
-        v[n].clone()
-    })
+    }
+}
+
+/// The markup of a whole row of cells (names escaped).
+fn row_markup(topic: &str, owners: &[Option<Owner>]) -> String {
+    let mut t = String::new();
+    escape_into(topic, &mut t);
+    let mut s = String::with_capacity(owners.len() * (64 + t.len()));
+    for (p, o) in owners.iter().enumerate() {
+        match o {
+            None => {
+                s.push_str("<span class=\"cell unowned\" data-topic=\"");
+                s.push_str(&t);
+                s.push_str(&format!("\" data-partition=\"{p}\">–</span>"));
+            }
+            Some(o) => {
+                s.push_str("<span class=\"");
+                s.push_str(CELL_CLASS[o.rank % PALETTE]);
+                s.push_str("\" data-topic=\"");
+                s.push_str(&t);
+                s.push_str(&format!("\" data-partition=\"{p}\" data-owner=\""));
+                escape_into(&o.id, &mut s);
+                s.push('"');
+                if o.moved {
+                    s.push_str(" data-moved=\"true\"");
+                }
+                s.push_str(&format!(">{}</span>", o.rank));
+            }
+        }
+    }
+    s
+}
+
+/// Paints the cells straight into the DOM: at teaching scale (2,000 cells) an edit costs a
+/// few DOM writes per cell that changed, or one markup write for a row that mostly changed,
+/// instead of a virtual node per cell.
+fn paint(el: &web_sys::Element, drawn: &mut Drawn, topic: &AttrValue, owners: &[Option<Owner>]) {
+    let changed = if drawn.topic != *topic || drawn.owners.len() != owners.len() {
+        owners.len()
+    } else {
+        owners
+            .iter()
+            .zip(&drawn.owners)
+            .filter(|(a, b)| a != b)
+            .count()
+    };
+    if changed == 0 {
+        return;
+    }
+    if changed * 4 > owners.len() {
+        el.set_inner_html(&row_markup(topic, owners));
+    } else {
+        let children = el.children();
+        for (i, o) in owners.iter().enumerate() {
+            let old = &drawn.owners[i];
+            if old == o {
+                continue;
+            }
+            let Some(cell) = children.item(i as u32) else {
+                continue;
+            };
+            match o {
+                None => {
+                    cell.set_class_name("cell unowned");
+                    let _ = cell.remove_attribute("data-owner");
+                    cell.set_text_content(Some("–"));
+                }
+                Some(o) => {
+                    if old.as_ref().map(|x| x.rank) != Some(o.rank) {
+                        cell.set_class_name(CELL_CLASS[o.rank % PALETTE]);
+                        cell.set_text_content(Some(&o.rank.to_string()));
+                    }
+                    if old.as_ref().map(|x| &x.id) != Some(&o.id) {
+                        let _ = cell.set_attribute("data-owner", &o.id);
+                    }
+                }
+            }
+            let (was, is) = (
+                old.as_ref().is_some_and(|x| x.moved),
+                o.as_ref().is_some_and(|x| x.moved),
+            );
+            if is && !was {
+                let _ = cell.set_attribute("data-moved", "true");
+            } else if was && !is {
+                let _ = cell.remove_attribute("data-moved");
+            }
+        }
+    }
+    drawn.topic = topic.clone();
+    drawn.owners = owners.to_vec();
 }
 
 #[function_component(GridRow)]
@@ -63,19 +158,26 @@ fn grid_row(p: &RowProps) -> Html {
     let select = p
         .dispatch
         .reform(move |_| Action::SelectTopic(Some(topic.to_string())));
-    let cells = p.owners.iter().enumerate().map(|(i, o)| match o {
-        None => html! { <span class="cell unowned" data-topic={p.topic.clone()} data-partition={number(i)}>{ "–" }</span> },
-        Some(o) => html! {
-            <span class={CELL_CLASS[o.rank % PALETTE]} data-topic={p.topic.clone()} data-partition={number(i)} data-owner={o.id.clone()}>{ number(o.rank) }</span>
-        },
-    });
+    let cells = use_node_ref();
+    let drawn = use_mut_ref(Drawn::default);
+    {
+        let cells = cells.clone();
+        use_effect_with(
+            (p.topic.clone(), p.owners.clone()),
+            move |(topic, owners)| {
+                if let Some(el) = cells.cast::<web_sys::Element>() {
+                    paint(&el, &mut drawn.borrow_mut(), topic, owners);
+                }
+            },
+        );
+    }
     html! {
         <div class={classes!("grid-row", p.selected.then_some("selected"))}>
             <button class="topic-label" data-explain={p.topic.clone()} onclick={select} aria-pressed={p.selected.to_string()}>
                 <span class="topic-title">{ p.topic.clone() }</span>
                 <span class="topic-status">{ p.status.clone() }</span>
             </button>
-            <div class="cells">{ for cells }</div>
+            <div class="cells" ref={cells}></div>
         </div>
     }
 }
@@ -107,8 +209,8 @@ pub fn grid(props: &Props) -> Html {
             format!("{} partitions, {} subscribers", t.partitions, t.shares.len())
         };
         html! {
-            <GridRow topic={AttrValue::from(t.topic.clone())} status={AttrValue::from(status)}
-                owners={Rc::new(t.owners.iter().map(|o| (*o != UNASSIGNED).then(|| Owner { rank: rank[*o as usize], id: ids[*o as usize].clone() })).collect::<Vec<_>>())}
+            <GridRow key={t.topic.clone()} topic={AttrValue::from(t.topic.clone())} status={AttrValue::from(status)}
+                owners={Rc::new(t.owners.iter().map(|o| (*o != UNASSIGNED).then(|| Owner { rank: rank[*o as usize], id: ids[*o as usize].clone(), moved: false })).collect::<Vec<_>>())}
                 selected={props.selected.as_deref() == Some(t.topic.as_str())} dispatch={props.dispatch.clone()} />
         }
     });
@@ -118,7 +220,7 @@ pub fn grid(props: &Props) -> Html {
         // Per mille, in integers: float formatting would add kilobytes to the bundle.
         let width = (total as u64 * 1000).checked_div(max as u64).unwrap_or(0);
         html! {
-            <li class="member-total" data-member={member.id.clone()} data-total={total.to_string()}>
+            <li key={member.id.clone()} class="member-total" data-member={member.id.clone()} data-total={total.to_string()}>
                 <span class={classes!("swatch", format!("c{}", pos % PALETTE))}>{ pos.to_string() }</span>
                 <span class="member-name">{ member.id.clone() }</span>
                 if let Some(instance) = &member.instance_id {
