@@ -701,3 +701,245 @@ async fn unfinished_and_broken_bytes_are_told_apart() {
     no_panic(&c).await;
     c.close().await.unwrap();
 }
+
+/// The moved cells {topic: [partitions]} and the summary's count.
+async fn read_moved(c: &Client) -> (BTreeMap<String, Vec<u32>>, Option<u32>) {
+    let v = c
+        .execute(
+            r#"const m = {};
+               document.querySelectorAll('.cell[data-moved="true"]').forEach(e => {
+                 (m[e.dataset.topic] = m[e.dataset.topic] || []).push(+e.dataset.partition); });
+               const s = document.querySelector('[data-moved-count]');
+               return [m, s ? +s.dataset.movedCount : null];"#,
+            vec![],
+        )
+        .await
+        .unwrap();
+    (
+        serde_json::from_value(v[0].clone()).unwrap(),
+        v[1].as_u64().map(|n| n as u32),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn pin_then_add_a_member_shows_what_moved() {
+    let (_d, c, base) = session().await;
+    // consumer-a, b, c over 7 partitions: a 0-2, b 3-4, c 5-6.
+    c.goto(&format!(
+        "{base}#v1;a=r;t=orders*7;m=consumer-a***B,consumer-b***B,consumer-c***B"
+    ))
+    .await
+    .unwrap();
+    wait_for_app(&c).await;
+    c.find(Locator::Id("pin"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let (moved, count) = until("the pinned summary", || async {
+        let r = read_moved(&c).await;
+        r.1.is_some().then_some(r)
+    })
+    .await;
+    assert_eq!((moved.len(), count), (0, Some(0)));
+    c.find(Locator::Id("add-member"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    // consumer-0 sorts first: consumer-0 0-1, a 2-3, b 4-5, c 6; partitions 0, 1, 3, 5 move.
+    let (moved, count) = until("the moved cells", || async {
+        let r = read_moved(&c).await;
+        (r.1 == Some(4)).then_some(r)
+    })
+    .await;
+    assert_eq!(moved["orders"], vec![0, 1, 3, 5]);
+    assert_eq!(count, Some(4));
+    let summary = c
+        .find(Locator::Id("moved-summary"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        summary.contains("consumer-a: gained 1, lost 2"),
+        "{summary}"
+    );
+    assert!(summary.contains("Joined: consumer-0"), "{summary}");
+    // The side-by-side table shows range and round-robin totals.
+    let rr = attr_of(
+        &c,
+        "[data-compare-member='consumer-a'] [data-roundrobin-total]",
+        "data-roundrobin-total",
+    )
+    .await;
+    assert_eq!(rr.as_deref(), Some("2"));
+    // Unpinning returns to the plain view.
+    c.find(Locator::Id("unpin"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until("the plain view", || async {
+        let r = read_moved(&c).await;
+        (r.0.is_empty() && r.1.is_none()).then_some(())
+    })
+    .await;
+    no_panic(&c).await;
+    c.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn rolling_restarts_with_and_without_static_members() {
+    let (_d, c, base) = session().await;
+    c.goto(&base).await.unwrap();
+    wait_for_app(&c).await;
+    c.find(Locator::Id("story-start"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let step = |k: usize| {
+        let c = &c;
+        async move {
+            until("the story step", || async {
+                let s = c
+                    .find(Locator::Css(&format!("#story[data-story-step='{k}']")))
+                    .await
+                    .ok()?;
+                s.text().await.ok()
+            })
+            .await
+        }
+    };
+    step(0).await;
+    for k in 1..=3 {
+        c.find(Locator::Id("story-forward"))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+        step(k).await;
+    }
+    // Step 4: the dynamic rolling restart reshuffles.
+    let text = step(3).await;
+    assert!(text.contains("new member id"), "{text}");
+    let dynamic = until("the dynamic restart count", || async {
+        read_moved(&c).await.1
+    })
+    .await;
+    assert!(dynamic > 0, "a dynamic rolling restart moves partitions");
+    // Steps 5 and 6: the same restart with static members moves nothing.
+    c.find(Locator::Id("story-forward"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    step(4).await;
+    c.find(Locator::Id("story-forward"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let text = step(5).await;
+    assert!(text.contains("nothing moves"), "{text}");
+    let (moved, count) = until("the static restart's count", || async {
+        let r = read_moved(&c).await;
+        r.1.is_some().then_some(r)
+    })
+    .await;
+    assert_eq!(count, Some(0));
+    assert!(moved.is_empty());
+    // Browser Back returns to the previous step.
+    c.back().await.unwrap();
+    step(4).await;
+    // The Rolling restart button on a pinned static group also moves nothing.
+    c.find(Locator::Id("rolling-restart"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let count = until("the restart button's count", || async {
+        let r = read_moved(&c).await;
+        r.1
+    })
+    .await;
+    assert_eq!(count, 0);
+    no_panic(&c).await;
+    c.close().await.unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn a_shared_link_with_a_baseline_reopens_the_comparison() {
+    let (_d, c, base) = session().await;
+    c.goto(&format!(
+        "{base}#v1;a=r;t=orders*7,payments*3;m=consumer-a***D,consumer-b***D"
+    ))
+    .await
+    .unwrap();
+    wait_for_app(&c).await;
+    c.find(Locator::Id("pin"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    until("the pinned summary", || async { read_moved(&c).await.1 }).await;
+    c.find(Locator::Css(
+        ".remove-member[aria-label='Remove member consumer-a']",
+    ))
+    .await
+    .unwrap()
+    .click()
+    .await
+    .unwrap();
+    let before = until("the moves after removing a member", || async {
+        let r = read_moved(&c).await;
+        (r.1 > Some(0)).then_some(r)
+    })
+    .await;
+    let summary = c
+        .find(Locator::Id("moved-summary"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(summary.contains("Left: consumer-a"), "{summary}");
+    let url = until("the link to carry the baseline", || async {
+        let u = c.current_url().await.ok()?.to_string();
+        (u.contains(";xb=") && !u.contains("consumer-a**")).then_some(u)
+    })
+    .await;
+    c.goto("about:blank").await.unwrap();
+    c.goto(&url).await.unwrap();
+    wait_for_app(&c).await;
+    let after = until("the same comparison", || async {
+        let r = read_moved(&c).await;
+        r.1.is_some().then_some(r)
+    })
+    .await;
+    assert_eq!(after, before);
+    let summary2 = c
+        .find(Locator::Id("moved-summary"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(summary2, summary);
+    no_panic(&c).await;
+    c.close().await.unwrap();
+}

@@ -8,6 +8,8 @@ pub mod state;
 
 use crate::assignor::{self, AssignorKind};
 use crate::protocol::TopicPartitions;
+use crate::scenario::whatif::{self, Diff};
+use components::whatif::WhatIf;
 use components::{
     bytes::BytesPanel, editor::Editor, explain::Explain, grid::Grid, linkbar::LinkBar,
 };
@@ -21,6 +23,12 @@ pub struct Computed {
     pub input: assignor::GroupInput,
     /// The result (None for assignors this version does not run).
     pub assignment: Option<assignor::Assignment>,
+    /// What changed since the pinned baseline.
+    pub diff: Option<Diff>,
+    /// The same group under range and under round-robin, side by side.
+    pub range: assignor::Assignment,
+    /// See `range`.
+    pub round_robin: assignor::Assignment,
 }
 
 /// The app.
@@ -31,11 +39,27 @@ pub fn app() -> Html {
     // Stable across renders, so rows whose props did not change skip their repaint.
     let dispatch: Callback<Action> = use_callback(state.dispatcher(), |a: Action, d| d.dispatch(a));
     let computed = {
-        let scenario = state.scenario.clone();
-        use_memo(scenario, |s| {
+        let deps = (state.scenario.clone(), state.baseline.clone());
+        use_memo(deps, |(s, baseline)| {
             let input = s.group_input();
-            let assignment = assignor::assign(s.assignor, &input);
-            Computed { input, assignment }
+            let range = assignor::range(&input);
+            let round_robin = assignor::round_robin(&input);
+            let assignment = match s.assignor {
+                AssignorKind::Range => Some(range.clone()),
+                AssignorKind::RoundRobin => Some(round_robin.clone()),
+                _ => None,
+            };
+            let diff = match (baseline, &assignment) {
+                (Some(b), Some(a)) => Some(whatif::diff(b, &input, a)),
+                _ => None,
+            };
+            Computed {
+                input,
+                assignment,
+                diff,
+                range,
+                round_robin,
+            }
         })
     };
     let kind = state.scenario.assignor;
@@ -107,6 +131,7 @@ pub fn app() -> Html {
                         <LinkBar state={state.link_state()} />
                     </div>
                     <Grid computed={computed.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
+                    <WhatIf computed={computed.clone()} pinned={state.baseline.is_some()} story_step={state.story_step} dispatch={dispatch.clone()} />
                     { for bytes_panel }
                     <Explain computed={computed.clone()} selected={state.selected_topic.clone()} dispatch={dispatch} />
                 </section>

@@ -4,6 +4,7 @@
 use crate::assignor::AssignorKind;
 use crate::protocol::{decode_subscription, encode_subscription, hex};
 use crate::scenario::link::LinkState;
+use crate::scenario::whatif::{self, Baseline};
 use crate::scenario::{edit, presets, Scenario};
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -50,6 +51,10 @@ pub struct AppState {
     pub hex_drafts: BTreeMap<usize, String>,
     /// Subscription version per member index, when not the default 3.
     pub versions: BTreeMap<usize, i16>,
+    /// The pinned assignment that changes are compared with.
+    pub baseline: Option<Baseline>,
+    /// The story step on screen.
+    pub story_step: Option<usize>,
 }
 
 /// The version librdkafka sends, and the default of the bytes view.
@@ -67,6 +72,8 @@ impl Default for AppState {
             bytes_member: None,
             hex_drafts: BTreeMap::new(),
             versions: BTreeMap::new(),
+            baseline: None,
+            story_step: None,
         }
     }
 }
@@ -125,6 +132,16 @@ pub enum Action {
     },
     /// Drops the member's raw bytes: its form fields say what it sends again.
     UseFormFields(usize),
+    /// Freezes the current assignment as the baseline.
+    PinBaseline,
+    /// Back to the plain view.
+    Unpin,
+    /// Every member rejoins with a new member id (a rolling restart); pins first if needed.
+    RollingRestart,
+    /// Shows a step of the story.
+    StoryStep(usize),
+    /// Leaves the story (the group stays as it is).
+    ExitStory,
 }
 
 impl AppState {
@@ -220,6 +237,26 @@ impl AppState {
             }
             Action::LoadLink(state) => {
                 *s = state.scenario;
+                next.broken_link = None;
+                next.baseline = None;
+                next.story_step = None;
+                for (k, v) in &state.extra {
+                    match k.as_str() {
+                        "b" => match Baseline::from_text(v) {
+                            Ok(b) => next.baseline = Some(b),
+                            Err(e) => {
+                                next.broken_link = Some(BrokenLink {
+                                    message: format!("link, baseline: {e}"),
+                                    raw: String::new(),
+                                })
+                            }
+                        },
+                        "s" => {
+                            next.story_step = v.parse().ok().filter(|k| *k < whatif::story().len())
+                        }
+                        _ => {}
+                    }
+                }
                 next.versions = state.versions;
                 next.hex_drafts = state
                     .extra
@@ -229,7 +266,6 @@ impl AppState {
                 if next.bytes_member.is_some_and(|b| b >= s.members.len()) {
                     next.bytes_member = None;
                 }
-                next.broken_link = None;
                 next.refusal = None;
                 next.revision += 1;
                 next.history = HistoryMode::None;
@@ -287,6 +323,48 @@ impl AppState {
                 }
                 (Ok(()), HistoryMode::Push, String::new())
             }
+            Action::PinBaseline => {
+                next.baseline = Some(pin(s));
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::Unpin => {
+                next.baseline = None;
+                next.story_step = None;
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::RollingRestart => {
+                let mut base = next.baseline.take().unwrap_or_else(|| pin(s));
+                let seed = next
+                    .revision
+                    .wrapping_mul(2_654_435_761)
+                    .wrapping_add(s.members.len() as u64);
+                for (old, new) in whatif::rolling_restart(s, seed) {
+                    base.rename(&old, &new);
+                }
+                next.baseline = Some(base);
+                next.hex_drafts.clear();
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::StoryStep(k) => match whatif::story().into_iter().nth(k) {
+                Some(step) => {
+                    *s = step.scenario;
+                    next.baseline = step.baseline;
+                    next.story_step = Some(k);
+                    next.hex_drafts.clear();
+                    next.versions.clear();
+                    next.bytes_member = None;
+                    (Ok(()), HistoryMode::Push, String::new())
+                }
+                None => (
+                    Err(format!("the story has no step {}", k + 1)),
+                    HistoryMode::None,
+                    String::new(),
+                ),
+            },
+            Action::ExitStory => {
+                next.story_step = None;
+                (Ok(()), HistoryMode::Push, String::new())
+            }
             Action::UseFormFields(index) => {
                 if let Some(m) = s.members.get_mut(index) {
                     m.subscription = None;
@@ -318,10 +396,16 @@ impl AppState {
             scenario: self.scenario.clone(),
             versions: self.versions.clone(),
             extra: self
-                .hex_drafts
+                .baseline
                 .iter()
-                .filter(|(_, t)| hex::parse_hex(t).is_err())
-                .map(|(i, t)| (format!("h{i}"), t.clone()))
+                .map(|b| ("b".to_string(), b.to_text()))
+                .chain(self.story_step.map(|k| ("s".to_string(), k.to_string())))
+                .chain(
+                    self.hex_drafts
+                        .iter()
+                        .filter(|(_, t)| hex::parse_hex(t).is_err())
+                        .map(|(i, t)| (format!("h{i}"), t.clone())),
+                )
                 .collect(),
         }
     }
@@ -332,6 +416,15 @@ impl AppState {
             .get(&index)
             .copied()
             .unwrap_or(DEFAULT_VERSION)
+    }
+}
+
+/// The current assignment, frozen.
+fn pin(s: &Scenario) -> Baseline {
+    let input = s.group_input();
+    match crate::assignor::assign(s.assignor, &input) {
+        Some(a) => Baseline::pin(&input, &a),
+        None => Baseline::default(),
     }
 }
 

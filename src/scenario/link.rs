@@ -72,6 +72,13 @@ pub fn escape(s: &str, out: &mut String) {
     }
 }
 
+/// Reverses [`escape`].
+pub fn unescape(s: &str) -> Result<String, String> {
+    Part { text: s, at: 0 }
+        .unescape("text")
+        .map_err(|e| e.message)
+}
+
 const B64: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 
 fn b64_encode(bytes: &[u8], out: &mut String) {

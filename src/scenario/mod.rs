@@ -7,6 +7,7 @@
 pub mod edit;
 pub mod link;
 pub mod presets;
+pub mod whatif;
 
 use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, TopicMeta};
 use crate::protocol::{self, Subscription, TopicPartitions};

@@ -202,7 +202,8 @@ pub fn grid(props: &Props) -> Html {
         .map(|m| AttrValue::from(m.id.clone()))
         .collect();
     let (max, min) = a.max_min();
-    let rows = a.topics.iter().map(|t| {
+    let rows = a.topics.iter().enumerate().map(|(ti, t)| {
+        let moved = c.diff.as_ref().and_then(|d| d.moved_cells.get(ti));
         let status = if t.partitions == 0 {
             "missing from metadata: skipped".to_string()
         } else {
@@ -210,7 +211,11 @@ pub fn grid(props: &Props) -> Html {
         };
         html! {
             <GridRow key={t.topic.clone()} topic={AttrValue::from(t.topic.clone())} status={AttrValue::from(status)}
-                owners={Rc::new(t.owners.iter().map(|o| (*o != UNASSIGNED).then(|| Owner { rank: rank[*o as usize], id: ids[*o as usize].clone(), moved: false })).collect::<Vec<_>>())}
+                owners={Rc::new(t.owners.iter().enumerate().map(|(p, o)| (*o != UNASSIGNED).then(|| Owner {
+                    rank: rank[*o as usize],
+                    id: ids[*o as usize].clone(),
+                    moved: moved.and_then(|m| m.get(p)).copied().unwrap_or(false),
+                })).collect::<Vec<_>>())}
                 selected={props.selected.as_deref() == Some(t.topic.as_str())} dispatch={props.dispatch.clone()} />
         }
     });

@@ -6,3 +6,4 @@ pub mod explain;
 pub mod grid;
 pub mod linkbar;
 pub mod presets;
+pub mod whatif;

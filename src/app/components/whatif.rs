@@ -1,0 +1,152 @@
+//! What-if: pin a baseline and see what moved; range and round-robin side by side; the story
+//! of joins, leaves and rolling restarts.
+
+use crate::app::state::Action;
+use crate::app::Computed;
+use crate::assignor::explain::ratio;
+use crate::assignor::{Assignment, UNASSIGNED};
+use crate::scenario::whatif::story;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub computed: Rc<Computed>,
+    pub pinned: bool,
+    pub story_step: Option<usize>,
+    pub dispatch: Callback<Action>,
+}
+
+fn skew(a: &Assignment) -> String {
+    let (max, min) = a.max_min();
+    format!(
+        "max {max}, min {min}, max/min {}",
+        if max == 0 {
+            "–".into()
+        } else {
+            ratio(max, min)
+        }
+    )
+}
+
+fn plural(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+#[function_component(WhatIf)]
+pub fn what_if(p: &Props) -> Html {
+    let c = &p.computed;
+    let d = &p.dispatch;
+    let pin = d.reform(|_| Action::PinBaseline);
+    let unpin = d.reform(|_| Action::Unpin);
+    let restart = d.reform(|_| Action::RollingRestart);
+
+    let summary = c.diff.as_ref().map(|diff| {
+        let mut lines: Vec<String> = Vec::new();
+        for (m, (gained, lost)) in &diff.changes {
+            let mut parts = Vec::new();
+            if *gained > 0 {
+                parts.push(format!("gained {gained}"));
+            }
+            if *lost > 0 {
+                parts.push(format!("lost {lost}"));
+            }
+            lines.push(format!("{m}: {}", parts.join(", ")));
+        }
+        let list = |label: &str, v: &[String]| (!v.is_empty()).then(|| format!("{label}: {}", v.join(", ")));
+        let groups: Vec<String> = [
+            list("Became idle", &diff.became_idle),
+            list("Became busy", &diff.became_busy),
+            list("Joined", &diff.joined),
+            list("Left", &diff.left),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        html! {
+            <div class="moved-summary" id="moved-summary" data-moved-count={diff.moved.to_string()} role="status">
+                <p class="moved-headline">
+                    { if diff.moved == 0 { "Nothing moved since the baseline.".to_string() } else { format!("{} moved since the baseline.", plural(diff.moved, "partition", "partitions")) } }
+                    if diff.newly_assigned > 0 { { format!(" {} newly assigned.", plural(diff.newly_assigned, "partition", "partitions")) } }
+                    if diff.unassigned > 0 { { format!(" {} no longer assigned.", plural(diff.unassigned, "partition", "partitions")) } }
+                </p>
+                <ul class="moved-members">{ for lines.iter().map(|l| html! { <li>{ l.clone() }</li> }) }</ul>
+                { for groups.iter().map(|g| html! { <p class="moved-group">{ g.clone() }</p> }) }
+                <p class="hint">{ "Cells that changed owner are outlined in the grid." }</p>
+            </div>
+        }
+    });
+
+    // Range and round-robin side by side.
+    let (r, o) = (&c.range, &c.round_robin);
+    let differ: usize = r
+        .topics
+        .iter()
+        .zip(&o.topics)
+        .map(|(x, y)| {
+            x.owners
+                .iter()
+                .zip(&y.owners)
+                .filter(|(a, b)| a != b && **a != UNASSIGNED)
+                .count()
+        })
+        .sum();
+    let rows = c.input.members.iter().enumerate().map(|(i, m)| {
+        html! {
+            <tr key={m.id.clone()} data-compare-member={m.id.clone()}>
+                <td>{ m.id.clone() }</td>
+                <td data-range-total={r.totals[i].to_string()}>{ r.totals[i] }</td>
+                <td data-roundrobin-total={o.totals[i].to_string()}>{ o.totals[i] }</td>
+            </tr>
+        }
+    });
+
+    // The story.
+    let steps = story();
+    let story_view = match p.story_step {
+        None => html! {
+            <button id="story-start" onclick={d.reform(|_| Action::StoryStep(0))}>{ "Step through the story: join, leave, rolling restarts" }</button>
+        },
+        Some(k) => {
+            let step = &steps[k.min(steps.len() - 1)];
+            let back = d.reform(move |_| Action::StoryStep(k.saturating_sub(1)));
+            let forward = d.reform(move |_| Action::StoryStep(k + 1));
+            html! {
+                <div class="story" id="story" data-story-step={k.to_string()}>
+                    <p class="story-title"><strong>{ format!("Step {} of {}: {}", k + 1, steps.len(), step.title) }</strong></p>
+                    <p class="story-sentence">{ step.sentence }</p>
+                    <button id="story-back" disabled={k == 0} onclick={back}>{ "← Back" }</button>
+                    <button id="story-forward" disabled={k + 1 >= steps.len()} onclick={forward}>{ "Forward →" }</button>
+                    <button id="story-exit" onclick={d.reform(|_| Action::ExitStory)}>{ "Leave the story" }</button>
+                </div>
+            }
+        }
+    };
+
+    html! {
+        <section class="whatif" id="whatif">
+            <h2>{ "What if" }</h2>
+            <div class="whatif-controls">
+                if p.pinned {
+                    <button id="unpin" onclick={unpin}>{ "Unpin the baseline" }</button>
+                } else {
+                    <button id="pin" onclick={pin}>{ "Pin as baseline" }</button>
+                }
+                <button id="rolling-restart" onclick={restart} title="Every member rejoins with a new member id, as after a rolling restart">
+                    { "Rolling restart" }
+                </button>
+            </div>
+            { story_view }
+            { for summary }
+            <h3>{ "Range and round-robin side by side" }</h3>
+            <table class="compare" id="compare" data-differ={differ.to_string()}>
+                <thead><tr><th>{ "member" }</th><th>{ "range" }</th><th>{ "round-robin" }</th></tr></thead>
+                <tbody>{ for rows }</tbody>
+                <tfoot>
+                    <tr><td>{ "skew" }</td><td>{ skew(r) }</td><td>{ skew(o) }</td></tr>
+                </tfoot>
+            </table>
+            <p class="compare-differ">{ format!("{} differ between the two.", plural(differ as u32, "partition owner", "partition owners")) }</p>
+        </section>
+    }
+}

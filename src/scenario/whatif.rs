@@ -1,0 +1,460 @@
+//! What-if: pin an assignment as the baseline, change the group, and see exactly what moved;
+//! plus stories that step through the changes people ask about.
+
+use super::{Member, Scenario, Topic};
+use crate::assignor::{Assignment, AssignorKind, GroupInput, UNASSIGNED};
+use std::collections::BTreeMap;
+
+/// A pinned assignment: the owner (member id) of every partition.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Baseline {
+    /// Member ids, in the order they were listed when pinned (every member, idle ones too).
+    pub members: Vec<String>,
+    /// Per topic, per partition, the owner's index in `members`.
+    pub topics: Vec<(String, Vec<Option<u32>>)>,
+}
+
+impl Baseline {
+    /// Freezes an assignment.
+    pub fn pin(input: &GroupInput, a: &Assignment) -> Baseline {
+        Baseline {
+            members: input.members.iter().map(|m| m.id.clone()).collect(),
+            topics: a
+                .topics
+                .iter()
+                .filter(|t| t.partitions > 0)
+                .map(|t| {
+                    let owners = t
+                        .owners
+                        .iter()
+                        .map(|o| (*o != UNASSIGNED).then_some(*o))
+                        .collect();
+                    (t.topic.clone(), owners)
+                })
+                .collect(),
+        }
+    }
+
+    /// The baseline owner of a partition.
+    pub fn owner(&self, topic: &str, partition: usize) -> Option<&str> {
+        let (_, owners) = self.topics.iter().find(|(t, _)| t == topic)?;
+        let o = (*owners.get(partition)?)?;
+        self.members.get(o as usize).map(String::as_str)
+    }
+
+    /// A member came back under a new member id (a restart): its partitions in the baseline
+    /// now count as the new id's, so only real moves show.
+    pub fn rename(&mut self, old: &str, new: &str) {
+        for m in &mut self.members {
+            if m == old {
+                *m = new.to_string();
+            }
+        }
+    }
+
+    /// A compact text form for the link: `id,id,...|topic:o.o.o|topic:...` with owners as
+    /// indices (`-` for none) and names percent-encoded.
+    pub fn to_text(&self) -> String {
+        let mut s = String::new();
+        for (i, m) in self.members.iter().enumerate() {
+            if i > 0 {
+                s.push(',');
+            }
+            super::link::escape(m, &mut s);
+        }
+        for (t, owners) in &self.topics {
+            s.push('|');
+            super::link::escape(t, &mut s);
+            s.push(':');
+            let list: Vec<String> = owners
+                .iter()
+                .map(|o| o.map_or("-".to_string(), |o| o.to_string()))
+                .collect();
+            s.push_str(&list.join("."));
+        }
+        s
+    }
+
+    /// Reads [`Baseline::to_text`]; every problem says what and where.
+    pub fn from_text(text: &str) -> Result<Baseline, String> {
+        let mut parts = text.split('|');
+        let members_text = parts.next().unwrap_or_default();
+        let unescape = |s: &str, what: &str| {
+            super::link::unescape(s).map_err(|e| format!("baseline {what}: {e}"))
+        };
+        let members: Vec<String> = if members_text.is_empty() {
+            Vec::new()
+        } else {
+            members_text
+                .split(',')
+                .map(|m| unescape(m, "member"))
+                .collect::<Result<_, _>>()?
+        };
+        let mut topics = Vec::new();
+        for (k, part) in parts.enumerate() {
+            let (name, owners) = part
+                .rsplit_once(':')
+                .ok_or(format!("baseline topic {}: expected name:owners", k + 1))?;
+            let name = unescape(name, "topic")?;
+            let mut list = Vec::new();
+            if !owners.is_empty() {
+                for o in owners.split('.') {
+                    if o == "-" {
+                        list.push(None);
+                        continue;
+                    }
+                    let i: u32 = o.parse().map_err(|_| {
+                        format!("baseline topic \"{name}\": owner \"{o}\" is not a member number")
+                    })?;
+                    if i as usize >= members.len() {
+                        return Err(format!(
+                            "baseline topic \"{name}\": owner {i} but the baseline lists {} members",
+                            members.len()
+                        ));
+                    }
+                    list.push(Some(i));
+                }
+            }
+            if list.len() > super::MAX_PARTITIONS as usize {
+                return Err(format!("baseline topic \"{name}\" has too many partitions"));
+            }
+            topics.push((name, list));
+        }
+        Ok(Baseline { members, topics })
+    }
+}
+
+/// What changed between the baseline and now.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Diff {
+    /// Partitions owned in both whose owner changed.
+    pub moved: u32,
+    /// Partitions owned now that nobody owned in the baseline (new partitions or topics).
+    pub newly_assigned: u32,
+    /// Partitions owned in the baseline that nobody owns now.
+    pub unassigned: u32,
+    /// Per topic of the current assignment (same order), per partition: did its owner change?
+    pub moved_cells: Vec<Vec<bool>>,
+    /// Per member id: (partitions gained, partitions lost), only members with a change.
+    pub changes: BTreeMap<String, (u32, u32)>,
+    /// Members that had partitions and now have none.
+    pub became_idle: Vec<String>,
+    /// Members that had none (or were not there) and now have some.
+    pub became_busy: Vec<String>,
+    /// Members present now but not in the baseline.
+    pub joined: Vec<String>,
+    /// Members of the baseline that are gone.
+    pub left: Vec<String>,
+}
+
+/// Compares the current assignment with a baseline.
+pub fn diff(baseline: &Baseline, input: &GroupInput, current: &Assignment) -> Diff {
+    let mut d = Diff::default();
+    let id = |o: u32| input.members[o as usize].id.as_str();
+    let mut gained: BTreeMap<&str, u32> = BTreeMap::new();
+    let mut lost: BTreeMap<String, u32> = BTreeMap::new();
+    let mut before_total: BTreeMap<&str, u32> = BTreeMap::new();
+    for (_, owners) in &baseline.topics {
+        for o in owners.iter().flatten() {
+            if let Some(m) = baseline.members.get(*o as usize) {
+                *before_total.entry(m.as_str()).or_default() += 1;
+            }
+        }
+    }
+    for t in &current.topics {
+        let mut cells = vec![false; t.owners.len()];
+        for (p, o) in t.owners.iter().enumerate() {
+            let now = (*o != UNASSIGNED).then(|| id(*o));
+            let before = baseline.owner(&t.topic, p);
+            match (before, now) {
+                (Some(b), Some(n)) if b != n => {
+                    d.moved += 1;
+                    cells[p] = true;
+                    *gained.entry(n).or_default() += 1;
+                    *lost.entry(b.to_string()).or_default() += 1;
+                }
+                (None, Some(n)) => {
+                    d.newly_assigned += 1;
+                    *gained.entry(n).or_default() += 1;
+                }
+                (Some(b), None) => {
+                    d.unassigned += 1;
+                    *lost.entry(b.to_string()).or_default() += 1;
+                }
+                _ => {}
+            }
+        }
+        d.moved_cells.push(cells);
+    }
+    // Baseline partitions of topics or partitions that are gone entirely.
+    for (topic, owners) in &baseline.topics {
+        let now = current
+            .topics
+            .iter()
+            .find(|t| &t.topic == topic)
+            .map_or(0, |t| t.owners.len());
+        for o in owners.iter().skip(now).flatten() {
+            d.unassigned += 1;
+            if let Some(b) = baseline.members.get(*o as usize) {
+                *lost.entry(b.clone()).or_default() += 1;
+            }
+        }
+    }
+    for (m, g) in &gained {
+        d.changes.entry(m.to_string()).or_default().0 = *g;
+    }
+    for (m, l) in &lost {
+        d.changes.entry(m.clone()).or_default().1 = *l;
+    }
+    for (i, m) in input.members.iter().enumerate() {
+        let before = before_total.get(m.id.as_str()).copied().unwrap_or(0);
+        let now = current.totals[i];
+        if before > 0 && now == 0 {
+            d.became_idle.push(m.id.clone());
+        }
+        if before == 0 && now > 0 {
+            d.became_busy.push(m.id.clone());
+        }
+        if !baseline.members.contains(&m.id) {
+            d.joined.push(m.id.clone());
+        }
+    }
+    for m in &baseline.members {
+        if !input.members.iter().any(|x| &x.id == m) {
+            d.left.push(m.clone());
+        }
+    }
+    d
+}
+
+/// The member ids a coordinator hands out: client.id, a dash, and a UUID. Deterministic
+/// here (from `seed`), so a story and its link always show the same thing.
+pub fn coordinator_member_id(client_id: &str, seed: u64) -> String {
+    let mut x = seed ^ 0x9E37_79B9_7F4A_7C15;
+    for b in client_id.bytes() {
+        x = (x ^ b as u64).wrapping_mul(0x0100_0000_01B3);
+    }
+    let mut next = || {
+        x ^= x >> 33;
+        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+        x ^= x >> 33;
+        x
+    };
+    let (a, b) = (next(), next());
+    format!(
+        "{client_id}-{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
+        a >> 32,
+        (a >> 16) & 0xffff,
+        a & 0xfff,
+        0x8000 | (b >> 48) & 0x3fff,
+        b & 0xffff_ffff_ffff
+    )
+}
+
+/// Every dynamic member rejoins with a new member id, as after a rolling restart; static
+/// members (group.instance.id) rejoin with a new member id too, but keep their instance id.
+/// Returns the renames (old id, new id).
+pub fn rolling_restart(s: &mut Scenario, seed: u64) -> Vec<(String, String)> {
+    let mut renames = Vec::new();
+    for (i, m) in s.members.iter_mut().enumerate() {
+        let client_id = client_id_of(&m.id);
+        let new = coordinator_member_id(client_id, seed.wrapping_add(i as u64 * 7919));
+        renames.push((m.id.clone(), new.clone()));
+        m.id = new;
+    }
+    renames
+}
+
+/// The client.id part of a coordinator-assigned member id (the id without its UUID).
+pub fn client_id_of(member_id: &str) -> &str {
+    let b = member_id.as_bytes();
+    if b.len() > 37 && b[b.len() - 37] == b'-' {
+        let uuid = &member_id[member_id.len() - 36..];
+        let shape = uuid.bytes().enumerate().all(|(i, c)| match i {
+            8 | 13 | 18 | 23 => c == b'-',
+            _ => c.is_ascii_hexdigit(),
+        });
+        if shape {
+            return &member_id[..member_id.len() - 37];
+        }
+    }
+    member_id
+}
+
+/// One step of a story.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Step {
+    /// Short title.
+    pub title: &'static str,
+    /// What happened and why, in one sentence.
+    pub sentence: &'static str,
+    /// The group at this step.
+    pub scenario: Scenario,
+    /// The baseline to compare with (the previous step's assignment), members renamed.
+    pub baseline: Option<Baseline>,
+}
+
+fn group(ids: &[String], static_ids: bool) -> Scenario {
+    Scenario {
+        topics: vec![
+            Topic {
+                name: "orders".into(),
+                partitions: 6,
+            },
+            Topic {
+                name: "payments".into(),
+                partitions: 4,
+            },
+        ],
+        members: ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| Member {
+                id: id.clone(),
+                instance_id: static_ids.then(|| format!("orders-app-{}", i + 1)),
+                topics: vec!["orders".into(), "payments".into()],
+                ..Default::default()
+            })
+            .collect(),
+        assignor: AssignorKind::Range,
+        ..Default::default()
+    }
+}
+
+fn pinned(s: &Scenario) -> Baseline {
+    let input = s.group_input();
+    let a = crate::assignor::range(&input);
+    Baseline::pin(&input, &a)
+}
+
+/// The story: a member joins, a member leaves, a rolling restart of dynamic members, and
+/// the same restart with static members. Every member uses Java's default client.id
+/// (`consumer-orders-1` in every JVM), so member ids differ only by the coordinator's UUID.
+pub fn story() -> Vec<Step> {
+    let client = "consumer-orders-1";
+    let ids: Vec<String> = (0..4)
+        .map(|i| coordinator_member_id(client, 11 + i))
+        .collect();
+    let start = group(&ids[..3], false);
+    let join = group(&ids[..4], false);
+    let mut leave = join.clone();
+    leave.members.remove(1);
+    let mut restart = leave.clone();
+    let renames = rolling_restart(&mut restart, 1_000);
+    let mut restart_base = pinned(&leave);
+    for (o, n) in &renames {
+        restart_base.rename(o, n);
+    }
+    let mut statics = leave.clone();
+    for (i, m) in statics.members.iter_mut().enumerate() {
+        m.instance_id = Some(format!("orders-app-{}", i + 1));
+    }
+    let mut static_restart = statics.clone();
+    let renames = rolling_restart(&mut static_restart, 1_000);
+    let mut static_base = pinned(&statics);
+    for (o, n) in &renames {
+        static_base.rename(o, n);
+    }
+    vec![
+        Step {
+            title: "Start",
+            sentence: "Three dynamic members share orders (6 partitions) and payments (4); their member ids are the coordinator's client.id-UUID, so range orders them by UUID.",
+            baseline: None,
+            scenario: start.clone(),
+        },
+        Step {
+            title: "A member joins",
+            sentence: "A fourth member joins: range recomputes every topic over four subscribers, so partitions move even between members that stayed.",
+            baseline: Some(pinned(&start)),
+            scenario: join.clone(),
+        },
+        Step {
+            title: "A member leaves",
+            sentence: "The second member in the order leaves: everyone after it shifts up one place, and its partitions and more change hands.",
+            baseline: Some(pinned(&join)),
+            scenario: leave.clone(),
+        },
+        Step {
+            title: "Rolling restart, dynamic members",
+            sentence: "Every member restarts and rejoins with a new member id (client.id plus a fresh UUID): the UUIDs decide the order, so range can reshuffle much of the group although nothing else changed.",
+            baseline: Some(restart_base),
+            scenario: restart,
+        },
+        Step {
+            title: "The same group with static members",
+            sentence: "The same three processes now set group.instance.id (orders-app-1 to 3): static members come first, ordered by instance id.",
+            baseline: None,
+            scenario: statics,
+        },
+        Step {
+            title: "Rolling restart, static members",
+            sentence: "Every member restarts and gets a new member id again, but range orders static members by group.instance.id, which did not change: nothing moves.",
+            baseline: Some(static_base),
+            scenario: static_restart,
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn diff_of(s: &Scenario, b: &Baseline) -> Diff {
+        let input = s.group_input();
+        let a = crate::assignor::range(&input);
+        diff(b, &input, &a)
+    }
+
+    #[test]
+    fn member_joins() {
+        let s = super::super::presets::preset("seven-three").unwrap();
+        let b = pinned(&s);
+        let mut t = s.clone();
+        super::super::edit::add_member(&mut t);
+        let d = diff_of(&t, &b);
+        // consumer-0 sorts first. 7 over 3 (a 0-2, b 3-4, c 5-6) becomes 7 over 4
+        // (consumer-0 0-1, a 2-3, b 4-5, c 6): partitions 0, 1, 3 and 5 move.
+        assert_eq!(d.moved, 4);
+        assert_eq!(d.joined, vec!["consumer-0".to_string()]);
+        assert_eq!(d.became_busy, vec!["consumer-0".to_string()]);
+        assert_eq!(d.changes["consumer-a"], (1, 2));
+        assert_eq!(d.changes["consumer-0"], (2, 0));
+        assert_eq!(
+            d.moved_cells[0],
+            vec![true, true, false, true, false, true, false]
+        );
+    }
+
+    #[test]
+    fn story_restarts() {
+        let steps = story();
+        let moved: Vec<u32> = steps
+            .iter()
+            .map(|s| {
+                s.baseline
+                    .as_ref()
+                    .map_or(0, |b| diff_of(&s.scenario, b).moved)
+            })
+            .collect();
+        assert!(
+            moved[3] > 0,
+            "a dynamic rolling restart reshuffles: {moved:?}"
+        );
+        assert_eq!(moved[5], 0, "a static rolling restart moves nothing");
+        assert!(moved[1] > 0 && moved[2] > 0);
+        assert_eq!(
+            client_id_of(&steps[3].scenario.members[0].id),
+            "consumer-orders-1"
+        );
+    }
+
+    #[test]
+    fn baseline_text_round_trip() {
+        let b = pinned(&story()[1].scenario);
+        assert_eq!(Baseline::from_text(&b.to_text()).unwrap(), b);
+        assert!(Baseline::from_text("a,b|t:0.5")
+            .unwrap_err()
+            .contains("owner 5"));
+        assert!(Baseline::from_text("a|t").is_err());
+    }
+}
