@@ -177,7 +177,7 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
         .collect();
     if !outsiders.is_empty() && n > 0 {
         mistakes.push(format!(
-            "{} {} not subscribed to {}, so {} none of its partitions, however idle.",
+            "{} {} not subscribed to {}, so {} none of its partitions, whatever {} load elsewhere.",
             outsiders.join(", "),
             if outsiders.len() == 1 { "is" } else { "are" },
             t.topic,
@@ -185,7 +185,8 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
                 "it gets"
             } else {
                 "they get"
-            }
+            },
+            if outsiders.len() == 1 { "its" } else { "their" }
         ));
     }
     // Idle members.

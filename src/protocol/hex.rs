@@ -308,10 +308,11 @@ fn parse_dump(text: &str, d: &mut Digits) -> Result<(), HexError> {
         }
         start += raw.len();
     }
-    let offsets: Vec<(u64, usize)> = lines
-        .iter()
-        .map(|(_, l)| dump_offset(l).expect("checked by looks_like_dump"))
-        .collect();
+    let mut offsets: Vec<(u64, usize)> = Vec::with_capacity(lines.len());
+    for (base, l) in &lines {
+        // looks_like_dump checked every line; a line that still has no offset is refused.
+        offsets.push(dump_offset(l).ok_or_else(|| invalid(text, *base))?);
+    }
     for (k, (base, line)) in lines.iter().enumerate() {
         let (off, hex_from) = offsets[k];
         let mut hex_to = line.len();

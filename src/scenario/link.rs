@@ -443,6 +443,17 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
             other => return Err(sec.err(format!("unknown section \"{other}\""))),
         }
     }
+    let total: u64 = state
+        .scenario
+        .topics
+        .iter()
+        .map(|t| t.partitions as u64)
+        .sum();
+    if total > MAX_PARTITIONS as u64 {
+        return Err(whole.err(format!(
+            "the link's topics add up to {total} partitions; the limit is {MAX_PARTITIONS}"
+        )));
+    }
     if !seen_topics || !seen_members {
         return Err(whole.err(format!(
             "the link is missing its {} section; was it cut short?",
@@ -656,6 +667,8 @@ mod tests {
         assert_eq!(e.position, 11);
         let e = from_fragment("v1;a=r;t=a*1").unwrap_err();
         assert!(e.message.contains("cut short"), "{e}");
+        let e = from_fragment("v1;a=r;t=a*900000,b*900000;m=").unwrap_err();
+        assert!(e.message.contains("add up to 1800000"), "{e}");
         let e = from_fragment("hello").unwrap_err();
         assert!(e.message.contains("format version"), "{e}");
     }

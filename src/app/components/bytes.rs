@@ -45,7 +45,7 @@ fn value_text(v: &FieldValue) -> String {
         FieldValue::Text(t) => format!("\"{t}\""),
         FieldValue::Bytes(n) => format!("{n} bytes"),
         FieldValue::Null => "null".into(),
-        FieldValue::Array(n) => format!("{n} elements"),
+        FieldValue::Array(n) => format!("{n} {}", if *n == 1 { "element" } else { "elements" }),
         FieldValue::Struct => String::new(),
     }
 }
@@ -419,7 +419,7 @@ pub fn bytes_panel(p: &Props) -> Html {
         },
         (None, None) => html! {
             <p class="decode-status ok" data-status="ok">
-                { format!("Version {} · {} bytes · {} topics", d.header_version.unwrap_or(0), b.len(), d.message.topics.len()) }
+                { format!("Version {} · {} bytes · {} {}", d.header_version.unwrap_or(0), b.len(), d.message.topics.len(), if d.message.topics.len() == 1 { "topic" } else { "topics" }) }
             </p>
         },
     };

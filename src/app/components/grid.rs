@@ -228,9 +228,11 @@ pub fn grid(props: &Props) -> Html {
             <li key={member.id.clone()} class="member-total" data-member={member.id.clone()} data-total={total.to_string()}>
                 <span class={classes!("swatch", format!("c{}", pos % PALETTE))}>{ pos.to_string() }</span>
                 <span class="member-name">{ member.id.clone() }</span>
-                if let Some(instance) = &member.instance_id {
-                    <span class="badge" title={format!("group.instance.id = {instance}")}>{ "static" }</span>
-                }
+                <span class="badge-slot">
+                    if let Some(instance) = &member.instance_id {
+                        <span class="badge" title={format!("group.instance.id = {instance}")}>{ "static" }</span>
+                    }
+                </span>
                 <span class="bar-track"><span class={classes!("bar", format!("c{}", pos % PALETTE))} style={format!("width:{}.{}%", width / 10, width % 10)}></span></span>
                 <span class="total">{ if total == 0 { "idle".to_string() } else { total.to_string() } }</span>
             </li>
