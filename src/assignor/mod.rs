@@ -117,8 +117,9 @@ pub struct TopicAssignment {
     pub partitions: u32,
     /// Per partition, the index of its owner in [`GroupInput::members`], or [`UNASSIGNED`].
     pub owners: Vec<u32>,
-    /// The topic's subscribers in assignor order, with their shares.
-    pub shares: Vec<Share>,
+    /// The topic's subscribers in assignor order, with their shares (shared between topics
+    /// with the same subscribers and partition count).
+    pub shares: std::rc::Rc<[Share]>,
     /// True when rack matching (KIP-881) placed some of this topic's partitions.
     pub rack_aware: bool,
 }
@@ -267,21 +268,46 @@ pub(crate) fn prepare(input: &GroupInput) -> Prepared<'_> {
     let mut index: order::FastMap<&str, usize> = order::FastMap::default();
     let mut topics: Vec<(&str, Option<&TopicMeta>, Vec<u32>)> = Vec::new();
     let cap = order.len().min(4096);
-    for &m in &order {
-        for t in &input.members[m as usize].topics {
-            let i = match index.get(t.as_str()) {
-                Some(i) => *i,
-                None => {
-                    topics.push((
-                        t.as_str(),
-                        meta.get(t.as_str()).copied(),
-                        Vec::with_capacity(cap),
-                    ));
-                    index.insert(t.as_str(), topics.len() - 1);
-                    topics.len() - 1
-                }
+    // Pass 1, members in input order (sequential memory): each member's topics resolved to
+    // indices, in one flat vector. Members usually list the same topics in the same order,
+    // so the previous member's index is reused when the name at that position matches.
+    let mut flat: Vec<u32> = Vec::new();
+    let mut offsets: Vec<u32> = Vec::with_capacity(input.members.len() + 1);
+    offsets.push(0);
+    let mut prev: &[String] = &[];
+    let mut prev_start = 0usize;
+    for m in &input.members {
+        let start = flat.len();
+        for (j, t) in m.topics.iter().enumerate() {
+            let i = match prev.get(j) {
+                Some(p) if p == t => flat[prev_start + j],
+                _ => match index.get(t.as_str()) {
+                    Some(i) => *i as u32,
+                    None => {
+                        topics.push((
+                            t.as_str(),
+                            meta.get(t.as_str()).copied(),
+                            Vec::with_capacity(cap),
+                        ));
+                        index.insert(t.as_str(), topics.len() - 1);
+                        (topics.len() - 1) as u32
+                    }
+                },
             };
-            let list = &mut topics[i].2;
+            flat.push(i);
+        }
+        prev = &m.topics;
+        prev_start = start;
+        offsets.push(flat.len() as u32);
+    }
+    // Pass 2, members in assignor order: each topic's subscribers come out sorted.
+    for &m in &order {
+        let (a, b) = (
+            offsets[m as usize] as usize,
+            offsets[m as usize + 1] as usize,
+        );
+        for &i in &flat[a..b] {
+            let list = &mut topics[i as usize].2;
             // A topic listed twice in one subscription counts once (Java dedups by member id).
             if list.last() != Some(&m) {
                 list.push(m);

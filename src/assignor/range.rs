@@ -11,6 +11,7 @@ use super::{
     UNASSIGNED,
 };
 use std::collections::{BTreeSet, HashMap};
+use std::rc::Rc;
 
 /// Java's TopicAssignmentState.
 struct State<'a> {
@@ -76,7 +77,8 @@ impl<'a> State<'a> {
             partitions: n,
             per: n.checked_div(m).unwrap_or(0),
             remaining_extra: n.checked_rem(m).unwrap_or(0),
-            assigned: vec![0; consumers.len()],
+            // Allocated only when a rack pass needs it (see `assigned_mut`).
+            assigned: Vec::new(),
             consumers,
             racks,
             partition_racks,
@@ -89,7 +91,7 @@ impl<'a> State<'a> {
 
     fn max_assignable(&self, c: usize) -> u32 {
         let max = self.per + u32::from(self.remaining_extra > 0);
-        max.saturating_sub(self.assigned[c])
+        max.saturating_sub(self.assigned.get(c).copied().unwrap_or(0))
     }
 
     fn racks_match(&self, c: usize, p: usize) -> bool {
@@ -104,6 +106,9 @@ impl<'a> State<'a> {
 
     /// Java's onAssigned, for `count` partitions just given to consumer `c`.
     fn on_assigned(&mut self, c: usize, count: u32) {
+        if self.assigned.is_empty() {
+            self.assigned = vec![0; self.consumers.len()];
+        }
         self.assigned[c] += count;
         if self.assigned[c] > self.per {
             self.remaining_extra = self.remaining_extra.saturating_sub(1);
@@ -142,6 +147,16 @@ impl<'a> State<'a> {
     /// Java's assignRanges with mayAssign = always: the first unassigned partitions in
     /// order, up to each consumer's remaining quota. Linear: a cursor skips assigned ones.
     fn assign_ranges(&mut self) {
+        if self.assigned.is_empty() {
+            // Nothing placed yet (no rack pass here): the plain rule, one write per partition.
+            let mut p = 0usize;
+            for (c, m) in self.consumers.iter().enumerate() {
+                let count = (self.per + u32::from((c as u32) < self.remaining_extra)) as usize;
+                self.owners[p..p + count].fill(*m);
+                p += count;
+            }
+            return;
+        }
         for c in 0..self.consumers.len() {
             if !self.unassigned_left() {
                 break;
@@ -246,6 +261,8 @@ pub fn range(input: &GroupInput) -> Assignment {
     // `states` holds the topics with metadata, in the same order as `prep.topics`.
     let mut states = states.into_iter().peekable();
     let mut topics = Vec::with_capacity(prep.topics.len());
+    // Topics with the same subscribers and partition count have the same shares: built once.
+    let mut last_shares: Option<(&[u32], u32, Rc<[Share]>)> = None;
     for (name, _, subs) in &prep.topics {
         let state = match states.peek() {
             Some(s) if s.name == *name => states.next(),
@@ -253,25 +270,36 @@ pub fn range(input: &GroupInput) -> Assignment {
         };
         match state {
             Some(s) => {
-                let shares = s
-                    .consumers
-                    .iter()
-                    .enumerate()
-                    .map(|(i, m)| {
-                        let i = i as u32;
+                let shares = match &last_shares {
+                    Some((subs_before, n, shares))
+                        if *subs_before == s.consumers && *n == s.partitions =>
+                    {
+                        shares.clone()
+                    }
+                    _ => {
                         let extra = s
                             .partitions
                             .checked_rem(s.consumers.len() as u32)
                             .unwrap_or(0);
-                        let quota = s.per + u32::from(i < extra);
-                        Share {
-                            member: *m,
-                            index: i,
-                            quota,
-                            first: (quota > 0).then(|| s.per * i + i.min(extra)),
-                        }
-                    })
-                    .collect();
+                        let shares: Rc<[Share]> = s
+                            .consumers
+                            .iter()
+                            .enumerate()
+                            .map(|(i, m)| {
+                                let i = i as u32;
+                                let quota = s.per + u32::from(i < extra);
+                                Share {
+                                    member: *m,
+                                    index: i,
+                                    quota,
+                                    first: (quota > 0).then(|| s.per * i + i.min(extra)),
+                                }
+                            })
+                            .collect();
+                        last_shares = Some((s.consumers, s.partitions, shares.clone()));
+                        shares
+                    }
+                };
                 topics.push(TopicAssignment {
                     topic: name.to_string(),
                     partitions: s.partitions,
