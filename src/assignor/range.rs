@@ -13,6 +13,9 @@ use super::{
 use std::collections::{BTreeSet, HashMap};
 use std::rc::Rc;
 
+/// The last shares built: for these subscribers and this partition count.
+type SharedShares<'a> = (&'a [u32], u32, Rc<[Share]>);
+
 /// Java's TopicAssignmentState.
 struct State<'a> {
     name: &'a str,
@@ -262,7 +265,7 @@ pub fn range(input: &GroupInput) -> Assignment {
     let mut states = states.into_iter().peekable();
     let mut topics = Vec::with_capacity(prep.topics.len());
     // Topics with the same subscribers and partition count have the same shares: built once.
-    let mut last_shares: Option<(&[u32], u32, Rc<[Share]>)> = None;
+    let mut last_shares: Option<SharedShares<'_>> = None;
     for (name, _, subs) in &prep.topics {
         let state = match states.peek() {
             Some(s) if s.name == *name => states.next(),
