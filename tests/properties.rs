@@ -58,6 +58,8 @@ fn name() -> impl Strategy<Value = String> {
         "\\PC{0,6}",
         Just("consumer-10".to_string()),
         Just("😀".to_string()),
+        "(consumer-g-1)?-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
+        "c-[0-9A-F]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}",
     ]
 }
 

@@ -10,7 +10,10 @@
 //!   and rack are empty when absent and `~value` when present; subscriptions are a base64url
 //!   bitmask over the topic list, then `!name` for each subscribed topic not in the list;
 //!   options are `g<generation>`, `o<topic>!p:p:p` (owned partitions), `b<base64url bytes>`
-//!   (raw subscription) and `v<version>` (the version its bytes view shows).
+//!   (raw subscription) and `v<version>` (the version its bytes view shows). A member id may
+//!   start with `^.` (the previous member's id without its UUID) or `^N.` (the first N bytes
+//!   of the previous member's id) and end with `~` and
+//!   22 base64url characters (a coordinator UUID: `-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`).
 //! - `p`: partition racks, `topic*racks!racks!...` with racks split by `:`.
 //! - `x`: extra state of the app (kept verbatim for it).
 //!
@@ -243,11 +246,13 @@ pub fn to_fragment(state: &LinkState) -> String {
         out.push_str(&t.partitions.to_string());
     }
     out.push_str(";m=");
+    let mut prev_id = "";
     for (i, m) in s.members.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        escape(&m.id, &mut out);
+        write_member_id(&m.id, prev_id, &mut out);
+        prev_id = &m.id;
         for opt in [&m.instance_id, &m.rack] {
             out.push('*');
             if let Some(v) = opt {
@@ -468,7 +473,8 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
         let val = sec.skip(2);
         if !val.text.is_empty() {
             for (i, item) in val.split(',').iter().enumerate() {
-                let (m, v) = read_member(item, i, &state.scenario.topics)?;
+                let prev_id = state.scenario.members.last().map_or("", |m| m.id.as_str());
+                let (m, v) = read_member(item, i, &state.scenario.topics, prev_id)?;
                 if state.scenario.members.iter().any(|o| o.id == m.id) {
                     return Err(item.err(format!("member \"{}\" is listed twice", m.id)));
                 }
@@ -482,10 +488,142 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
     Ok(state)
 }
 
+/// The canonical lower-case UUID at the end of a coordinator member id
+/// (`client.id-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`), as 16 bytes.
+fn trailing_uuid(id: &str) -> Option<[u8; 16]> {
+    let b = id.as_bytes();
+    if b.len() < 37 || b[b.len() - 37] != b'-' {
+        return None;
+    }
+    let u = &b[b.len() - 36..];
+    let mut out = [0u8; 16];
+    let mut k = 0;
+    let mut i = 0;
+    while i < 36 {
+        if matches!(i, 8 | 13 | 18 | 23) {
+            if u[i] != b'-' {
+                return None;
+            }
+            i += 1;
+            continue;
+        }
+        let d = |c: u8| match c {
+            b'0'..=b'9' => Some(c - b'0'),
+            b'a'..=b'f' => Some(c - b'a' + 10),
+            _ => None,
+        };
+        out[k] = (d(u[i])? << 4) | d(u[i + 1])?;
+        k += 1;
+        i += 2;
+    }
+    Some(out)
+}
+
+/// A member id, compactly: `^.` repeats the previous id's client.id (all before its UUID),
+/// `^N.` reuses the first N bytes of the previous id, and a trailing
+/// coordinator UUID is written as `~` and 22 base64url characters. Shared link length stays
+/// short for real member ids (`consumer-orders-1-<uuid>` fifty times).
+fn write_member_id(id: &str, prev: &str, out: &mut String) {
+    let (head, uuid) = match trailing_uuid(id) {
+        Some(u) => (&id[..id.len() - 37], Some(u)),
+        None => (id, None),
+    };
+    let prev_head = if trailing_uuid(prev).is_some() {
+        &prev[..prev.len() - 37]
+    } else {
+        prev
+    };
+    let mut common = head
+        .bytes()
+        .zip(prev.bytes())
+        .take_while(|(a, b)| a == b)
+        .count();
+    while !head.is_char_boundary(common) {
+        common -= 1;
+    }
+    if !head.is_empty() && head == prev_head {
+        // The same client.id as the previous member: the usual case.
+        out.push_str("^.");
+    } else if common >= 4 {
+        out.push_str(&format!("^{common}."));
+        escape(&head[common..], out);
+    } else {
+        escape(head, out);
+    }
+    if let Some(u) = uuid {
+        out.push('~');
+        b64_encode(&u, out);
+    }
+}
+
+fn read_member_id(p: &Part<'_>, prev: &str) -> Result<String, LinkError> {
+    let mut rest = Part {
+        text: p.text,
+        at: p.at,
+    };
+    let mut id = String::new();
+    if let Some(r) = rest.text.strip_prefix("^.") {
+        let _ = r;
+        let prev_head = if trailing_uuid(prev).is_some() {
+            &prev[..prev.len() - 37]
+        } else {
+            prev
+        };
+        if prev_head.is_empty() {
+            return Err(p.err(
+                "member id: '^.' repeats the previous member's client.id, but there is none",
+            ));
+        }
+        id.push_str(prev_head);
+        rest = p.skip(2);
+    } else if let Some(r) = rest.text.strip_prefix('^') {
+        let dot = r
+            .find('.')
+            .ok_or_else(|| p.err("member id: '^' must be followed by a length and '.'"))?;
+        let n: usize = Part {
+            text: &r[..dot],
+            at: p.at + 1,
+        }
+        .number("member id prefix length", "")?;
+        let shared = prev.get(..n).ok_or_else(|| {
+            p.err(format!(
+                "member id: reuses {n} bytes of the previous member id, which is shorter"
+            ))
+        })?;
+        id.push_str(shared);
+        rest = p.skip(dot + 2);
+    }
+    let (text, uuid) = match rest.text.find('~') {
+        Some(t) => (&rest.text[..t], Some(rest.skip(t + 1))),
+        None => (rest.text, None),
+    };
+    id.push_str(&Part { text, at: rest.at }.unescape("member id")?);
+    if let Some(u) = uuid {
+        let bytes = u.b64("member id UUID")?;
+        if bytes.len() != 16 {
+            return Err(u.err(format!(
+                "member id UUID: {} bytes, a UUID has 16",
+                bytes.len()
+            )));
+        }
+        let h = crate::protocol::hex::to_hex(&bytes);
+        id.push_str(&format!(
+            "-{}-{}-{}-{}-{}",
+            &h[..8],
+            &h[8..12],
+            &h[12..16],
+            &h[16..20],
+            &h[20..]
+        ));
+    }
+    Ok(id)
+}
+
 fn read_member(
     item: &Part<'_>,
     i: usize,
     topics: &[Topic],
+    prev_id: &str,
 ) -> Result<(Member, Option<i16>), LinkError> {
     let f = item.split('*');
     if f.len() < 4 {
@@ -496,7 +634,7 @@ fn read_member(
         )));
     }
     let mut m = Member {
-        id: f[0].unescape("member id")?,
+        id: read_member_id(&f[0], prev_id)?,
         instance_id: f[1].optional("group.instance.id")?,
         rack: f[2].optional("rack")?,
         ..Default::default()
@@ -671,6 +809,49 @@ mod tests {
         assert!(e.message.contains("add up to 1800000"), "{e}");
         let e = from_fragment("hello").unwrap_err();
         assert!(e.message.contains("format version"), "{e}");
+    }
+
+    #[test]
+    fn coordinator_member_ids_are_compact() {
+        let ids: Vec<String> = (0..50)
+            .map(|i| crate::scenario::whatif::coordinator_member_id("consumer-orders-1", i))
+            .collect();
+        let topics: Vec<Topic> = (0..20)
+            .map(|i| Topic {
+                name: format!("topic-{i}"),
+                partitions: 12,
+            })
+            .collect();
+        let names: Vec<&str> = topics.iter().map(|t| t.name.as_str()).collect();
+        let mut members: Vec<Member> = ids.iter().map(|id| Member::new(id, &names)).collect();
+        members.push(Member::new("ab", &[]));
+        members.push(Member::new(
+            "x-0123456789ABCDEF-0123-4567-89ab-cdef01234567",
+            &[],
+        ));
+        let st = LinkState {
+            scenario: Scenario {
+                topics,
+                members,
+                ..Default::default()
+            },
+            ..Default::default()
+        };
+        let link = to_link("http://127.0.0.1:8080/", &st);
+        assert!(link.len() < 2000, "{}", link.len());
+        assert_eq!(from_fragment(&link).unwrap(), st);
+        assert!(from_fragment("v1;a=r;t=;m=^9.x***")
+            .unwrap_err()
+            .message
+            .contains("shorter"));
+        assert!(from_fragment("v1;a=r;t=;m=^.***")
+            .unwrap_err()
+            .message
+            .contains("there is none"));
+        assert!(from_fragment("v1;a=r;t=;m=a~AAAA***")
+            .unwrap_err()
+            .message
+            .contains("a UUID has 16"));
     }
 
     #[test]

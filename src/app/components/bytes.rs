@@ -72,7 +72,8 @@ struct ViewProps {
     error: Option<(Span, bool)>,
 }
 
-/// Escapes text for HTML text and double-quoted attribute values.
+/// Escapes text for HTML text and double-quoted attribute values (the views that paint
+/// markup directly: the grid's cells, the bytes and the field tree).
 pub fn escape_into(s: &str, out: &mut String) {
     for c in s.chars() {
         match c {

@@ -4,6 +4,7 @@
 //! Cells carry only what a person and a test need (class, data attributes, label) and are
 //! painted straight into the DOM, touching only the cells whose owner changed.
 
+use crate::app::components::bytes::escape_into;
 use crate::app::state::Action;
 use crate::app::Computed;
 use crate::assignor::UNASSIGNED;
@@ -47,20 +48,6 @@ const CELL_CLASS: [&str; PALETTE] = [
 struct Drawn {
     topic: AttrValue,
     owners: Vec<Option<Owner>>,
-}
-
-/// Escapes text for HTML text and double-quoted attribute values.
-fn escape_into(s: &str, out: &mut String) {
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
 }
 
 /// The markup of a whole row of cells (names escaped).
