@@ -131,6 +131,9 @@ fn dispatch(args: &[String]) -> Result<String, String> {
                     .ok_or(format!("--assignor: {n:?} is not range or roundrobin"))?,
                 None => scenario.assignor,
             };
+            if kind == AssignorKind::RoundRobin && scenario.members.is_empty() {
+                eprintln!("note: Java's RoundRobinAssignor throws on an empty group; here it is an empty result");
+            }
             let (input, result) = scenario.assign(kind).ok_or(format!(
                 "the {} assignor is not implemented in this version; use --assignor range or roundrobin",
                 kind.name()

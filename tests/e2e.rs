@@ -442,6 +442,17 @@ async fn presets_assignor_and_refusals() {
     })
     .await;
     assert!(explain.contains("n div m = 1, n mod m = 1"), "{explain}");
+    // A reload without a link loses nothing: local storage has the scenario.
+    let (grid, _) = read_grid(&c).await;
+    c.goto("about:blank").await.unwrap();
+    c.goto(&base).await.unwrap();
+    wait_for_app(&c).await;
+    let again = until("the stored scenario", || async {
+        let (g, _) = read_grid(&c).await;
+        (g == grid).then_some(g)
+    })
+    .await;
+    assert_eq!(again, grid);
     no_panic(&c).await;
     c.close().await.unwrap();
 }

@@ -473,7 +473,7 @@ pub fn bytes_panel(p: &Props) -> Html {
         <>
             { status }
             if !dropped.is_empty() {
-                <p class="note">{ format!("{} not sent at version {}.", dropped.join(" and "), p.version) }</p>
+                <p class="note" data-dropped="">{ format!("{} {} not sent at version {}.", dropped.join(" and "), if dropped.len() == 1 { "is" } else { "are" }, p.version) }</p>
             }
             <ul class="notes">{ for notes.iter().map(|n| html! { <li class="note">{ n.clone() }</li> }) }</ul>
             <BytesAndTree kind="subscription" bytes={Rc::new(b.clone())} fields={Rc::new(d.fields.clone())} error={error} />
