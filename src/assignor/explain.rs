@@ -103,10 +103,14 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
             t.topic
         ));
     } else if a.assignor == AssignorKind::Range {
-        summary.push(format!(
-            "{n} partitions over {m} subscribers: {n} div {m} = {div} each, and {n} mod {m} = {rem}, so the first {} one more.",
-            plural(rem, "subscriber gets", "subscribers get")
-        ));
+        summary.push(if rem == 0 {
+            format!("{n} partitions over {m} subscribers: {n} div {m} = {div} each, and {n} mod {m} = 0, so they split evenly.")
+        } else {
+            format!(
+                "{n} partitions over {m} subscribers: {n} div {m} = {div} each, and {n} mod {m} = {rem}, so the first {} one more.",
+                plural(rem, "subscriber gets", "subscribers get")
+            )
+        });
         if rem > 0 {
             summary.push(format!(
                 "Member i starts at partition {div} × i + min(i, {rem}). The first members in the order get the extra partitions because range hands out the remainder from the front of the sorted list."
