@@ -6,7 +6,6 @@ pub mod assignor;
 pub mod protocol;
 pub mod scenario;
 
-#[cfg(target_arch = "wasm32")]
 pub mod app;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod cli;

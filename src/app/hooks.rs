@@ -33,6 +33,7 @@ fn read_fragment(fragment: &str) -> Action {
         Err(e) => Action::LinkBroken(BrokenLink {
             message: e.to_string(),
             raw: fragment.to_string(),
+            partial: false,
         }),
     }
 }

@@ -7,7 +7,9 @@ use crate::scenario::link::LinkState;
 use crate::scenario::whatif::{self, Baseline};
 use crate::scenario::{edit, presets, Scenario};
 use std::collections::BTreeMap;
+#[cfg(target_arch = "wasm32")]
 use std::rc::Rc;
+#[cfg(target_arch = "wasm32")]
 use yew::Reducible;
 
 /// How the URL should follow the last change.
@@ -26,8 +28,10 @@ pub enum HistoryMode {
 pub struct BrokenLink {
     /// The message, with position.
     pub message: String,
-    /// The fragment as it came.
+    /// The fragment (or the part of it) as it came.
     pub raw: String,
+    /// True when the scenario itself opened and only a part of the link failed.
+    pub partial: bool,
 }
 
 /// Everything the app knows.
@@ -247,7 +251,8 @@ impl AppState {
                             Err(e) => {
                                 next.broken_link = Some(BrokenLink {
                                     message: format!("link, baseline: {e}"),
-                                    raw: String::new(),
+                                    raw: v.clone(),
+                                    partial: true,
                                 })
                             }
                         },
@@ -436,6 +441,7 @@ fn shift_down<V: Clone>(m: &BTreeMap<usize, V>, index: usize) -> BTreeMap<usize,
         .collect()
 }
 
+#[cfg(target_arch = "wasm32")]
 impl Reducible for AppState {
     type Action = Action;
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
@@ -445,5 +451,134 @@ impl Reducible for AppState {
         } else {
             Rc::new(next)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::link::{from_fragment, to_fragment};
+
+    fn start(fragment: &str) -> AppState {
+        AppState::default().apply(Action::LoadLink(Box::new(from_fragment(fragment).unwrap())))
+    }
+
+    #[test]
+    fn refused_edits_change_nothing_but_the_message() {
+        let s = start("v1;a=r;t=a*3,b*3;m=x***D,y***D");
+        let n = s.apply(Action::RenameTopic {
+            index: 0,
+            name: "b".into(),
+        });
+        assert_eq!(n.scenario, s.scenario);
+        assert_eq!(n.revision, s.revision);
+        assert_eq!(n.refusal.as_ref().unwrap().0, "topic-0-name");
+        let n = n.apply(Action::SetPartitions {
+            index: 1,
+            text: "10001".into(),
+        });
+        assert!(n.refusal.unwrap().1.contains("1 to 10,000"));
+        let ok = s.apply(Action::RenameTopic {
+            index: 0,
+            name: "c".into(),
+        });
+        assert_eq!(ok.history, HistoryMode::Replace);
+        assert_eq!(
+            ok.scenario.members[0].topics,
+            vec!["c".to_string(), "b".to_string()]
+        );
+        assert_eq!(s.apply(Action::AddMember).history, HistoryMode::Push);
+    }
+
+    #[test]
+    fn pasted_bytes_drive_the_member_and_travel() {
+        let s = start("v1;a=r;t=s01-a*3;m=x***");
+        let n = s.apply(Action::SetSubscriptionHex {
+            index: 0,
+            text: "00 03 00000001 0005 7330312d61 00000000 00000000 ffffffff 0000".into(),
+        });
+        assert_eq!(n.scenario.members[0].topics, vec!["s01-a".to_string()]);
+        let back = from_fragment(&to_fragment(&n.link_state())).unwrap();
+        assert_eq!(
+            back.scenario.members[0].subscription,
+            n.scenario.members[0].subscription
+        );
+        // Unfinished hex keeps the text as typed, and the link keeps it too.
+        let half = n.apply(Action::SetSubscriptionHex {
+            index: 0,
+            text: "0003 0".into(),
+        });
+        assert_eq!(half.hex_drafts[&0], "0003 0");
+        let again = start(&to_fragment(&half.link_state()));
+        assert_eq!(again.hex_drafts[&0], "0003 0");
+        // The version chooser writes the bytes again and says nothing is lost at v3 -> v0.
+        let v0 = n.apply(Action::SetSubscriptionVersion {
+            index: 0,
+            version: 0,
+        });
+        assert_eq!(v0.version_of(0), 0);
+        assert_eq!(
+            v0.scenario.members[0].subscription.as_ref().unwrap()[..2],
+            [0, 0]
+        );
+        // A form edit takes over from the bytes.
+        let f = n.apply(Action::SetSubscribed {
+            index: 0,
+            topic: "s01-a".into(),
+            on: false,
+        });
+        assert!(
+            f.scenario.members[0].subscription.is_none() && f.scenario.members[0].topics.is_empty()
+        );
+    }
+
+    #[test]
+    fn removing_a_member_moves_its_neighbours_view_state() {
+        let s = start("v1;a=r;t=a*3;m=x***B,y***B,z***B*v1");
+        assert_eq!(s.version_of(2), 1);
+        let n = s
+            .apply(Action::SetSubscriptionHex {
+                index: 1,
+                text: "zz".into(),
+            })
+            .apply(Action::ShowBytes(Some(2)))
+            .apply(Action::RemoveMember(0));
+        assert_eq!(n.version_of(1), 1);
+        assert_eq!(n.hex_drafts.get(&0).map(String::as_str), Some("zz"));
+        assert_eq!(n.bytes_member, Some(1));
+    }
+
+    #[test]
+    fn pin_restart_and_story() {
+        let s = start("v1;a=r;t=a*6;m=c1*~i1**B,c2*~i2**B");
+        let pinned = s.apply(Action::PinBaseline);
+        assert!(pinned.baseline.is_some());
+        // Static members: a rolling restart renames them and nothing moves.
+        let r = pinned.apply(Action::RollingRestart);
+        assert_ne!(r.scenario.members[0].id, "c1");
+        let input = r.scenario.group_input();
+        let a = crate::assignor::range(&input);
+        assert_eq!(
+            whatif::diff(r.baseline.as_ref().unwrap(), &input, &a).moved,
+            0
+        );
+        // The baseline and the story step travel in the link.
+        let st = r.apply(Action::StoryStep(3));
+        let back = start(&to_fragment(&st.link_state()));
+        assert_eq!(back.story_step, Some(3));
+        assert_eq!(back.baseline, st.baseline);
+        assert_eq!(back.scenario, st.scenario);
+        assert!(st.apply(Action::StoryStep(99)).refusal.is_some());
+        assert!(st.apply(Action::Unpin).baseline.is_none());
+    }
+
+    #[test]
+    fn a_broken_baseline_in_a_link_is_said() {
+        let st = crate::scenario::link::LinkState {
+            extra: vec![("b".into(), "a|t:7".into())],
+            ..Default::default()
+        };
+        let s = AppState::default().apply(Action::LoadLink(Box::new(st)));
+        assert!(s.broken_link.unwrap().message.contains("owner 7"));
     }
 }

@@ -1,0 +1,164 @@
+//! The app component and its start.
+
+use super::components::whatif::WhatIf;
+use super::components::{
+    bytes::BytesPanel, editor::Editor, explain::Explain, grid::Grid, linkbar::LinkBar,
+};
+use super::{components, hooks, state};
+use crate::assignor::{self, AssignorKind};
+use crate::protocol::TopicPartitions;
+use crate::scenario::whatif::{self, Diff};
+use state::Action;
+use yew::prelude::*;
+
+/// The computed result the views share.
+#[derive(PartialEq)]
+pub struct Computed {
+    /// What the assignor saw.
+    pub input: assignor::GroupInput,
+    /// The result (None for assignors this version does not run).
+    pub assignment: Option<assignor::Assignment>,
+    /// What changed since the pinned baseline.
+    pub diff: Option<Diff>,
+    /// The same group under range and under round-robin, side by side.
+    pub range: assignor::Assignment,
+    /// See `range`.
+    pub round_robin: assignor::Assignment,
+}
+
+/// The app.
+#[function_component(App)]
+pub fn app() -> Html {
+    let state = use_reducer(hooks::initial_state);
+    hooks::use_url_sync(state.clone());
+    // Stable across renders, so rows whose props did not change skip their repaint.
+    let dispatch: Callback<Action> = use_callback(state.dispatcher(), |a: Action, d| d.dispatch(a));
+    let computed = {
+        let deps = (state.scenario.clone(), state.baseline.clone());
+        use_memo(deps, |(s, baseline)| {
+            let input = s.group_input();
+            let range = assignor::range(&input);
+            let round_robin = assignor::round_robin(&input);
+            let assignment = match s.assignor {
+                AssignorKind::Range => Some(range.clone()),
+                AssignorKind::RoundRobin => Some(round_robin.clone()),
+                _ => None,
+            };
+            let diff = match (baseline, &assignment) {
+                (Some(b), Some(a)) => Some(whatif::diff(b, &input, a)),
+                _ => None,
+            };
+            Computed {
+                input,
+                assignment,
+                diff,
+                range,
+                round_robin,
+            }
+        })
+    };
+    let kind = state.scenario.assignor;
+    let on_assignor = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |e: Event| {
+            let v = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            if let Some(k) = AssignorKind::parse(&v) {
+                dispatch.emit(Action::SetAssignor(k));
+            }
+        })
+    };
+    let bytes_panel = state.bytes_member.and_then(|i| {
+        let member = state.scenario.members.get(i)?.clone();
+        let assigned: Vec<TopicPartitions> = computed
+            .assignment
+            .as_ref()
+            .map(|a| {
+                a.partitions_of(i as u32)
+                    .into_iter()
+                    .map(|(t, ps)| TopicPartitions {
+                        topic: t.to_string(),
+                        partitions: ps.into_iter().map(|p| p as i32).collect(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        Some(html! {
+            <BytesPanel index={i} member={member} draft={state.hex_drafts.get(&i).cloned()} version={state.version_of(i)}
+                assigned={assigned} dispatch={dispatch.clone()} />
+        })
+    });
+    let broken = state.broken_link.clone().map(|b| {
+        let dismiss = dispatch.reform(|_| Action::DismissBrokenLink);
+        html! {
+            <div class="alert" role="alert" id="link-error">
+                <strong>{ "This link could not be opened. " }</strong>
+                <span class="alert-message">{ b.message.clone() }</span>
+                <p>{ if b.partial {
+                    "The scenario opened, but without this part of the link, shown as it came:"
+                } else {
+                    "The page shows the default scenario instead. The link as it came, to copy or fix:"
+                } }</p>
+                <textarea id="link-error-raw" readonly=true rows="3" value={b.raw.clone()} />
+                <button onclick={dismiss}>{ "Dismiss" }</button>
+            </div>
+        }
+    });
+    html! {
+        <div class="app">
+            <header class="top">
+                <h1>{ "Rebalance Lab" }</h1>
+                <p class="tagline">{ "How a Kafka consumer group splits partitions among its members, exactly as the Java client does." }</p>
+            </header>
+            { for broken }
+            <components::presets::Presets dispatch={dispatch.clone()} />
+            <main class="layout">
+                <section class="panel edit">
+                    <Editor scenario={state.scenario.clone()} refusal={state.refusal.clone()} dispatch={dispatch.clone()} />
+                </section>
+                <section class="panel result">
+                    <div class="assignor-row">
+                        <label for="assignor">{ "Assignor " }</label>
+                        <select id="assignor" onchange={on_assignor}>
+                            <option value="range" selected={kind == AssignorKind::Range}>{ "RangeAssignor (default)" }</option>
+                            <option value="roundrobin" selected={kind == AssignorKind::RoundRobin}>{ "RoundRobinAssignor" }</option>
+                            if matches!(kind, AssignorKind::Sticky | AssignorKind::CooperativeSticky) {
+                                <option value={kind.name()} selected=true>{ kind.name() }</option>
+                            }
+                        </select>
+                        <LinkBar state={state.link_state()} />
+                    </div>
+                    <Grid computed={computed.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
+                    <WhatIf computed={computed.clone()} pinned={state.baseline.is_some()} story_step={state.story_step} dispatch={dispatch.clone()} />
+                    { for bytes_panel }
+                    <Explain computed={computed.clone()} selected={state.selected_topic.clone()} dispatch={dispatch} />
+                </section>
+            </main>
+        </div>
+    }
+}
+
+/// Starts the app. A panic is reported in the console with its message, marked on the
+/// page (`body[data-panic]`, which the end-to-end tests check) and shown to the person, so
+/// a crash is never a silently dead page.
+pub fn start() {
+    std::panic::set_hook(Box::new(|info| {
+        let message = info.to_string();
+        web_sys::console::error_1(&message.as_str().into());
+        if let Some(doc) = web_sys::window().and_then(|w| w.document()) {
+            if let Some(body) = doc.body() {
+                let _ = body.set_attribute("data-panic", &message);
+                if let Ok(div) = doc.create_element("div") {
+                    div.set_class_name("alert panic");
+                    let _ = div.set_attribute("role", "alert");
+                    div.set_text_content(Some(&format!(
+                        "Rebalance Lab stopped because of a bug: {message}. Your scenario is still in the link; reload to continue."
+                    )));
+                    let _ = body.prepend_with_node_1(&div);
+                }
+            }
+        }
+    }));
+    yew::Renderer::<App>::new().render();
+}
