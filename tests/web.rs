@@ -274,3 +274,40 @@ async fn bench_typing_in_a_4k_subscription() {
     );
     root.remove();
 }
+
+#[wasm_bindgen_test]
+async fn replica_racks_make_range_rack_aware() {
+    // RangeAssignorTest-style: two members on racks a and b, partitions with one replica each.
+    let root = mount("v1;a=r;t=t*4;m=c1**~a*B,c2**~b*B").await;
+    assert_eq!(
+        owners(&root, "t"),
+        vec![
+            Some("c1".into()),
+            Some("c1".into()),
+            Some("c2".into()),
+            Some("c2".into())
+        ]
+    );
+    let input: web_sys::HtmlInputElement = root
+        .query_selector("#topic-0-racks")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    input.set_value("b;b;a;a");
+    input
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    yew::scheduler::flush().await;
+    // Each member now takes the partitions whose replica is on its rack.
+    assert_eq!(
+        owners(&root, "t"),
+        vec![
+            Some("c2".into()),
+            Some("c2".into()),
+            Some("c1".into()),
+            Some("c1".into())
+        ]
+    );
+    root.remove();
+}

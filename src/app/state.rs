@@ -95,6 +95,10 @@ pub enum Action {
         text: String,
     },
     RemoveTopic(usize),
+    SetPartitionRacks {
+        index: usize,
+        text: String,
+    },
     AddMember,
     RenameMember {
         index: usize,
@@ -171,6 +175,11 @@ impl AppState {
                 edit::set_partitions(s, index, &text),
                 HistoryMode::Replace,
                 format!("topic-{index}-partitions"),
+            ),
+            Action::SetPartitionRacks { index, text } => (
+                edit::set_partition_racks(s, index, &text),
+                HistoryMode::Replace,
+                format!("topic-{index}-racks"),
             ),
             Action::RemoveTopic(index) => {
                 edit::remove_topic(s, index);

@@ -79,6 +79,44 @@ pub fn set_partitions(s: &mut Scenario, index: usize, text: &str) -> Result<(), 
     Ok(())
 }
 
+/// The replica racks of a topic's partitions as a person writes them: partitions split by
+/// `;`, racks by `,` (`a,b;b,c;c,a`). Empty text means no racks.
+pub fn format_partition_racks(racks: &[Vec<String>]) -> String {
+    racks
+        .iter()
+        .map(|r| r.join(","))
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+/// Sets the replica racks of a topic's partitions from typed text (see
+/// [`format_partition_racks`]); used by rack-aware range (KIP-881).
+pub fn set_partition_racks(s: &mut Scenario, index: usize, text: &str) -> Result<(), String> {
+    let topic = s.topics.get(index).ok_or("no such topic")?;
+    let (name, partitions) = (topic.name.clone(), topic.partitions);
+    if text.trim().is_empty() {
+        s.partition_racks.remove(&name);
+        return Ok(());
+    }
+    let parts: Vec<Vec<String>> = text
+        .split(';')
+        .map(|p| {
+            p.split(',')
+                .map(|r| r.trim().to_string())
+                .filter(|r| !r.is_empty())
+                .collect()
+        })
+        .collect();
+    if parts.len() > partitions as usize {
+        return Err(format!(
+            "{} rack lists for {partitions} partitions: one list per partition, split by ';'",
+            parts.len()
+        ));
+    }
+    s.partition_racks.insert(name, parts);
+    Ok(())
+}
+
 /// Removes a topic from the metadata; members keep their subscriptions to it (Kafka skips
 /// a subscribed topic that is missing from metadata).
 pub fn remove_topic(s: &mut Scenario, index: usize) {
@@ -160,6 +198,26 @@ mod tests {
         assert!(parse_partitions("-1").is_err());
         assert!(parse_partitions("").is_err());
         assert!(parse_partitions("3.5").is_err());
+    }
+
+    #[test]
+    fn partition_racks() {
+        let mut s = super::super::presets::preset("seven-three").unwrap();
+        set_partition_racks(&mut s, 0, "a,b; b ,c;;c").unwrap();
+        assert_eq!(
+            s.partition_racks["orders"][1],
+            vec!["b".to_string(), "c".to_string()]
+        );
+        assert!(s.partition_racks["orders"][2].is_empty());
+        assert_eq!(
+            format_partition_racks(&s.partition_racks["orders"]),
+            "a,b;b,c;;c"
+        );
+        assert!(set_partition_racks(&mut s, 0, "a;a;a;a;a;a;a;a")
+            .unwrap_err()
+            .contains("8 rack lists for 7"));
+        set_partition_racks(&mut s, 0, " ").unwrap();
+        assert!(s.partition_racks.is_empty());
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! component, so an edit repaints only the rows it changes.
 
 use crate::app::state::Action;
+use crate::scenario::edit::format_partition_racks;
 use crate::scenario::{Member, Scenario, Topic};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -44,6 +45,7 @@ fn refusal_for_row(refusal: &Option<(String, String)>, prefix: &str) -> Option<(
 struct TopicRowProps {
     index: usize,
     topic: Topic,
+    racks: Option<Vec<Vec<String>>>,
     refusal: Option<(String, String)>,
     dispatch: Callback<Action>,
 }
@@ -62,16 +64,32 @@ fn topic_row(p: &TopicRowProps) -> Html {
             text: input_value(&e),
         });
     let remove = p.dispatch.reform(move |_| Action::RemoveTopic(i));
+    let set_racks = p
+        .dispatch
+        .reform(move |e: InputEvent| Action::SetPartitionRacks {
+            index: i,
+            text: input_value(&e),
+        });
     let name_field = format!("topic-{i}-name");
     let part_field = format!("topic-{i}-partitions");
+    let racks_field = format!("topic-{i}-racks");
+    let racks_text = p
+        .racks
+        .as_deref()
+        .map(format_partition_racks)
+        .unwrap_or_default();
     html! {
         <li class="topic-row">
             <input class="topic-name" id={name_field.clone()} aria-label="Topic name" value={p.topic.name.clone()} oninput={rename} />
             <input class="topic-partitions" id={part_field.clone()} aria-label="Partitions" type="number" min="1" max="10000"
                 value={p.topic.partitions.to_string()} oninput={partitions} />
             <button class="remove-topic" aria-label={format!("Remove topic {}", p.topic.name)} onclick={remove}>{ "✕" }</button>
+            <input class="topic-racks" id={racks_field.clone()} aria-label="Replica racks per partition"
+                placeholder="replica racks per partition: a,b; b,c; …" value={racks_text} oninput={set_racks}
+                title="For rack-aware range (KIP-881): the racks of each partition's replicas, partitions split by ';', racks by ','" />
             { refusal_html(&name_field, &p.refusal) }
             { refusal_html(&part_field, &p.refusal) }
+            { refusal_html(&racks_field, &p.refusal) }
         </li>
     }
 }
@@ -164,7 +182,7 @@ pub fn editor(props: &Props) -> Html {
     };
     let topics = s.topics.iter().enumerate().map(|(i, t)| {
         html! {
-            <TopicRow key={i} index={i} topic={t.clone()} refusal={refusal_for_row(&props.refusal, &format!("topic-{i}"))} dispatch={d.clone()} />
+            <TopicRow key={i} index={i} topic={t.clone()} racks={s.partition_racks.get(&t.name).cloned()} refusal={refusal_for_row(&props.refusal, &format!("topic-{i}"))} dispatch={d.clone()} />
         }
     });
     let members = s.members.iter().enumerate().map(|(i, m)| {
