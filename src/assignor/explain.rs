@@ -1,7 +1,7 @@
 //! Plain-language explanations of an assignment, with the real numbers, and the common
 //! mistakes where they apply.
 
-use super::{Assignment, AssignorKind, GroupInput, TopicAssignment};
+use super::{Assignment, AssignorKind, GroupInput, TopicAssignment, UNASSIGNED};
 
 /// One subscriber's row in a topic's arithmetic.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -130,6 +130,32 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
             "Round-robin deals every partition of every subscribed topic, topics in name order, to the members in a circle, skipping members not subscribed to {}.",
             t.topic
         ));
+        let circle: Vec<&str> = a
+            .order
+            .iter()
+            .map(|m| input.members[*m as usize].id.as_str())
+            .collect();
+        summary.push(format!(
+            "The circle, in assignor order: {}.",
+            circle.join(", ")
+        ));
+        let position = a
+            .topics
+            .iter()
+            .position(|x| x.topic == t.topic)
+            .unwrap_or(0);
+        if let Some(first) = t.owners.first().filter(|o| **o != UNASSIGNED) {
+            let who = &input.members[*first as usize].id;
+            summary.push(if position == 0 {
+                format!("{} is the first topic in name order, so the deal starts with {who}.", t.topic)
+            } else {
+                format!(
+                    "The deal goes on from where the previous topic ({}) stopped, so {}-0 goes to {who}.",
+                    a.topics[position - 1].topic,
+                    t.topic
+                )
+            });
+        }
     }
     if rows.iter().any(|r| r.is_static) {
         summary.push("Static members (with a group.instance.id) come first, ordered by instance id; then dynamic members by member id.".into());
@@ -249,6 +275,29 @@ mod tests {
             e.mistakes
         );
         assert_eq!((e.per_member, e.extra), (1, 2));
+    }
+
+    #[test]
+    fn round_robin_tells_where_the_deal_starts() {
+        let s = preset("round-robin").unwrap();
+        let input = s.group_input();
+        let a = crate::assignor::round_robin(&input);
+        let e = explain_topic(&input, &a, &a.topics[1]);
+        assert!(
+            e.summary
+                .iter()
+                .any(|l| l == "The circle, in assignor order: C0, C1."),
+            "{:?}",
+            e.summary
+        );
+        assert!(
+            e.summary
+                .iter()
+                .any(|l| l.contains("(t0) stopped, so t1-0 goes to C1")),
+            "{:?}",
+            e.summary
+        );
+        assert_eq!(e.rows[0].partitions, vec![1]);
     }
 
     #[test]

@@ -60,7 +60,9 @@ fn row_markup(topic: &str, owners: &[Option<Owner>]) -> String {
             None => {
                 s.push_str("<span class=\"cell unowned\" data-topic=\"");
                 s.push_str(&t);
-                s.push_str(&format!("\" data-partition=\"{p}\">–</span>"));
+                s.push_str(&format!("\" data-partition=\"{p}\" title=\""));
+                s.push_str(&t);
+                s.push_str(&format!("-{p}: nobody\">–</span>"));
             }
             Some(o) => {
                 s.push_str("<span class=\"");
@@ -69,7 +71,15 @@ fn row_markup(topic: &str, owners: &[Option<Owner>]) -> String {
                 s.push_str(&t);
                 s.push_str(&format!("\" data-partition=\"{p}\" data-owner=\""));
                 escape_into(&o.id, &mut s);
-                s.push('"');
+                s.push_str("\" title=\"");
+                s.push_str(&t);
+                s.push_str(&format!("-{p}: "));
+                escape_into(&o.id, &mut s);
+                s.push_str(&format!(
+                    " (#{}){}\"",
+                    o.rank,
+                    if o.moved { ", moved" } else { "" }
+                ));
                 if o.moved {
                     s.push_str(" data-moved=\"true\"");
                 }
@@ -108,6 +118,16 @@ fn paint(el: &web_sys::Element, drawn: &mut Drawn, topic: &AttrValue, owners: &[
             let Some(cell) = children.item(i as u32) else {
                 continue;
             };
+            let title = match o {
+                None => format!("{topic}-{i}: nobody"),
+                Some(o) => format!(
+                    "{topic}-{i}: {} (#{}){}",
+                    o.id,
+                    o.rank,
+                    if o.moved { ", moved" } else { "" }
+                ),
+            };
+            let _ = cell.set_attribute("title", &title);
             match o {
                 None => {
                     cell.set_class_name("cell unowned");
