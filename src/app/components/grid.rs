@@ -60,9 +60,7 @@ fn row_markup(topic: &str, owners: &[Option<Owner>]) -> String {
             None => {
                 s.push_str("<span class=\"cell unowned\" data-topic=\"");
                 s.push_str(&t);
-                s.push_str(&format!("\" data-partition=\"{p}\" title=\""));
-                s.push_str(&t);
-                s.push_str(&format!("-{p}: nobody\">–</span>"));
+                s.push_str(&format!("\" data-partition=\"{p}\">–</span>"));
             }
             Some(o) => {
                 s.push_str("<span class=\"");
@@ -167,6 +165,34 @@ fn grid_row(p: &RowProps) -> Html {
         .reform(move |_| Action::SelectTopic(Some(topic.to_string())));
     let cells = use_node_ref();
     let drawn = use_mut_ref(Drawn::default);
+    // A cell's tooltip is written when the pointer reaches it, from its data attributes:
+    // repaints then carry no tooltip text at all.
+    let tooltip = Callback::from(|e: MouseEvent| {
+        let Some(cell) = e.target_dyn_into::<web_sys::Element>() else {
+            return;
+        };
+        if cell.has_attribute("title") || !cell.has_attribute("data-partition") {
+            return;
+        }
+        let get = |a: &str| cell.get_attribute(a).unwrap_or_default();
+        let owner = match cell.get_attribute("data-owner") {
+            Some(o) => format!("{o} (#{})", cell.text_content().unwrap_or_default()),
+            None => "nobody".to_string(),
+        };
+        let moved = if cell.has_attribute("data-moved") {
+            ", moved since the baseline"
+        } else {
+            ""
+        };
+        let _ = cell.set_attribute(
+            "title",
+            &format!(
+                "{}-{}: {owner}{moved}",
+                get("data-topic"),
+                get("data-partition")
+            ),
+        );
+    });
     {
         let cells = cells.clone();
         use_effect_with(
@@ -184,7 +210,7 @@ fn grid_row(p: &RowProps) -> Html {
                 <span class="topic-title">{ p.topic.clone() }</span>
                 <span class="topic-status">{ p.status.clone() }</span>
             </button>
-            <div class="cells" ref={cells}></div>
+            <div class="cells" ref={cells} onmouseover={tooltip}></div>
         </div>
     }
 }
