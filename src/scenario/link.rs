@@ -165,6 +165,24 @@ impl<'a> Part<'a> {
             .map_err(|_| self.err(format!("{what}: not valid UTF-8 once decoded")))
     }
 
+    /// `name<sep>rest`: the unescaped name and the rest, or `missing` as the error.
+    fn name_and_rest(
+        &self,
+        sep: char,
+        what: &str,
+        missing: &str,
+    ) -> Result<(String, Part<'a>), LinkError> {
+        let Some(at) = self.text.find(sep) else {
+            return Err(self.err(missing));
+        };
+        let name = Part {
+            text: &self.text[..at],
+            at: self.at,
+        }
+        .unescape(what)?;
+        Ok((name, self.skip(at + sep.len_utf8())))
+    }
+
     fn optional(&self, what: &str) -> Result<Option<String>, LinkError> {
         if self.text.is_empty() {
             return Ok(None);
@@ -414,15 +432,11 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                     continue;
                 }
                 for item in val.split(',') {
-                    let Some(star) = item.text.find('*') else {
-                        return Err(item.err("partition racks: expected topic*racks"));
-                    };
-                    let topic = Part {
-                        text: &item.text[..star],
-                        at: item.at,
-                    }
-                    .unescape("partition racks topic")?;
-                    let rest = item.skip(star + 1);
+                    let (topic, rest) = item.name_and_rest(
+                        '*',
+                        "partition racks topic",
+                        "partition racks: expected topic*racks",
+                    )?;
                     let mut parts = Vec::new();
                     for p in rest.split('!') {
                         let mut racks = Vec::new();
@@ -682,15 +696,8 @@ fn read_member(
                 version = Some(v);
             }
             Some(b'o') => {
-                let Some(bang) = rest.text.find('!') else {
-                    return Err(rest.err("owned partitions: expected topic!p:p"));
-                };
-                let t = Part {
-                    text: &rest.text[..bang],
-                    at: rest.at,
-                }
-                .unescape("owned topic")?;
-                let ps = rest.skip(bang + 1);
+                let (t, ps) =
+                    rest.name_and_rest('!', "owned topic", "owned partitions: expected topic!p:p")?;
                 let mut list = Vec::new();
                 if !ps.text.is_empty() {
                     for p in ps.split(':') {
