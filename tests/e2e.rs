@@ -325,6 +325,36 @@ async fn a_broken_link_shows_an_alert_and_keeps_the_fragment() {
         // Fresh page for the next link.
         c.goto("about:blank").await.unwrap();
     }
+    // After a good link, a broken one keeps (and shows) that scenario: nothing is lost.
+    c.goto(&format!("{base}#v1;a=r;t=kept*2;m=mine***B"))
+        .await
+        .unwrap();
+    wait_for_app(&c).await;
+    let (good, _) = until("the good link", || async {
+        let (g, t) = read_grid(&c).await;
+        g.contains_key("mine").then_some((g, t))
+    })
+    .await;
+    c.goto("about:blank").await.unwrap();
+    c.goto(&format!("{base}#v1;a=r;t=kept*2;m=mine**"))
+        .await
+        .unwrap();
+    let alert = until("the alert", || async {
+        c.find(Locator::Css("#link-error")).await.ok()
+    })
+    .await;
+    assert!(alert.text().await.unwrap().contains("your last scenario"));
+    let (shown, _) = read_grid(&c).await;
+    assert_eq!(shown, good);
+    c.goto("about:blank").await.unwrap();
+    c.goto(&base).await.unwrap();
+    wait_for_app(&c).await;
+    let (stored, _) = until("the stored scenario", || async {
+        let (g, t) = read_grid(&c).await;
+        g.contains_key("mine").then_some((g, t))
+    })
+    .await;
+    assert_eq!(stored, good);
     c.close().await.unwrap();
 }
 

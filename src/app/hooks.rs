@@ -34,6 +34,7 @@ fn read_fragment(fragment: &str) -> Action {
             message: e.to_string(),
             raw: fragment.to_string(),
             partial: false,
+            fallback: "the scenario you had",
         }),
     }
 }
@@ -42,20 +43,29 @@ fn read_fragment(fragment: &str) -> Action {
 /// storage; without that, the default. A broken link keeps the default scenario on screen
 /// and says what failed.
 pub fn initial_state() -> AppState {
-    let base = AppState::default();
-    let fragment = current_fragment();
-    let action = if !fragment.is_empty() {
-        read_fragment(&fragment)
-    } else {
-        match storage()
-            .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
-            .and_then(|saved| link::from_fragment(&saved).ok())
-        {
-            Some(st) => Action::LoadLink(Box::new(st)),
-            None => return base,
-        }
+    let stored = storage()
+        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+        .and_then(|saved| link::from_fragment(&saved).ok());
+    // Without a link, or with one that cannot be read, the last scenario is the base.
+    let base = match &stored {
+        Some(st) => AppState::default().apply(Action::LoadLink(Box::new(st.clone()))),
+        None => AppState::default(),
     };
-    base.apply(action)
+    let fragment = current_fragment();
+    if fragment.is_empty() {
+        return base;
+    }
+    match read_fragment(&fragment) {
+        Action::LinkBroken(mut b) => {
+            b.fallback = if stored.is_some() {
+                "your last scenario"
+            } else {
+                "the default scenario"
+            };
+            base.apply(Action::LinkBroken(b))
+        }
+        load => base.apply(load),
+    }
 }
 
 /// The URL and storage follow every change, and Back / Forward (or a link pasted into the
@@ -112,12 +122,13 @@ pub struct Pending {
 }
 
 fn write_url(fragment: &str, history: HistoryMode, broken: bool) {
-    if let Some(s) = storage() {
-        let _ = s.set_item(STORAGE_KEY, fragment);
-    }
-    // While a broken link is on screen and nothing was edited, leave it in the address bar.
+    // While a broken link is on screen and nothing was edited, leave it in the address bar,
+    // and leave the stored scenario as it was.
     if broken && history == HistoryMode::None {
         return;
+    }
+    if let Some(s) = storage() {
+        let _ = s.set_item(STORAGE_KEY, fragment);
     }
     if current_fragment() == fragment {
         return;

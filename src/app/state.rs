@@ -32,6 +32,8 @@ pub struct BrokenLink {
     pub raw: String,
     /// True when the scenario itself opened and only a part of the link failed.
     pub partial: bool,
+    /// What the page shows instead (when not partial).
+    pub fallback: &'static str,
 }
 
 /// Everything the app knows.
@@ -262,6 +264,7 @@ impl AppState {
                                     message: format!("link, baseline: {e}"),
                                     raw: v.clone(),
                                     partial: true,
+                                    fallback: "",
                                 })
                             }
                         },

@@ -96,9 +96,9 @@ pub fn app() -> Html {
                 <strong>{ "This link could not be opened. " }</strong>
                 <span class="alert-message">{ b.message.clone() }</span>
                 <p>{ if b.partial {
-                    "The scenario opened, but without this part of the link, shown as it came:"
+                    "The scenario opened, but without this part of the link, shown as it came:".to_string()
                 } else {
-                    "The page shows the default scenario instead. The link as it came, to copy or fix:"
+                    format!("The page shows {} instead. The link as it came, to copy or fix:", b.fallback)
                 } }</p>
                 <textarea id="link-error-raw" readonly=true rows="3" value={b.raw.clone()} />
                 <button onclick={dismiss}>{ "Dismiss" }</button>
