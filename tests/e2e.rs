@@ -472,6 +472,26 @@ async fn presets_assignor_and_refusals() {
     })
     .await;
     assert!(explain.contains("n div m = 1, n mod m = 1"), "{explain}");
+    // Copy link says what happened (headless Chromium may refuse the clipboard).
+    c.find(Locator::Id("copy-link"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let said = until("the copy status", || async {
+        c.find(Locator::Css(".copied[role=status]"))
+            .await
+            .ok()?
+            .text()
+            .await
+            .ok()
+    })
+    .await;
+    assert!(
+        said == "Link copied" || said.contains("select the link below"),
+        "{said}"
+    );
     // A reload without a link loses nothing: local storage has the scenario.
     let (grid, _) = read_grid(&c).await;
     c.goto("about:blank").await.unwrap();

@@ -23,13 +23,24 @@ pub fn link_bar(props: &Props) -> Html {
         let url = url.clone();
         let copied = copied.clone();
         Callback::from(move |_| {
-            let result = web_sys::window()
-                .map(|w| w.navigator().clipboard())
-                .map(|c| c.write_text(&url));
-            copied.set(Some(match result {
-                Some(_) => "Link copied".to_string(),
-                None => "Copy failed: select the link below and copy it".to_string(),
-            }));
+            let Some(clipboard) = web_sys::window().map(|w| w.navigator().clipboard()) else {
+                copied.set(Some(
+                    "Copy failed: select the link below and copy it".to_string(),
+                ));
+                return;
+            };
+            let promise = clipboard.write_text(&url);
+            let copied = copied.clone();
+            wasm_bindgen_futures::spawn_local(async move {
+                let result = wasm_bindgen_futures::JsFuture::from(promise).await;
+                copied.set(Some(match result {
+                    Ok(_) => "Link copied".to_string(),
+                    Err(_) => {
+                        "The browser refused the clipboard: select the link below and copy it"
+                            .to_string()
+                    }
+                }));
+            });
         })
     };
     html! {
