@@ -830,6 +830,24 @@ async fn pin_then_add_a_member_shows_what_moved() {
         summary.contains("consumer-a: gained 1, lost 2"),
         "{summary}"
     );
+    // Hovering a cell tells its owner, and whether it moved.
+    let cell = c
+        .find(Locator::Css(
+            ".cell[data-topic='orders'][data-partition='3']",
+        ))
+        .await
+        .unwrap();
+    c.execute(
+        "arguments[0].dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));",
+        vec![serde_json::to_value(&cell).unwrap()],
+    )
+    .await
+    .unwrap();
+    let title = until("the cell's tooltip", || async {
+        cell.attr("title").await.ok()?
+    })
+    .await;
+    assert_eq!(title, "orders-3: consumer-a (#1), moved since the baseline");
     assert!(summary.contains("Joined: consumer-0"), "{summary}");
     // The side-by-side table shows range and round-robin totals.
     let rr = attr_of(

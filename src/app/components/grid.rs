@@ -48,6 +48,8 @@ const CELL_CLASS: [&str; PALETTE] = [
 struct Drawn {
     topic: AttrValue,
     owners: Vec<Option<Owner>>,
+    /// The cell elements, fetched once after the row's markup is written.
+    cells: Vec<web_sys::Element>,
 }
 
 /// The markup of a whole row of cells (names escaped).
@@ -69,15 +71,7 @@ fn row_markup(topic: &str, owners: &[Option<Owner>]) -> String {
                 s.push_str(&t);
                 s.push_str(&format!("\" data-partition=\"{p}\" data-owner=\""));
                 escape_into(&o.id, &mut s);
-                s.push_str("\" title=\"");
-                s.push_str(&t);
-                s.push_str(&format!("-{p}: "));
-                escape_into(&o.id, &mut s);
-                s.push_str(&format!(
-                    " (#{}){}\"",
-                    o.rank,
-                    if o.moved { ", moved" } else { "" }
-                ));
+                s.push('"');
                 if o.moved {
                     s.push_str(" data-moved=\"true\"");
                 }
@@ -98,26 +92,19 @@ fn paint(el: &web_sys::Element, drawn: &mut Drawn, topic: &AttrValue, owners: &[
     }
     if drawn.owners.len() != owners.len() || drawn.topic != *topic {
         el.set_inner_html(&row_markup(topic, owners));
-    } else {
         let children = el.children();
+        drawn.cells = (0..children.length())
+            .filter_map(|i| children.item(i))
+            .collect();
+    } else {
         for (i, o) in owners.iter().enumerate() {
             let old = &drawn.owners[i];
             if old == o {
                 continue;
             }
-            let Some(cell) = children.item(i as u32) else {
+            let Some(cell) = drawn.cells.get(i) else {
                 continue;
             };
-            let title = match o {
-                None => format!("{topic}-{i}: nobody"),
-                Some(o) => format!(
-                    "{topic}-{i}: {} (#{}){}",
-                    o.id,
-                    o.rank,
-                    if o.moved { ", moved" } else { "" }
-                ),
-            };
-            let _ = cell.set_attribute("title", &title);
             match o {
                 None => {
                     cell.set_class_name("cell unowned");
@@ -157,13 +144,13 @@ fn grid_row(p: &RowProps) -> Html {
         .reform(move |_| Action::SelectTopic(Some(topic.to_string())));
     let cells = use_node_ref();
     let drawn = use_mut_ref(Drawn::default);
-    // A cell's tooltip is written when the pointer reaches it, from its data attributes:
-    // repaints then carry no tooltip text at all.
+    // A cell's tooltip is written when the pointer reaches it, from its data attributes
+    // (so it is always current): repaints then carry no tooltip text at all.
     let tooltip = Callback::from(|e: MouseEvent| {
         let Some(cell) = e.target_dyn_into::<web_sys::Element>() else {
             return;
         };
-        if cell.has_attribute("title") || !cell.has_attribute("data-partition") {
+        if !cell.has_attribute("data-partition") {
             return;
         }
         let get = |a: &str| cell.get_attribute(a).unwrap_or_default();
