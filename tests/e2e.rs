@@ -520,6 +520,16 @@ async fn paste(c: &Client, css: &str, text: &str) {
     .unwrap();
 }
 
+/// Moves the pointer onto an element (a bubbling mouseover, as the app listens on parents).
+async fn hover(c: &Client, el: &fantoccini::elements::Element) {
+    c.execute(
+        "arguments[0].dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));",
+        vec![serde_json::to_value(el).unwrap()],
+    )
+    .await
+    .unwrap();
+}
+
 async fn attr_of(c: &Client, css: &str, attr: &str) -> Option<String> {
     c.find(Locator::Css(css))
         .await
@@ -601,12 +611,7 @@ async fn pasted_subscription_bytes_drive_the_member() {
         ))
         .await
         .unwrap();
-    c.execute(
-        "arguments[0].dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));",
-        vec![serde_json::to_value(&field).unwrap()],
-    )
-    .await
-    .unwrap();
+    hover(&c, &field).await;
     let shaded = until("the field's bytes to be shaded", || async {
         let v = c
             .execute(
@@ -628,12 +633,7 @@ async fn pasted_subscription_bytes_drive_the_member() {
         ))
         .await
         .unwrap();
-    c.execute(
-        "arguments[0].dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));",
-        vec![serde_json::to_value(&byte).unwrap()],
-    )
-    .await
-    .unwrap();
+    hover(&c, &byte).await;
     until("the byte's field to be selected", || async {
         let f = c
             .find(Locator::Css("[data-view='subscription'] .field.selected"))
@@ -837,12 +837,7 @@ async fn pin_then_add_a_member_shows_what_moved() {
         ))
         .await
         .unwrap();
-    c.execute(
-        "arguments[0].dispatchEvent(new MouseEvent('mouseover', {bubbles: true}));",
-        vec![serde_json::to_value(&cell).unwrap()],
-    )
-    .await
-    .unwrap();
+    hover(&c, &cell).await;
     let title = until("the cell's tooltip", || async {
         cell.attr("title").await.ok()?
     })
