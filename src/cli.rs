@@ -138,7 +138,23 @@ fn dispatch(args: &[String]) -> Result<String, String> {
                 "the {} assignor is not implemented in this version; use --assignor range or roundrobin",
                 kind.name()
             ))?;
-            Ok(serde_json::to_string_pretty(&result.to_map(&input)).unwrap_or_default())
+            // One member per line: readable, and still JSON.
+            let map = result.to_map(&input);
+            let lines: Vec<String> = map
+                .iter()
+                .map(|(m, topics)| {
+                    format!(
+                        "  {}: {}",
+                        serde_json::to_string(m).unwrap_or_default(),
+                        serde_json::to_string(topics).unwrap_or_default()
+                    )
+                })
+                .collect();
+            Ok(if lines.is_empty() {
+                "{}".to_string()
+            } else {
+                format!("{{\n{}\n}}", lines.join(",\n"))
+            })
         }
         "decode" => {
             let a = Args::parse(rest, &[], &[])?;
