@@ -341,7 +341,7 @@ impl AppState {
                 (Ok(()), HistoryMode::Push, String::new())
             }
             Action::PinBaseline => {
-                next.baseline = Some(pin(s));
+                next.baseline = Some(Baseline::of(s));
                 (Ok(()), HistoryMode::Push, String::new())
             }
             Action::Unpin => {
@@ -350,7 +350,7 @@ impl AppState {
                 (Ok(()), HistoryMode::Push, String::new())
             }
             Action::RollingRestart => {
-                let mut base = next.baseline.take().unwrap_or_else(|| pin(s));
+                let mut base = next.baseline.take().unwrap_or_else(|| Baseline::of(s));
                 let seed = next
                     .revision
                     .wrapping_mul(2_654_435_761)
@@ -433,15 +433,6 @@ impl AppState {
             .get(&index)
             .copied()
             .unwrap_or(DEFAULT_VERSION)
-    }
-}
-
-/// The current assignment, frozen.
-fn pin(s: &Scenario) -> Baseline {
-    let input = s.group_input();
-    match crate::assignor::assign(s.assignor, &input) {
-        Some(a) => Baseline::pin(&input, &a),
-        None => Baseline::default(),
     }
 }
 

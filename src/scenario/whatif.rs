@@ -35,6 +35,16 @@ impl Baseline {
         }
     }
 
+    /// Freezes a scenario's assignment under its own assignor (empty for the assignors
+    /// this version does not run).
+    pub fn of(s: &Scenario) -> Baseline {
+        let input = s.group_input();
+        match crate::assignor::assign(s.assignor, &input) {
+            Some(a) => Baseline::pin(&input, &a),
+            None => Baseline::default(),
+        }
+    }
+
     /// The baseline owner of a partition.
     pub fn owner(&self, topic: &str, partition: usize) -> Option<&str> {
         let (_, owners) = self.topics.iter().find(|(t, _)| t == topic)?;
@@ -321,12 +331,6 @@ fn group(ids: &[String], static_ids: bool) -> Scenario {
     }
 }
 
-fn pinned(s: &Scenario) -> Baseline {
-    let input = s.group_input();
-    let a = crate::assignor::range(&input);
-    Baseline::pin(&input, &a)
-}
-
 /// The story: a member joins, a member leaves, a rolling restart of dynamic members, and
 /// the same restart with static members. Every member uses Java's default client.id
 /// (`consumer-orders-1` in every JVM), so member ids differ only by the coordinator's UUID.
@@ -341,7 +345,7 @@ pub fn story() -> Vec<Step> {
     leave.members.remove(1);
     let mut restart = leave.clone();
     let renames = rolling_restart(&mut restart, 1_000);
-    let mut restart_base = pinned(&leave);
+    let mut restart_base = Baseline::of(&leave);
     for (o, n) in &renames {
         restart_base.rename(o, n);
     }
@@ -351,7 +355,7 @@ pub fn story() -> Vec<Step> {
     }
     let mut static_restart = statics.clone();
     let renames = rolling_restart(&mut static_restart, 1_000);
-    let mut static_base = pinned(&statics);
+    let mut static_base = Baseline::of(&statics);
     for (o, n) in &renames {
         static_base.rename(o, n);
     }
@@ -365,13 +369,13 @@ pub fn story() -> Vec<Step> {
         Step {
             title: "A member joins",
             sentence: "A fourth member joins: range recomputes every topic over four subscribers, so partitions move even between members that stayed.",
-            baseline: Some(pinned(&start)),
+            baseline: Some(Baseline::of(&start)),
             scenario: join.clone(),
         },
         Step {
             title: "A member leaves",
             sentence: "The second member in the order leaves: everyone after it shifts up one place, and its partitions and more change hands.",
-            baseline: Some(pinned(&join)),
+            baseline: Some(Baseline::of(&join)),
             scenario: leave.clone(),
         },
         Step {
@@ -408,7 +412,7 @@ mod tests {
     #[test]
     fn member_joins() {
         let s = super::super::presets::preset("seven-three").unwrap();
-        let b = pinned(&s);
+        let b = Baseline::of(&s);
         let mut t = s.clone();
         super::super::edit::add_member(&mut t);
         let d = diff_of(&t, &b);
@@ -450,7 +454,7 @@ mod tests {
 
     #[test]
     fn baseline_text_round_trip() {
-        let b = pinned(&story()[1].scenario);
+        let b = Baseline::of(&story()[1].scenario);
         assert_eq!(Baseline::from_text(&b.to_text()).unwrap(), b);
         assert!(Baseline::from_text("a,b|t:0.5")
             .unwrap_err()
