@@ -505,32 +505,25 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
 /// The canonical lower-case UUID at the end of a coordinator member id
 /// (`client.id-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`), as 16 bytes.
 fn trailing_uuid(id: &str) -> Option<[u8; 16]> {
-    let b = id.as_bytes();
-    if b.len() < 37 || b[b.len() - 37] != b'-' {
+    let (_, uuid) = crate::scenario::whatif::split_member_id(id)?;
+    // Only the canonical lower-case form packs: the reader writes it back lower-case.
+    if uuid.bytes().any(|c| c.is_ascii_uppercase()) {
         return None;
     }
-    let u = &b[b.len() - 36..];
-    let mut out = [0u8; 16];
-    let mut k = 0;
-    let mut i = 0;
-    while i < 36 {
-        if matches!(i, 8 | 13 | 18 | 23) {
-            if u[i] != b'-' {
-                return None;
-            }
-            i += 1;
-            continue;
-        }
-        let d = |c: u8| match c {
-            b'0'..=b'9' => Some(c - b'0'),
-            b'a'..=b'f' => Some(c - b'a' + 10),
-            _ => None,
-        };
-        out[k] = (d(u[i])? << 4) | d(u[i + 1])?;
-        k += 1;
-        i += 2;
+    let digits: String = uuid.chars().filter(|c| *c != '-').collect();
+    crate::protocol::hex::parse_hex(&digits)
+        .ok()?
+        .try_into()
+        .ok()
+}
+
+/// A member id without its packable UUID: what `^.` repeats.
+fn head_of(id: &str) -> &str {
+    if trailing_uuid(id).is_some() {
+        &id[..id.len() - 37]
+    } else {
+        id
     }
-    Some(out)
 }
 
 /// A member id, compactly: `^.` repeats the previous id's client.id (all before its UUID),
@@ -542,11 +535,7 @@ fn write_member_id(id: &str, prev: &str, out: &mut String) {
         Some(u) => (&id[..id.len() - 37], Some(u)),
         None => (id, None),
     };
-    let prev_head = if trailing_uuid(prev).is_some() {
-        &prev[..prev.len() - 37]
-    } else {
-        prev
-    };
+    let prev_head = head_of(prev);
     let mut common = head
         .bytes()
         .zip(prev.bytes())
@@ -578,11 +567,7 @@ fn read_member_id(p: &Part<'_>, prev: &str) -> Result<String, LinkError> {
     let mut id = String::new();
     if let Some(r) = rest.text.strip_prefix("^.") {
         let _ = r;
-        let prev_head = if trailing_uuid(prev).is_some() {
-            &prev[..prev.len() - 37]
-        } else {
-            prev
-        };
+        let prev_head = head_of(prev);
         if prev_head.is_empty() {
             return Err(p.err(
                 "member id: '^.' repeats the previous member's client.id, but there is none",

@@ -277,18 +277,25 @@ pub fn rolling_restart(s: &mut Scenario, seed: u64) -> Vec<(String, String)> {
 
 /// The client.id part of a coordinator-assigned member id (the id without its UUID).
 pub fn client_id_of(member_id: &str) -> &str {
-    let b = member_id.as_bytes();
-    if b.len() > 37 && b[b.len() - 37] == b'-' {
-        let uuid = &member_id[member_id.len() - 36..];
-        let shape = uuid.bytes().enumerate().all(|(i, c)| match i {
-            8 | 13 | 18 | 23 => c == b'-',
-            _ => c.is_ascii_hexdigit(),
-        });
-        if shape {
-            return &member_id[..member_id.len() - 37];
-        }
+    match split_member_id(member_id) {
+        Some((client_id, _)) if !client_id.is_empty() => client_id,
+        _ => member_id,
     }
-    member_id
+}
+
+/// A coordinator member id's two parts: the client.id and the UUID after it
+/// (`xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, hex digits of either case), when it has that shape.
+pub fn split_member_id(member_id: &str) -> Option<(&str, &str)> {
+    let b = member_id.as_bytes();
+    if b.len() < 37 || b[b.len() - 37] != b'-' {
+        return None;
+    }
+    let uuid = &member_id[member_id.len() - 36..];
+    let shape = uuid.bytes().enumerate().all(|(i, c)| match i {
+        8 | 13 | 18 | 23 => c == b'-',
+        _ => c.is_ascii_hexdigit(),
+    });
+    shape.then(|| (&member_id[..member_id.len() - 37], uuid))
 }
 
 /// One step of a story.
