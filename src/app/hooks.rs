@@ -69,9 +69,10 @@ pub fn initial_state() -> AppState {
 }
 
 /// The URL and storage follow every change, and Back / Forward (or a link pasted into the
-/// address bar) load what the URL says.
+/// address bar) load what the URL says. Returns the link fragment of the current state (the
+/// one serialization a render makes).
 #[hook]
-pub fn use_url_sync(state: UseReducerHandle<AppState>) {
+pub fn use_url_sync(state: UseReducerHandle<AppState>) -> String {
     {
         let dispatcher = state.dispatcher();
         use_effect_with((), move |_| {
@@ -96,8 +97,9 @@ pub fn use_url_sync(state: UseReducerHandle<AppState>) {
         write: None,
         timer: None,
     });
+    let written = fragment.clone();
     use_effect_with(revision, move |_| {
-        let write: Box<dyn FnOnce()> = Box::new(move || write_url(&fragment, history, broken));
+        let write: Box<dyn FnOnce()> = Box::new(move || write_url(&written, history, broken));
         let mut p = pending.borrow_mut();
         // Never lose a write (each discrete action is a history entry): run the older one now.
         if let Some(older) = p.write.take() {
@@ -113,6 +115,7 @@ pub fn use_url_sync(state: UseReducerHandle<AppState>) {
         }));
         || ()
     });
+    fragment
 }
 
 /// A URL and storage write waiting for its task.

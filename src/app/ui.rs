@@ -16,8 +16,8 @@ use yew::prelude::*;
 pub struct Computed {
     /// What the assignor saw.
     pub input: assignor::GroupInput,
-    /// The result (None for assignors this version does not run).
-    pub assignment: Option<assignor::Assignment>,
+    /// The scenario's assignor.
+    pub kind: AssignorKind,
     /// What changed since the pinned baseline.
     pub diff: Option<Diff>,
     /// The same group under range and under round-robin, side by side.
@@ -26,11 +26,23 @@ pub struct Computed {
     pub round_robin: assignor::Assignment,
 }
 
+impl Computed {
+    /// The result under the scenario's assignor (None for assignors this version does not
+    /// run): one of the two computed side by side, not a copy.
+    pub fn assignment(&self) -> Option<&assignor::Assignment> {
+        match self.kind {
+            AssignorKind::Range => Some(&self.range),
+            AssignorKind::RoundRobin => Some(&self.round_robin),
+            _ => None,
+        }
+    }
+}
+
 /// The app.
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(hooks::initial_state);
-    hooks::use_url_sync(state.clone());
+    let fragment = hooks::use_url_sync(state.clone());
     // Stable across renders, so rows whose props did not change skip their repaint.
     let dispatch: Callback<Action> = use_callback(state.dispatcher(), |a: Action, d| d.dispatch(a));
     let computed = {
@@ -39,22 +51,18 @@ pub fn app() -> Html {
             let input = s.group_input();
             let range = assignor::range(&input);
             let round_robin = assignor::round_robin(&input);
-            let assignment = match s.assignor {
-                AssignorKind::Range => Some(range.clone()),
-                AssignorKind::RoundRobin => Some(round_robin.clone()),
-                _ => None,
-            };
-            let diff = match (baseline, &assignment) {
-                (Some(b), Some(a)) => Some(whatif::diff(b, &input, a)),
-                _ => None,
-            };
-            Computed {
+            let mut c = Computed {
                 input,
-                assignment,
-                diff,
+                kind: s.assignor,
+                diff: None,
                 range,
                 round_robin,
-            }
+            };
+            c.diff = match (baseline, c.assignment()) {
+                (Some(b), Some(a)) => Some(whatif::diff(b, &c.input, a)),
+                _ => None,
+            };
+            c
         })
     };
     let kind = state.scenario.assignor;
@@ -72,8 +80,7 @@ pub fn app() -> Html {
     let bytes_panel = state.bytes_member.and_then(|i| {
         let member = state.scenario.members.get(i)?.clone();
         let assigned: Vec<TopicPartitions> = computed
-            .assignment
-            .as_ref()
+            .assignment()
             .map(|a| {
                 a.partitions_of(i as u32)
                     .into_iter()
@@ -127,7 +134,7 @@ pub fn app() -> Html {
                                 <option value={kind.name()} selected=true>{ kind.name() }</option>
                             }
                         </select>
-                        <LinkBar state={state.link_state()} />
+                        <LinkBar fragment={AttrValue::from(fragment)} />
                     </div>
                     <Grid computed={computed.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
                     <WhatIf computed={computed.clone()} pinned={state.baseline.is_some()} story_step={state.story_step} dispatch={dispatch.clone()} />

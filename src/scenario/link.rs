@@ -344,8 +344,13 @@ pub fn to_fragment(state: &LinkState) -> String {
 
 /// The whole link for a base address such as `http://127.0.0.1:8080/`.
 pub fn to_link(base: &str, state: &LinkState) -> String {
+    link_with_fragment(base, &to_fragment(state))
+}
+
+/// The whole link for a base address and a fragment already written by [`to_fragment`].
+pub fn link_with_fragment(base: &str, fragment: &str) -> String {
     let base = base.split('#').next().unwrap_or(base);
-    format!("{base}#{}", to_fragment(state))
+    format!("{base}#{fragment}")
 }
 
 /// Reads a link fragment (with or without the leading `#`, or a whole link).

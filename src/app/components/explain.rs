@@ -17,7 +17,7 @@ pub struct Props {
 #[function_component(Explain)]
 pub fn explain(props: &Props) -> Html {
     let c = &props.computed;
-    let Some(a) = &c.assignment else {
+    let Some(a) = c.assignment() else {
         return html! {};
     };
     let chosen = props

@@ -197,7 +197,7 @@ fn grid_row(p: &RowProps) -> Html {
 #[function_component(Grid)]
 pub fn grid(props: &Props) -> Html {
     let c = &props.computed;
-    let Some(a) = &c.assignment else {
+    let Some(a) = c.assignment() else {
         return html! {
             <p class="notice" role="status">{ "This version runs the range and round-robin assignors; choose one of them to see the grid." }</p>
         };

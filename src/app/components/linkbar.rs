@@ -1,11 +1,12 @@
 //! The link: copy it, and see how long it is.
 
-use crate::scenario::link::{self, LinkState};
+use crate::scenario::link;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub state: LinkState,
+    /// The link fragment, as the URL effect wrote it.
+    pub fragment: AttrValue,
 }
 
 fn page_base() -> String {
@@ -18,7 +19,7 @@ fn page_base() -> String {
 #[function_component(LinkBar)]
 pub fn link_bar(props: &Props) -> Html {
     let copied = use_state(|| None::<String>);
-    let url = link::to_link(&page_base(), &props.state);
+    let url = link::link_with_fragment(&page_base(), &props.fragment);
     let onclick = {
         let url = url.clone();
         let copied = copied.clone();
