@@ -265,12 +265,7 @@ async fn adding_a_member_changes_the_grid_and_back_undoes_it() {
     let (before, _) = read_grid(&c).await;
     assert_eq!(before["a"]["orders"], vec![0, 1, 2, 3]);
     let url_before = c.current_url().await.unwrap().to_string();
-    c.find(Locator::Id("add-member"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Id("add-member")).await;
     let after = until("the new member in the grid", || async {
         let (g, _) = read_grid(&c).await;
         g.contains_key("consumer-0").then_some(g)
@@ -400,12 +395,7 @@ async fn presets_assignor_and_refusals() {
     let (_d, c, base) = session().await;
     c.goto(&base).await.unwrap();
     wait_for_app(&c).await;
-    c.find(Locator::Css("[data-preset='round-robin']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Css("[data-preset='round-robin']")).await;
     let g = until("the round-robin preset", || async {
         let (g, _) = read_grid(&c).await;
         g.contains_key("C0").then_some(g)
@@ -438,12 +428,7 @@ async fn presets_assignor_and_refusals() {
     .await;
     assert!(msg.text().await.unwrap().contains("1 to 10,000"));
     // The explanation follows the chosen topic.
-    c.find(Locator::Css("[data-preset='three-topics']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Css("[data-preset='three-topics']")).await;
     until("the three-topic preset", || async {
         let (_, t) = read_grid(&c).await;
         (t.get("C0") == Some(&6) && t.get("C1") == Some(&3)).then_some(())
@@ -457,12 +442,7 @@ async fn presets_assignor_and_refusals() {
         .await
         .unwrap();
     assert!(skew.contains("max 6, min 3, max/min 2.00"), "{skew}");
-    c.find(Locator::Css("[data-explain='t1']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Css("[data-explain='t1']")).await;
     let explain = until("the explanation of t1", || async {
         let e = c
             .find(Locator::Css("#explain[data-explain-topic='t1']"))
@@ -473,12 +453,7 @@ async fn presets_assignor_and_refusals() {
     .await;
     assert!(explain.contains("n div m = 1, n mod m = 1"), "{explain}");
     // Copy link says what happened (headless Chromium may refuse the clipboard).
-    c.find(Locator::Id("copy-link"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Id("copy-link")).await;
     let said = until("the copy status", || async {
         c.find(Locator::Css(".copied[role=status]"))
             .await
@@ -520,6 +495,11 @@ async fn paste(c: &Client, css: &str, text: &str) {
     .unwrap();
 }
 
+/// Clicks the element a person would find there.
+async fn click(c: &Client, at: Locator<'_>) {
+    c.find(at).await.unwrap().click().await.unwrap();
+}
+
 /// Moves the pointer onto an element (a bubbling mouseover, as the app listens on parents).
 async fn hover(c: &Client, el: &fantoccini::elements::Element) {
     c.execute(
@@ -547,12 +527,7 @@ async fn pasted_subscription_bytes_drive_the_member() {
         .await
         .unwrap();
     wait_for_app(&c).await;
-    c.find(Locator::Css("[data-show-bytes='m2']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Css("[data-show-bytes='m2']")).await;
     until("the bytes panel", || async {
         c.find(Locator::Css("#bytes-panel[data-bytes-member='m2']"))
             .await
@@ -654,12 +629,7 @@ async fn pasted_subscription_bytes_drive_the_member() {
     wait_for_app(&c).await;
     let (again, _) = read_grid(&c).await;
     assert_eq!(again, grid);
-    c.find(Locator::Css("[data-show-bytes='m2']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Css("[data-show-bytes='m2']")).await;
     let hex = until("the bytes panel after reload", || async {
         c.find(Locator::Css("#subscription-hex"))
             .await
@@ -682,12 +652,7 @@ async fn unfinished_and_broken_bytes_are_told_apart() {
         .await
         .unwrap();
     wait_for_app(&c).await;
-    c.find(Locator::Css("[data-show-bytes='m1']"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Css("[data-show-bytes='m1']")).await;
     until("the bytes panel", || async {
         c.find(Locator::Css("#bytes-panel")).await.ok()
     })
@@ -793,24 +758,14 @@ async fn pin_then_add_a_member_shows_what_moved() {
     .await
     .unwrap();
     wait_for_app(&c).await;
-    c.find(Locator::Id("pin"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Id("pin")).await;
     let (moved, count) = until("the pinned summary", || async {
         let r = read_moved(&c).await;
         r.1.is_some().then_some(r)
     })
     .await;
     assert_eq!((moved.len(), count), (0, Some(0)));
-    c.find(Locator::Id("add-member"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Id("add-member")).await;
     // consumer-0 sorts first: consumer-0 0-1, a 2-3, b 4-5, c 6; partitions 0, 1, 3, 5 move.
     let (moved, count) = until("the moved cells", || async {
         let r = read_moved(&c).await;
@@ -853,12 +808,7 @@ async fn pin_then_add_a_member_shows_what_moved() {
     .await;
     assert_eq!(rr.as_deref(), Some("2"));
     // Unpinning returns to the plain view.
-    c.find(Locator::Id("unpin"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Id("unpin")).await;
     until("the plain view", || async {
         let r = read_moved(&c).await;
         (r.0.is_empty() && r.1.is_none()).then_some(())
@@ -874,12 +824,7 @@ async fn rolling_restarts_with_and_without_static_members() {
     let (_d, c, base) = session().await;
     c.goto(&base).await.unwrap();
     wait_for_app(&c).await;
-    c.find(Locator::Id("story-start"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Id("story-start")).await;
     let step = |k: usize| {
         let c = &c;
         async move {
@@ -895,12 +840,7 @@ async fn rolling_restarts_with_and_without_static_members() {
     };
     step(0).await;
     for k in 1..=3 {
-        c.find(Locator::Id("story-forward"))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
+        click(&c, Locator::Id("story-forward")).await;
         step(k).await;
     }
     // Step 4: the dynamic rolling restart reshuffles.
@@ -912,19 +852,9 @@ async fn rolling_restarts_with_and_without_static_members() {
     .await;
     assert!(dynamic > 0, "a dynamic rolling restart moves partitions");
     // Steps 5 and 6: the same restart with static members moves nothing.
-    c.find(Locator::Id("story-forward"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Id("story-forward")).await;
     step(4).await;
-    c.find(Locator::Id("story-forward"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Id("story-forward")).await;
     let text = step(5).await;
     assert!(text.contains("nothing moves"), "{text}");
     let (moved, count) = until("the static restart's count", || async {
@@ -938,12 +868,7 @@ async fn rolling_restarts_with_and_without_static_members() {
     c.back().await.unwrap();
     step(4).await;
     // The Rolling restart button on a pinned static group also moves nothing.
-    c.find(Locator::Id("rolling-restart"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Id("rolling-restart")).await;
     let count = until("the restart button's count", || async {
         let r = read_moved(&c).await;
         r.1
@@ -964,21 +889,13 @@ async fn a_shared_link_with_a_baseline_reopens_the_comparison() {
     .await
     .unwrap();
     wait_for_app(&c).await;
-    c.find(Locator::Id("pin"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    click(&c, Locator::Id("pin")).await;
     until("the pinned summary", || async { read_moved(&c).await.1 }).await;
-    c.find(Locator::Css(
-        ".remove-member[aria-label='Remove member consumer-a']",
-    ))
-    .await
-    .unwrap()
-    .click()
-    .await
-    .unwrap();
+    click(
+        &c,
+        Locator::Css(".remove-member[aria-label='Remove member consumer-a']"),
+    )
+    .await;
     let before = until("the moves after removing a member", || async {
         let r = read_moved(&c).await;
         (r.1 > Some(0)).then_some(r)

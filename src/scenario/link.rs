@@ -808,11 +808,8 @@ mod tests {
         assert!(e.message.contains("format version"), "{e}");
     }
 
-    #[test]
-    fn coordinator_member_ids_are_compact() {
-        let ids: Vec<String> = (0..50)
-            .map(|i| crate::scenario::whatif::coordinator_member_id("consumer-orders-1", i))
-            .collect();
+    /// Members with these ids, all subscribed to 20 topics of 12 partitions.
+    fn twenty_topics(ids: &[String]) -> Scenario {
         let topics: Vec<Topic> = (0..20)
             .map(|i| Topic {
                 name: format!("topic-{i}"),
@@ -820,18 +817,27 @@ mod tests {
             })
             .collect();
         let names: Vec<&str> = topics.iter().map(|t| t.name.as_str()).collect();
-        let mut members: Vec<Member> = ids.iter().map(|id| Member::new(id, &names)).collect();
-        members.push(Member::new("ab", &[]));
-        members.push(Member::new(
+        let members = ids.iter().map(|id| Member::new(id, &names)).collect();
+        Scenario {
+            topics,
+            members,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn coordinator_member_ids_are_compact() {
+        let ids: Vec<String> = (0..50)
+            .map(|i| crate::scenario::whatif::coordinator_member_id("consumer-orders-1", i))
+            .collect();
+        let mut scenario = twenty_topics(&ids);
+        scenario.members.push(Member::new("ab", &[]));
+        scenario.members.push(Member::new(
             "x-0123456789ABCDEF-0123-4567-89ab-cdef01234567",
             &[],
         ));
         let st = LinkState {
-            scenario: Scenario {
-                topics,
-                members,
-                ..Default::default()
-            },
+            scenario,
             ..Default::default()
         };
         let link = to_link("http://127.0.0.1:8080/", &st);
@@ -853,25 +859,9 @@ mod tests {
 
     #[test]
     fn fifty_members_twenty_topics_fit() {
-        let topics: Vec<Topic> = (0..20)
-            .map(|i| Topic {
-                name: format!("topic-{i}"),
-                partitions: 12,
-            })
-            .collect();
-        let members = (0..50)
-            .map(|i| Member {
-                id: format!("consumer-{i}"),
-                topics: topics.iter().map(|t| t.name.clone()).collect(),
-                ..Default::default()
-            })
-            .collect();
+        let ids: Vec<String> = (0..50).map(|i| format!("consumer-{i}")).collect();
         let st = LinkState {
-            scenario: Scenario {
-                topics,
-                members,
-                ..Default::default()
-            },
+            scenario: twenty_topics(&ids),
             ..Default::default()
         };
         let link = to_link("http://127.0.0.1:8080/", &st);
