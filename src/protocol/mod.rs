@@ -205,10 +205,10 @@ pub struct Decoded<T> {
 
 impl<T> Decoded<T> {
     /// The message when the decode succeeded, the error otherwise.
-    pub fn result(&self) -> Result<&T, &DecodeError> {
-        match &self.error {
+    pub fn into_result(self) -> Result<T, DecodeError> {
+        match self.error {
             Some(e) => Err(e),
-            None => Ok(&self.message),
+            None => Ok(self.message),
         }
     }
 

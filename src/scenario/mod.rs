@@ -101,11 +101,7 @@ impl Member {
     /// built from its fields.
     pub fn effective_subscription(&self) -> Result<Subscription, protocol::DecodeError> {
         if let Some(bytes) = &self.subscription {
-            let d = protocol::decode_subscription(bytes);
-            return match d.error {
-                Some(e) => Err(e),
-                None => Ok(d.message),
-            };
+            return protocol::decode_subscription(bytes).into_result();
         }
         Ok(self.fields_subscription())
     }
@@ -162,11 +158,6 @@ impl Scenario {
             return Err(p.to_string());
         }
         Ok(s)
-    }
-
-    /// The scenario as pretty JSON.
-    pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
     /// Index of a topic by name.
