@@ -43,28 +43,35 @@ fn read_fragment(fragment: &str) -> Action {
 /// storage; without that, the default. A broken link keeps the default scenario on screen
 /// and says what failed.
 pub fn initial_state() -> AppState {
-    let stored = storage()
-        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
-        .and_then(|saved| link::from_fragment(&saved).ok());
-    // Without a link, or with one that cannot be read, the last scenario is the base.
-    let base = match &stored {
-        Some(st) => AppState::default().apply(Action::LoadLink(Box::new(st.clone()))),
-        None => AppState::default(),
+    // Without a link, or with one that cannot be read, the last scenario is the base; a
+    // good link needs nothing from storage.
+    let last = || {
+        let stored = storage()
+            .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+            .and_then(|saved| link::from_fragment(&saved).ok());
+        match stored {
+            Some(st) => (
+                AppState::default().apply(Action::LoadLink(Box::new(st))),
+                true,
+            ),
+            None => (AppState::default(), false),
+        }
     };
     let fragment = current_fragment();
     if fragment.is_empty() {
-        return base;
+        return last().0;
     }
     match read_fragment(&fragment) {
         Action::LinkBroken(mut b) => {
-            b.fallback = if stored.is_some() {
+            let (base, stored) = last();
+            b.fallback = if stored {
                 "your last scenario"
             } else {
                 "the default scenario"
             };
             base.apply(Action::LinkBroken(b))
         }
-        load => base.apply(load),
+        load => AppState::default().apply(load),
     }
 }
 
