@@ -3,6 +3,7 @@
 //! The core (`protocol`, `assignor`, `scenario`) is plain Rust, tested natively; `app` is
 //! the yew front end (wasm32 only) and `cli` the command-line tool (native only).
 pub mod assignor;
+pub mod collections;
 pub mod protocol;
 pub mod scenario;
 

@@ -2,11 +2,11 @@
 //! storage are effects at the edge (see `hooks`), never in here.
 
 use crate::assignor::AssignorKind;
+use crate::collections::VecMap;
 use crate::protocol::{decode_subscription, encode_subscription, hex};
 use crate::scenario::link::LinkState;
 use crate::scenario::whatif::{self, Baseline};
 use crate::scenario::{edit, presets, Scenario};
-use std::collections::BTreeMap;
 #[cfg(target_arch = "wasm32")]
 use std::rc::Rc;
 #[cfg(target_arch = "wasm32")]
@@ -54,9 +54,9 @@ pub struct AppState {
     /// The member whose subscription bytes are open in the bytes panel.
     pub bytes_member: Option<usize>,
     /// Hex as typed, per member index, while it differs from the bytes (kept as typed).
-    pub hex_drafts: BTreeMap<usize, String>,
+    pub hex_drafts: VecMap<usize, String>,
     /// Subscription version per member index, when not the default 3.
-    pub versions: BTreeMap<usize, i16>,
+    pub versions: VecMap<usize, i16>,
     /// The pinned assignment that changes are compared with.
     pub baseline: Option<Baseline>,
     /// The story step on screen.
@@ -76,8 +76,8 @@ impl Default for AppState {
             revision: 0,
             history: HistoryMode::None,
             bytes_member: None,
-            hex_drafts: BTreeMap::new(),
-            versions: BTreeMap::new(),
+            hex_drafts: VecMap::new(),
+            versions: VecMap::new(),
             baseline: None,
             story_step: None,
         }
@@ -437,7 +437,7 @@ impl AppState {
 }
 
 /// Per-member entries after member `index` is removed: later indices move down by one.
-fn shift_down<V: Clone>(m: &BTreeMap<usize, V>, index: usize) -> BTreeMap<usize, V> {
+fn shift_down<V: Clone>(m: &VecMap<usize, V>, index: usize) -> VecMap<usize, V> {
     m.iter()
         .filter(|(k, _)| **k != index)
         .map(|(k, v)| (if *k > index { k - 1 } else { *k }, v.clone()))

@@ -10,6 +10,7 @@ mod order;
 mod range;
 mod round_robin;
 
+pub(crate) use order::FastSet;
 pub use order::{java_cmp, member_cmp};
 pub use range::range;
 pub use round_robin::round_robin;
@@ -252,7 +253,7 @@ pub(crate) fn prepare(input: &GroupInput) -> Prepared<'_> {
             None => (true, m.id.as_str(), "", i as u32),
         })
         .collect();
-    keys.sort_unstable_by(|a, b| {
+    crate::collections::sort_by(&mut keys, |a, b| {
         a.0.cmp(&b.0)
             .then_with(|| java_cmp(a.1, b.1))
             .then_with(|| java_cmp(a.2, b.2))
@@ -314,7 +315,7 @@ pub(crate) fn prepare(input: &GroupInput) -> Prepared<'_> {
             }
         }
     }
-    topics.sort_unstable_by(|a, b| java_cmp(a.0, b.0));
+    crate::collections::sort_by(&mut topics, |a, b| java_cmp(a.0, b.0));
     Prepared { order, topics }
 }
 

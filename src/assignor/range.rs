@@ -10,8 +10,18 @@ use super::{
     prepare, totals, Assignment, AssignorKind, GroupInput, Share, TopicAssignment, TopicMeta,
     UNASSIGNED,
 };
-use std::collections::{BTreeSet, HashMap};
+use crate::collections::{sort, VecMap};
 use std::rc::Rc;
+
+/// Rack names, sorted and without repeats.
+type RackSet<'a> = Vec<&'a str>;
+
+fn rack_set<'a>(racks: impl Iterator<Item = &'a str>) -> RackSet<'a> {
+    let mut set: Vec<&str> = racks.collect();
+    sort(&mut set);
+    set.dedup();
+    set
+}
 
 /// The last shares built: for these subscribers and this partition count.
 type SharedShares<'a> = (&'a [u32], u32, Rc<[Share]>);
@@ -26,7 +36,7 @@ struct State<'a> {
     racks: &'a [Option<&'a str>],
     /// Per partition, its replicas' racks; empty when no subscriber has a rack (Java's
     /// partitionRacks is then an empty map, and its size() groups topics).
-    partition_racks: Vec<BTreeSet<&'a str>>,
+    partition_racks: Vec<RackSet<'a>>,
     needs_rack_aware: bool,
     owners: Vec<u32>,
     /// assigned count per consumer position
@@ -48,32 +58,28 @@ impl<'a> State<'a> {
     ) -> Self {
         let n = meta.partitions;
         let m = consumers.len() as u32;
-        let consumer_racks: BTreeSet<&str> = if any_rack {
-            consumers
-                .iter()
-                .filter_map(|c| racks[*c as usize])
-                .collect()
+        let consumer_racks = if any_rack {
+            rack_set(consumers.iter().filter_map(|c| racks[*c as usize]))
         } else {
-            BTreeSet::new()
+            Vec::new()
         };
         let mut partition_racks = Vec::new();
-        let mut all_partition_racks = BTreeSet::new();
+        let mut all_partition_racks = Vec::new();
         if !consumer_racks.is_empty() {
             partition_racks = (0..n as usize)
                 .map(|p| {
-                    let set: BTreeSet<&str> = meta
-                        .racks
-                        .get(p)
-                        .map(|rs| rs.iter().map(String::as_str).collect())
-                        .unwrap_or_default();
+                    let set = rack_set(meta.racks.get(p).into_iter().flatten().map(String::as_str));
                     all_partition_racks.extend(set.iter().copied());
                     set
                 })
                 .collect();
+            all_partition_racks = rack_set(all_partition_racks.into_iter());
         }
         // AbstractPartitionAssignor.useRackAwareAssignment (preferRackAwareLogic = false).
         let needs_rack_aware = !consumer_racks.is_empty()
-            && !consumer_racks.is_disjoint(&all_partition_racks)
+            && consumer_racks
+                .iter()
+                .any(|r| all_partition_racks.binary_search(r).is_ok())
             && !partition_racks.iter().all(|r| *r == all_partition_racks);
         State {
             name,
@@ -103,7 +109,7 @@ impl<'a> State<'a> {
             Some(rack) => self
                 .partition_racks
                 .get(p)
-                .is_some_and(|r| r.contains(rack)),
+                .is_some_and(|r| r.binary_search(&rack).is_ok()),
         }
     }
 
@@ -228,18 +234,14 @@ pub fn range(input: &GroupInput) -> Assignment {
 
     if states.iter().any(|s| s.needs_rack_aware) {
         // Group by (subscribers, partitionRacks.size()).
-        let mut groups: HashMap<(Vec<u32>, usize), Vec<usize>> = HashMap::new();
+        // (kept in key order, the order the groups are then visited in)
+        let mut groups: VecMap<(&[u32], usize), Vec<usize>> = VecMap::new();
         for (i, s) in states.iter().enumerate() {
-            let key: Vec<u32> = s.consumers.to_vec();
             groups
-                .entry((key, s.partition_racks.len()))
-                .or_default()
+                .entry_or_default((s.consumers, s.partition_racks.len()))
                 .push(i);
         }
-        let mut keys: Vec<_> = groups.keys().cloned().collect();
-        keys.sort();
-        for key in keys {
-            let members = &groups[&key];
+        for (key, members) in groups {
             if members.len() > 1 {
                 let mut refs: Vec<&mut State<'_>> = states
                     .iter_mut()

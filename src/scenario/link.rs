@@ -23,7 +23,7 @@
 
 use super::{Member, Scenario, Topic, MAX_PARTITIONS};
 use crate::assignor::AssignorKind;
-use std::collections::BTreeMap;
+use crate::collections::VecMap;
 use std::fmt;
 
 /// The format version this build writes and reads.
@@ -52,7 +52,7 @@ pub struct LinkState {
     /// The scenario.
     pub scenario: Scenario,
     /// Subscription view version chosen per member (index), when not the default.
-    pub versions: BTreeMap<usize, i16>,
+    pub versions: VecMap<usize, i16>,
     /// Extra key/value pairs of the app (baseline, story step), kept in order.
     pub extra: Vec<(String, String)>,
 }

@@ -9,11 +9,12 @@ pub mod link;
 pub mod presets;
 pub mod whatif;
 
+use crate::assignor::FastSet;
 use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, TopicMeta};
+use crate::collections::VecMap;
 use crate::protocol::{self, Subscription, TopicPartitions};
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use std::collections::BTreeMap;
 use std::fmt;
 
 /// The most partitions one topic may have in a scenario (a guard against typos that would
@@ -44,8 +45,8 @@ pub struct Member {
     #[serde(default)]
     pub topics: Vec<String>,
     /// Partitions owned before this rebalance.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub owned: BTreeMap<String, Vec<i32>>,
+    #[serde(default, skip_serializing_if = "VecMap::is_empty")]
+    pub owned: VecMap<String, Vec<i32>>,
     /// Generation of the owned partitions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generation: Option<i32>,
@@ -62,8 +63,8 @@ pub struct Scenario {
     #[serde(with = "topic_map")]
     pub topics: Vec<Topic>,
     /// Racks of each partition's replicas, per topic (optional).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub partition_racks: BTreeMap<String, Vec<Vec<String>>>,
+    #[serde(default, skip_serializing_if = "VecMap::is_empty")]
+    pub partition_racks: VecMap<String, Vec<Vec<String>>>,
     /// Members, in the user's order (which never changes the assignment).
     #[serde(default)]
     pub members: Vec<Member>,
@@ -127,18 +128,17 @@ impl Member {
     /// Takes the member's topics, owned partitions, generation and rack from a decoded
     /// subscription (the bytes stay the source of truth).
     pub fn apply_subscription(&mut self, s: &Subscription) {
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = FastSet::default();
         self.topics = s
             .topics
             .iter()
             .filter(|t| seen.insert(t.as_str()))
             .cloned()
             .collect();
-        self.owned = BTreeMap::new();
+        self.owned = VecMap::new();
         for tp in &s.owned_partitions {
             self.owned
-                .entry(tp.topic.clone())
-                .or_default()
+                .entry_or_default(tp.topic.clone())
                 .extend(&tp.partitions);
         }
         self.generation = (s.generation_id >= 0).then_some(s.generation_id);
@@ -169,7 +169,7 @@ impl Scenario {
     /// undecodable subscription bytes.
     pub fn problems(&self) -> Vec<Problem> {
         let mut out = Vec::new();
-        let mut seen = std::collections::HashSet::new();
+        let mut seen = FastSet::default();
         for t in &self.topics {
             if !seen.insert(t.name.as_str()) {
                 out.push(Problem {
@@ -187,7 +187,7 @@ impl Scenario {
                 });
             }
         }
-        let mut ids = std::collections::HashSet::new();
+        let mut ids = FastSet::default();
         for (i, m) in self.members.iter().enumerate() {
             if !ids.insert(m.id.as_str()) {
                 out.push(Problem {

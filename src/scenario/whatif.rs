@@ -3,7 +3,7 @@
 
 use super::{Member, Scenario, Topic};
 use crate::assignor::{Assignment, AssignorKind, GroupInput, UNASSIGNED};
-use std::collections::BTreeMap;
+use crate::collections::VecMap;
 
 /// A pinned assignment: the owner (member id) of every partition.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -146,7 +146,7 @@ pub struct Diff {
     /// Per topic of the current assignment (same order), per partition: did its owner change?
     pub moved_cells: Vec<Vec<bool>>,
     /// Per member id: (partitions gained, partitions lost), only members with a change.
-    pub changes: BTreeMap<String, (u32, u32)>,
+    pub changes: VecMap<String, (u32, u32)>,
     /// Members that had partitions and now have none.
     pub became_idle: Vec<String>,
     /// Members that had none (or were not there) and now have some.
@@ -161,13 +161,13 @@ pub struct Diff {
 pub fn diff(baseline: &Baseline, input: &GroupInput, current: &Assignment) -> Diff {
     let mut d = Diff::default();
     let id = |o: u32| input.members[o as usize].id.as_str();
-    let mut gained: BTreeMap<&str, u32> = BTreeMap::new();
-    let mut lost: BTreeMap<String, u32> = BTreeMap::new();
-    let mut before_total: BTreeMap<&str, u32> = BTreeMap::new();
+    let mut gained: VecMap<&str, u32> = VecMap::new();
+    let mut lost: VecMap<String, u32> = VecMap::new();
+    let mut before_total: VecMap<&str, u32> = VecMap::new();
     for (_, owners) in &baseline.topics {
         for o in owners.iter().flatten() {
             if let Some(m) = baseline.members.get(*o as usize) {
-                *before_total.entry(m.as_str()).or_default() += 1;
+                *before_total.entry_or_default(m.as_str()) += 1;
             }
         }
     }
@@ -180,16 +180,16 @@ pub fn diff(baseline: &Baseline, input: &GroupInput, current: &Assignment) -> Di
                 (Some(b), Some(n)) if b != n => {
                     d.moved += 1;
                     cells[p] = true;
-                    *gained.entry(n).or_default() += 1;
-                    *lost.entry(b.to_string()).or_default() += 1;
+                    *gained.entry_or_default(n) += 1;
+                    *lost.entry_or_default(b.to_string()) += 1;
                 }
                 (None, Some(n)) => {
                     d.newly_assigned += 1;
-                    *gained.entry(n).or_default() += 1;
+                    *gained.entry_or_default(n) += 1;
                 }
                 (Some(b), None) => {
                     d.unassigned += 1;
-                    *lost.entry(b.to_string()).or_default() += 1;
+                    *lost.entry_or_default(b.to_string()) += 1;
                 }
                 _ => {}
             }
@@ -206,15 +206,15 @@ pub fn diff(baseline: &Baseline, input: &GroupInput, current: &Assignment) -> Di
         for o in owners.iter().skip(now).flatten() {
             d.unassigned += 1;
             if let Some(b) = baseline.members.get(*o as usize) {
-                *lost.entry(b.clone()).or_default() += 1;
+                *lost.entry_or_default(b.clone()) += 1;
             }
         }
     }
     for (m, g) in &gained {
-        d.changes.entry(m.to_string()).or_default().0 = *g;
+        d.changes.entry_or_default(m.to_string()).0 = *g;
     }
     for (m, l) in &lost {
-        d.changes.entry(m.clone()).or_default().1 = *l;
+        d.changes.entry_or_default(m.clone()).1 = *l;
     }
     for (i, m) in input.members.iter().enumerate() {
         let before = before_total.get(m.id.as_str()).copied().unwrap_or(0);
