@@ -11,6 +11,8 @@ set +e
 export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver)}"
 export CHROME="${CHROME:-$(command -v chromium)}"
 BUDGET=$((90 * 1024))
+# The budget is not met (README, Size); the ceiling keeps the size from creeping up.
+CEILING=$((160 * 1024))
 declare -a NAMES RESULTS
 FAILED=0
 
@@ -42,10 +44,11 @@ sizes() {
   # (step runs this in a pipeline, a subshell: the summary line goes through a file)
   if [ "$total" -le "$BUDGET" ]; then
     echo "gzip .wasm + .js: $total bytes ($((total / 1024)) KiB), within the 90 KiB budget" >"$SIZE_FILE"
+  elif [ "$total" -gt "$CEILING" ]; then
+    echo "gzip .wasm + .js: $total bytes ($((total / 1024)) KiB): above the 160 KiB ceiling" >"$SIZE_FILE"
+    return 1
   else
-    echo "gzip .wasm + .js: $total bytes ($((total / 1024)) KiB): OVER the 90 KiB budget (see README, Size)" >"$SIZE_FILE"
-    # Reported, not fatal, until the budget is met (yew 0.23 alone is 51 KiB gzip here);
-    # STRICT_BUDGET=1 makes it fatal.
+    echo "gzip .wasm + .js: $total bytes ($((total / 1024)) KiB): under the 160 KiB ceiling, OVER the 90 KiB budget (README, Size)" >"$SIZE_FILE"
     [ "${STRICT_BUDGET:-0}" = 1 ] && return 1
   fi
   return 0
