@@ -128,4 +128,15 @@ fn main() {
             println!("roundrobin, 10,000 members × 1,000 topics × 500 partitions (500,000): median {:.2} ms", us / 1000.0);
         }
     }
+    if want("diff") {
+        // What-if at scale: range pinned, round-robin now (most partitions change owner).
+        use rebalance_lab::scenario::whatif::{diff, Baseline};
+        let input = benchmark_input(1000, 50, 200);
+        let baseline = Baseline::pin(&input, &range(&input));
+        let now = round_robin(&input);
+        let us = median_us(51, || {
+            black_box(diff(black_box(&baseline), &input, &now));
+        });
+        println!("what-if diff, 1,000 members × 10,000 partitions, range then round-robin: median {us:.1} µs");
+    }
 }

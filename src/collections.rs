@@ -176,8 +176,25 @@ impl<K, V> VecMap<K, V> {
     }
 }
 
+impl<K: Ord, V> VecMap<K, V> {
+    /// A map of `entries`, sorted once (not inserted one by one); `merge` folds the value of
+    /// a repeated key into the earlier one.
+    pub fn from_vec_merging(mut entries: Vec<(K, V)>, mut merge: impl FnMut(&mut V, V)) -> Self {
+        sort_by(&mut entries, |a, b| a.0.cmp(&b.0));
+        let mut out: Vec<(K, V)> = Vec::with_capacity(entries.len());
+        for (k, v) in entries {
+            match out.last_mut() {
+                Some(last) if last.0 == k => merge(&mut last.1, v),
+                _ => out.push((k, v)),
+            }
+        }
+        VecMap { entries: out }
+    }
+}
+
 impl<K: Ord, V> FromIterator<(K, V)> for VecMap<K, V> {
-    /// Later entries win over earlier ones with the same key, as in `BTreeMap`.
+    /// Later entries win over earlier ones with the same key, as in `BTreeMap`. Inserted
+    /// one by one (for the few entries these maps hold; see `from_vec_merging` for many).
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
         let mut map = VecMap::new();
         for (k, v) in iter {
@@ -283,5 +300,7 @@ mod tests {
         assert_eq!(m.len(), 2);
         let from: VecMap<u8, u8> = [(2, 1), (1, 1), (2, 9)].into_iter().collect();
         assert_eq!(from.iter().collect::<Vec<_>>(), [(&1, &1), (&2, &9)]);
+        let summed = VecMap::from_vec_merging(vec![(3, 1), (1, 1), (3, 2), (3, 4)], |a, b| *a += b);
+        assert_eq!(summed.iter().collect::<Vec<_>>(), [(&1, &1), (&3, &7)]);
     }
 }

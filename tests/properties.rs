@@ -401,6 +401,56 @@ proptest! {
         prop_assert_eq!(assignor::assign(kind, &shuffled).unwrap().to_map(&shuffled), map);
     }
 
+    /// What-if: the diff of two assignments of random groups matches a plain count by
+    /// member id, partition by partition (the baseline's members renamed at random, as a
+    /// restart does, some of them onto current ids).
+    #[test]
+    fn diff_counts_every_move(before in group(), after in group(), rr in prop::bool::ANY, renames in prop::collection::vec(0usize..40, 0..4)) {
+        use rebalance_lab::scenario::whatif::{diff, Baseline};
+        use std::collections::BTreeMap;
+        let kind = if rr { AssignorKind::RoundRobin } else { AssignorKind::Range };
+        let mut b = Baseline::pin(&before, &assignor::range(&before));
+        for r in renames {
+            if let Some(m) = b.members.get(r % b.members.len().max(1)).cloned() {
+                b.rename(&m, &format!("consumer-{r}"));
+            }
+        }
+        let a = assignor::assign(kind, &after).unwrap();
+        let d = diff(&b, &after, &a);
+
+        let (mut moved, mut newly, mut gone) = (0u32, 0u32, 0u32);
+        let mut changes: BTreeMap<String, (u32, u32)> = BTreeMap::new();
+        let mut cells = 0u32;
+        let owner_now = |t: &str, p: usize| {
+            a.topics.iter().find(|x| x.topic == t).and_then(|x| x.owners.get(p)).filter(|o| **o != UNASSIGNED).map(|o| after.members[*o as usize].id.clone())
+        };
+        let mut partitions: Vec<(String, usize)> = Vec::new();
+        for t in &a.topics { for p in 0..t.owners.len() { partitions.push((t.topic.clone(), p)); } }
+        for (t, owners) in &b.topics {
+            for p in 0..owners.len() { if !partitions.contains(&(t.clone(), p)) { partitions.push((t.clone(), p)); } }
+        }
+        for (t, p) in &partitions {
+            match (b.owner(t, *p).map(str::to_string), owner_now(t, *p)) {
+                (Some(x), Some(y)) if x != y => {
+                    moved += 1;
+                    cells += 1;
+                    changes.entry(y).or_default().0 += 1;
+                    changes.entry(x).or_default().1 += 1;
+                }
+                (None, Some(y)) => { newly += 1; changes.entry(y).or_default().0 += 1; }
+                (Some(x), None) => { gone += 1; changes.entry(x).or_default().1 += 1; }
+                _ => {}
+            }
+        }
+        prop_assert_eq!((d.moved, d.newly_assigned, d.unassigned), (moved, newly, gone));
+        prop_assert_eq!(d.moved_cells.iter().flatten().filter(|c| **c).count() as u32, cells);
+        let got: BTreeMap<String, (u32, u32)> = d.changes.iter().map(|(k, v)| (k.clone(), *v)).collect();
+        prop_assert_eq!(got, changes);
+        for m in &after.members {
+            prop_assert_eq!(d.joined.contains(&m.id), !b.members.contains(&m.id));
+        }
+    }
+
     /// Any scenario survives its link.
     #[test]
     fn link_round_trip(topics in prop::collection::vec((name(), 0u32..10_001), 0..6),

@@ -161,35 +161,45 @@ pub struct Diff {
 pub fn diff(baseline: &Baseline, input: &GroupInput, current: &Assignment) -> Diff {
     let mut d = Diff::default();
     let id = |o: u32| input.members[o as usize].id.as_str();
-    let mut gained: VecMap<&str, u32> = VecMap::new();
-    let mut lost: VecMap<String, u32> = VecMap::new();
-    let mut before_total: VecMap<&str, u32> = VecMap::new();
+    // Counted by member index: gained by a current member, lost by a baseline member.
+    let mut gained = vec![0u32; input.members.len()];
+    let mut lost = vec![0u32; baseline.members.len()];
+    let mut before_total = vec![0u32; baseline.members.len()];
     for (_, owners) in &baseline.topics {
         for o in owners.iter().flatten() {
-            if let Some(m) = baseline.members.get(*o as usize) {
-                *before_total.entry_or_default(m.as_str()) += 1;
+            if let Some(n) = before_total.get_mut(*o as usize) {
+                *n += 1;
             }
         }
     }
+    let before_of = |o: Option<u32>| {
+        let o = o? as usize;
+        Some((o, baseline.members.get(o)?.as_str()))
+    };
     for t in &current.topics {
+        let before: &[Option<u32>] = baseline
+            .topics
+            .iter()
+            .find(|(name, _)| *name == t.topic)
+            .map_or(&[], |(_, owners)| owners);
         let mut cells = vec![false; t.owners.len()];
         for (p, o) in t.owners.iter().enumerate() {
-            let now = (*o != UNASSIGNED).then(|| id(*o));
-            let before = baseline.owner(&t.topic, p);
-            match (before, now) {
-                (Some(b), Some(n)) if b != n => {
+            let now = (*o != UNASSIGNED).then_some(*o);
+            let was = before_of(before.get(p).copied().flatten());
+            match (was, now) {
+                (Some((b, bid)), Some(n)) if bid != id(n) => {
                     d.moved += 1;
                     cells[p] = true;
-                    *gained.entry_or_default(n) += 1;
-                    *lost.entry_or_default(b.to_string()) += 1;
+                    gained[n as usize] += 1;
+                    lost[b] += 1;
                 }
                 (None, Some(n)) => {
                     d.newly_assigned += 1;
-                    *gained.entry_or_default(n) += 1;
+                    gained[n as usize] += 1;
                 }
-                (Some(b), None) => {
+                (Some((b, _)), None) => {
                     d.unassigned += 1;
-                    *lost.entry_or_default(b.to_string()) += 1;
+                    lost[b] += 1;
                 }
                 _ => {}
             }
@@ -205,36 +215,53 @@ pub fn diff(baseline: &Baseline, input: &GroupInput, current: &Assignment) -> Di
             .map_or(0, |t| t.owners.len());
         for o in owners.iter().skip(now).flatten() {
             d.unassigned += 1;
-            if let Some(b) = baseline.members.get(*o as usize) {
-                *lost.entry_or_default(b.clone()) += 1;
+            if let Some(n) = lost.get_mut(*o as usize) {
+                *n += 1;
             }
         }
     }
-    for (m, g) in &gained {
-        d.changes.entry_or_default(m.to_string()).0 = *g;
+    let mut changes: Vec<(String, (u32, u32))> = Vec::new();
+    for (m, g) in input.members.iter().zip(&gained).filter(|(_, g)| **g > 0) {
+        changes.push((m.id.clone(), (*g, 0)));
     }
-    for (m, l) in &lost {
-        d.changes.entry_or_default(m.clone()).1 = *l;
+    for (m, l) in baseline.members.iter().zip(&lost).filter(|(_, l)| **l > 0) {
+        changes.push((m.clone(), (0, *l)));
     }
+    d.changes = VecMap::from_vec_merging(changes, |a, b| {
+        a.0 += b.0;
+        a.1 += b.1;
+    });
+    // Every baseline member's total, by id (a rename can give two baseline entries one id).
+    let before_by_id = ids_with(baseline.members.iter().map(String::as_str), before_total);
     for (i, m) in input.members.iter().enumerate() {
-        let before = before_total.get(m.id.as_str()).copied().unwrap_or(0);
+        let before = before_by_id.get(m.id.as_str()).copied();
         let now = current.totals[i];
-        if before > 0 && now == 0 {
+        if before.unwrap_or(0) > 0 && now == 0 {
             d.became_idle.push(m.id.clone());
         }
-        if before == 0 && now > 0 {
+        if before.unwrap_or(0) == 0 && now > 0 {
             d.became_busy.push(m.id.clone());
         }
-        if !baseline.members.contains(&m.id) {
+        if before.is_none() {
             d.joined.push(m.id.clone());
         }
     }
+    let current_ids = ids_with(input.members.iter().map(|m| m.id.as_str()), vec![0; 0]);
     for m in &baseline.members {
-        if !input.members.iter().any(|x| &x.id == m) {
+        if !current_ids.contains_key(m.as_str()) {
             d.left.push(m.clone());
         }
     }
     d
+}
+
+/// Ids with a count each (0 past the end of `counts`), counts of a repeated id added up.
+fn ids_with<'a>(ids: impl Iterator<Item = &'a str>, counts: Vec<u32>) -> VecMap<&'a str, u32> {
+    let entries = ids
+        .enumerate()
+        .map(|(i, id)| (id, counts.get(i).copied().unwrap_or(0)))
+        .collect();
+    VecMap::from_vec_merging(entries, |a, b| *a += b)
 }
 
 /// The member ids a coordinator hands out: client.id, a dash, and a UUID. Deterministic
