@@ -3,14 +3,16 @@
 //! std's `BTreeMap` and its sorts are generic: every key and value type gets its own copy of
 //! the tree code (several KiB each) and every element type its own copy of the sort (about
 //! 4 KiB). The scenario's maps are small (a few topics, a few members), so a sorted vector
-//! serves them as well, and every sort goes through one index sort.
+//! serves them as well, and every sort goes through one index sort. Hash maps use FxHash.
 
 use serde::de::{MapAccess, Visitor};
 use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Borrow;
 use std::cmp::Ordering;
+use std::collections::{HashMap, HashSet};
 use std::fmt;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::marker::PhantomData;
 
 /// Sorts `v` stably by `cmp`.
@@ -256,6 +258,31 @@ impl<'de, K: Ord + Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for V
         deserializer.deserialize_map(MapVisitor(PhantomData))
     }
 }
+
+/// FxHash: a fast, deterministic hasher for short keys (topic names); the default SipHash
+/// would dominate the assignment time at Kafka's benchmark scale.
+#[derive(Default, Clone, Copy)]
+pub(crate) struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+            self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(K);
+        }
+        for b in chunks.remainder() {
+            self.0 = (self.0.rotate_left(5) ^ (*b as u64)).wrapping_mul(K);
+        }
+    }
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
+pub(crate) type FastSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
 
 #[cfg(test)]
 mod tests {

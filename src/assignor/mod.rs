@@ -10,11 +10,11 @@ mod order;
 mod range;
 mod round_robin;
 
-pub(crate) use order::FastSet;
 pub use order::{java_cmp, member_cmp};
 pub use range::range;
 pub use round_robin::round_robin;
 
+use crate::collections::FastMap;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -260,13 +260,13 @@ pub(crate) fn prepare(input: &GroupInput) -> Prepared<'_> {
             .then(a.3.cmp(&b.3))
     });
     let order: Vec<u32> = keys.iter().map(|k| k.3).collect();
-    let meta: order::FastMap<&str, &TopicMeta> = input
+    let meta: FastMap<&str, &TopicMeta> = input
         .topics
         .iter()
         .filter(|t| t.partitions > 0)
         .map(|t| (t.name.as_str(), t))
         .collect();
-    let mut index: order::FastMap<&str, usize> = order::FastMap::default();
+    let mut index: FastMap<&str, usize> = FastMap::default();
     let mut topics: Vec<(&str, Option<&TopicMeta>, Vec<u32>)> = Vec::new();
     let cap = order.len().min(4096);
     // Pass 1, members in input order (sequential memory): each member's topics resolved to

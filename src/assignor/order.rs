@@ -3,8 +3,6 @@
 
 use super::MemberMeta;
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
-use std::hash::{BuildHasherDefault, Hasher};
 
 /// Java's `String.compareTo`: lexicographic over UTF-16 code units.
 ///
@@ -36,31 +34,6 @@ pub fn member_cmp(a: &MemberMeta, b: &MemberMeta) -> Ordering {
         (None, None) => java_cmp(&a.id, &b.id),
     }
 }
-
-/// FxHash: a fast, deterministic hasher for short keys (topic names); the default SipHash
-/// would dominate the assignment time at Kafka's benchmark scale.
-#[derive(Default, Clone, Copy)]
-pub(crate) struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn write(&mut self, bytes: &[u8]) {
-        const K: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-            self.0 = (self.0.rotate_left(5) ^ w).wrapping_mul(K);
-        }
-        for b in chunks.remainder() {
-            self.0 = (self.0.rotate_left(5) ^ (*b as u64)).wrapping_mul(K);
-        }
-    }
-    fn finish(&self) -> u64 {
-        self.0
-    }
-}
-
-pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-pub(crate) type FastSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
 
 #[cfg(test)]
 mod tests {

@@ -9,9 +9,8 @@ pub mod link;
 pub mod presets;
 pub mod whatif;
 
-use crate::assignor::FastSet;
 use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, TopicMeta};
-use crate::collections::VecMap;
+use crate::collections::{FastSet, VecMap};
 use crate::protocol::{self, Subscription, TopicPartitions};
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
