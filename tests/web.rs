@@ -100,6 +100,58 @@ async fn seven_partitions_three_members() {
     root.remove();
 }
 
+/// Close to a million partitions (the most a link may carry) open without freezing the page: the row draws its first cells and
+/// says who owns the rest; the explanation lists ranges, not every partition.
+#[wasm_bindgen_test]
+async fn a_million_partitions_are_summarized() {
+    let root =
+        mount("v1;a=r;t=big*999000,small*5;m=consumer-c***D,consumer-a***D,consumer-b***D").await;
+    let big = owners(&root, "big");
+    assert_eq!(
+        big.len(),
+        rebalance_lab::app::components::grid::CELLS_PER_TOPIC
+    );
+    assert!(big.iter().all(|o| o.as_deref() == Some("consumer-a")));
+    assert_eq!(owners(&root, "small").len(), 5);
+    let rest = root
+        .query_selector(".rest[data-rest-topic='big']")
+        .unwrap()
+        .expect("the big row says who owns the rest")
+        .text_content()
+        .unwrap();
+    assert!(
+        rest.ends_with("consumer-b 333000–665999, consumer-c 666000–998999."),
+        "{rest}"
+    );
+    assert!(root
+        .query_selector(".rest[data-rest-topic='small']")
+        .unwrap()
+        .is_none());
+    let row = root
+        .query_selector("[data-explain-member='consumer-c']")
+        .unwrap()
+        .unwrap()
+        .text_content()
+        .unwrap();
+    assert!(row.ends_with("666000–998999"), "{row}");
+    // consumer-a's assignment is 1.3 MB: its bytes view paints the first 16 KiB and says so.
+    click(&root, "[data-show-bytes='consumer-a']");
+    yew::scheduler::flush().await;
+    let bytes = root
+        .query_selector_all("[data-view='assignment'] .byte")
+        .unwrap()
+        .length() as usize;
+    assert_eq!(bytes, rebalance_lab::app::components::bytes::BYTES_DRAWN);
+    let cut = root
+        .query_selector("[data-cut='assignment']")
+        .unwrap()
+        .expect("the assignment view says what it leaves out")
+        .text_content()
+        .unwrap();
+    assert!(cut.contains("of 1332038 bytes"), "{cut}");
+    root.remove();
+}
+
 #[wasm_bindgen_test]
 async fn clicking_add_member_and_switching_assignor() {
     let root = mount("v1;a=r;t=t0*3,t1*3;m=C0***D,C1***D").await;

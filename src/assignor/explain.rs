@@ -64,20 +64,128 @@ fn plural(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
+/// Partitions for reading: consecutive ones as a range (`0–2, 5, 7–9`), at most
+/// [`LIST_ITEMS`] items, then how many there are in all (a topic can have a million).
+pub fn partition_list(ps: &[u32]) -> String {
+    if ps.is_empty() {
+        return "none".into();
+    }
+    let mut out = String::new();
+    let mut items = 0;
+    let mut i = 0;
+    while i < ps.len() {
+        let mut j = i;
+        while j + 1 < ps.len() && ps[j + 1] == ps[j] + 1 {
+            j += 1;
+        }
+        if items == LIST_ITEMS {
+            out.push_str(&format!(", … ({} in all)", ps.len()));
+            break;
+        }
+        if items > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&ps[i].to_string());
+        if j > i {
+            out.push('–');
+            out.push_str(&ps[j].to_string());
+        }
+        items += 1;
+        i = j + 1;
+    }
+    out
+}
+
+/// How many items [`partition_list`] writes before it says how many there are.
+pub const LIST_ITEMS: usize = 24;
+
+/// Runs of consecutive partitions with the same owner: (owner, first, last). Range gives
+/// one run per subscriber, so a topic of any size reads as a few lines.
+pub fn owner_runs(owners: &[u32]) -> Vec<(u32, u32, u32)> {
+    let mut runs: Vec<(u32, u32, u32)> = Vec::new();
+    for (p, o) in owners.iter().enumerate() {
+        match runs.last_mut() {
+            Some(last) if last.0 == *o && last.2 + 1 == p as u32 => last.2 = p as u32,
+            _ => runs.push((*o, p as u32, p as u32)),
+        }
+    }
+    runs
+}
+
+/// What a grid row that draws only the first `shown` partitions of a topic says about the
+/// rest: the whole topic as owner runs when there are few (range gives one per subscriber),
+/// else how many of the partitions not drawn each subscriber owns.
+pub fn rest_of_topic(input: &GroupInput, t: &TopicAssignment, shown: usize) -> String {
+    const MAX_RUNS: usize = 12;
+    const MAX_MEMBERS: usize = 8;
+    let n = t.owners.len();
+    let name = |o: u32| {
+        input
+            .members
+            .get(o as usize)
+            .map_or("nobody", |m| m.id.as_str())
+    };
+    let mut out = format!("Partitions {shown}–{} are not drawn.", n.saturating_sub(1));
+    let runs = owner_runs(&t.owners);
+    if runs.len() <= MAX_RUNS {
+        out.push_str(" The whole topic: ");
+        for (i, (o, first, last)) in runs.iter().enumerate() {
+            if i > 0 {
+                out.push_str(", ");
+            }
+            out.push_str(&format!("{} {first}–{last}", name(*o)));
+        }
+        out.push('.');
+        return out;
+    }
+    let mut rest = vec![0u32; input.members.len()];
+    for o in &t.owners[shown.min(n)..] {
+        if let Some(c) = rest.get_mut(*o as usize) {
+            *c += 1;
+        }
+    }
+    let owners: Vec<(u32, u32)> = t
+        .shares
+        .iter()
+        .map(|s| (s.member, rest[s.member as usize]))
+        .filter(|(_, c)| *c > 0)
+        .collect();
+    out.push_str(&format!(" Of those {}: ", n - shown.min(n)));
+    for (i, (o, c)) in owners.iter().take(MAX_MEMBERS).enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push_str(&format!("{} {c}", name(*o)));
+    }
+    if owners.len() > MAX_MEMBERS {
+        out.push_str(&format!(
+            ", and {} more members",
+            owners.len() - MAX_MEMBERS
+        ));
+    }
+    out.push('.');
+    out
+}
+
 /// Explains one topic of an assignment.
 pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) -> TopicExplanation {
+    // Each subscriber's partitions, in one pass over the topic.
+    let mut position = vec![usize::MAX; input.members.len()];
+    for (i, s) in t.shares.iter().enumerate() {
+        position[s.member as usize] = i;
+    }
+    let mut owned: Vec<Vec<u32>> = vec![Vec::new(); t.shares.len()];
+    for (p, o) in t.owners.iter().enumerate() {
+        if let Some(list) = position.get(*o as usize).and_then(|i| owned.get_mut(*i)) {
+            list.push(p as u32);
+        }
+    }
     let rows: Vec<Row> = t
         .shares
         .iter()
-        .map(|s| {
+        .zip(owned)
+        .map(|(s, partitions)| {
             let m = &input.members[s.member as usize];
-            let partitions: Vec<u32> = t
-                .owners
-                .iter()
-                .enumerate()
-                .filter(|(_, o)| **o == s.member)
-                .map(|(p, _)| p as u32)
-                .collect();
             Row {
                 member: m.id.clone(),
                 is_static: m.instance_id.is_some(),
@@ -252,6 +360,45 @@ mod tests {
     use super::super::range;
     use super::*;
     use crate::scenario::presets::preset;
+
+    #[test]
+    fn partition_lists_collapse_runs_and_stop() {
+        assert_eq!(partition_list(&[]), "none");
+        assert_eq!(partition_list(&[0, 1, 2, 5, 7, 8, 9]), "0–2, 5, 7–9");
+        assert_eq!(
+            partition_list(&(0..333_334).collect::<Vec<_>>()),
+            "0–333333"
+        );
+        let every_third: Vec<u32> = (0..1000).map(|p| p * 3).collect();
+        let text = partition_list(&every_third);
+        assert!(text.starts_with("0, 3, 6, "), "{text}");
+        assert!(text.ends_with("69, … (1000 in all)"), "{text}");
+        assert_eq!(
+            owner_runs(&[2, 2, 2, 0, 0, 1, UNASSIGNED]),
+            vec![(2, 0, 2), (0, 3, 4), (1, 5, 5), (UNASSIGNED, 6, 6)]
+        );
+    }
+
+    #[test]
+    fn the_rest_of_a_big_topic() {
+        let mut s = preset("seven-three").unwrap();
+        s.topics[0].partitions = 1_000_000;
+        let input = s.group_input();
+        let a = range(&input);
+        let text = rest_of_topic(&input, &a.topics[0], 2000);
+        assert_eq!(
+            text,
+            "Partitions 2000–999999 are not drawn. The whole topic: consumer-a 0–333333, \
+             consumer-b 333334–666666, consumer-c 666667–999999."
+        );
+        let a = crate::assignor::round_robin(&input);
+        let text = rest_of_topic(&input, &a.topics[0], 2000);
+        assert_eq!(
+            text,
+            "Partitions 2000–999999 are not drawn. Of those 998000: consumer-a 332667, \
+             consumer-b 332666, consumer-c 332667."
+        );
+    }
 
     #[test]
     fn ratios() {

@@ -155,6 +155,13 @@ fn patch<T: PartialEq>(
     }
 }
 
+/// At most this many bytes and fields are painted per view: a member with 300,000
+/// partitions gets a 1.3 MB assignment, whose 1.3 million byte cells would freeze the page
+/// for a minute. The note under the view says what is left out.
+pub const BYTES_DRAWN: usize = 16 * 1024;
+/// See [`BYTES_DRAWN`].
+pub const FIELDS_DRAWN: usize = 2_000;
+
 /// Bytes beside their field tree: hovering or focusing a field shades its bytes (prefix and
 /// payload apart), hovering a byte shows its field. Both are painted straight into the DOM
 /// (a 4 KiB message has 4,096 bytes and hundreds of fields) and their shading updated in
@@ -178,8 +185,14 @@ fn bytes_and_tree(p: &ViewProps) -> Html {
             (p.bytes.clone(), p.fields.clone()),
             move |(bytes, fields)| {
                 let mut drawn = drawn.borrow_mut();
+                let cut = |n: usize, max: usize| n.min(max);
                 if let Some(el) = bytes_ref.cast::<web_sys::Element>() {
-                    patch(&el, &drawn.0, bytes, |i, b, s| byte_markup(i, *b, s));
+                    patch(
+                        &el,
+                        &drawn.0[..cut(drawn.0.len(), BYTES_DRAWN)],
+                        &bytes[..cut(bytes.len(), BYTES_DRAWN)],
+                        |i, b, s| byte_markup(i, *b, s),
+                    );
                     // Rewritten bytes lost their shading: clear the record of it.
                     let children = el.children();
                     for i in shaded.borrow_mut().drain(..) {
@@ -189,7 +202,12 @@ fn bytes_and_tree(p: &ViewProps) -> Html {
                     }
                 }
                 if let Some(el) = tree_ref.cast::<web_sys::Element>() {
-                    patch(&el, &drawn.1, fields, row_markup);
+                    patch(
+                        &el,
+                        &drawn.1[..cut(drawn.1.len(), FIELDS_DRAWN)],
+                        &fields[..cut(fields.len(), FIELDS_DRAWN)],
+                        row_markup,
+                    );
                     if let Some(c) = marked
                         .borrow_mut()
                         .take()
@@ -307,11 +325,21 @@ fn bytes_and_tree(p: &ViewProps) -> Html {
         let selected = selected.clone();
         Callback::from(move |_| selected.set(None))
     };
+    let (nb, nf) = (p.bytes.len(), p.fields.len());
     html! {
-        <div class="hex-split" data-view={p.kind}>
-            <div class="hex-bytes" ref={bytes_ref} onmouseover={over_bytes} onmouseleave={mouse_out} aria-label="Bytes"></div>
-            <ul class="tree" ref={tree_ref} aria-label="Fields" onmouseover={over_tree} onfocusin={focus_tree}></ul>
-        </div>
+        <>
+            <div class="hex-split" data-view={p.kind}>
+                <div class="hex-bytes" ref={bytes_ref} onmouseover={over_bytes} onmouseleave={mouse_out} aria-label="Bytes"></div>
+                <ul class="tree" ref={tree_ref} aria-label="Fields" onmouseover={over_tree} onfocusin={focus_tree}></ul>
+            </div>
+            if nb > BYTES_DRAWN || nf > FIELDS_DRAWN {
+                <p class="note" data-cut={p.kind}>{ format!(
+                    "Shown: the first {} of {nb} bytes and {} of {nf} fields (the hex above has them all).",
+                    nb.min(BYTES_DRAWN),
+                    nf.min(FIELDS_DRAWN)
+                ) }</p>
+            }
+        </>
     }
 }
 

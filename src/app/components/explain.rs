@@ -2,7 +2,7 @@
 
 use crate::app::state::Action;
 use crate::app::Computed;
-use crate::assignor::explain::explain_topic;
+use crate::assignor::explain::{explain_topic, partition_list};
 use crate::assignor::AssignorKind;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -35,11 +35,7 @@ pub fn explain(props: &Props) -> Html {
     });
     let range = a.assignor == AssignorKind::Range;
     let rows = e.rows.iter().map(|r| {
-        let parts = if r.partitions.is_empty() {
-            "none".to_string()
-        } else {
-            r.partitions.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(", ")
-        };
+        let parts = partition_list(&r.partitions);
         html! {
             <tr data-explain-member={r.member.clone()}>
                 <td>{ r.index }</td>

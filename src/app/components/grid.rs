@@ -7,12 +7,18 @@
 use crate::app::components::bytes::escape_into;
 use crate::app::state::Action;
 use crate::app::Computed;
-use crate::assignor::UNASSIGNED;
+use crate::assignor::{explain, UNASSIGNED};
 use std::rc::Rc;
 use yew::prelude::*;
 
 /// Colours cycle over this many (Okabe-Ito) CSS custom properties.
 pub const PALETTE: usize = 8;
+
+/// At most this many cells are drawn per topic, and in all: a million cells would freeze the
+/// page for most of a minute. A row that stops early says who owns the rest.
+pub const CELLS_PER_TOPIC: usize = 2_000;
+/// See [`CELLS_PER_TOPIC`].
+pub const CELLS_IN_ALL: usize = 20_000;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -35,6 +41,8 @@ struct RowProps {
     topic: AttrValue,
     status: AttrValue,
     owners: Rc<Vec<Option<Owner>>>,
+    /// For a row drawn in part: who owns the partitions not drawn.
+    rest: Option<AttrValue>,
     selected: bool,
     dispatch: Callback<Action>,
 }
@@ -190,6 +198,9 @@ fn grid_row(p: &RowProps) -> Html {
                 <span class="topic-status">{ p.status.clone() }</span>
             </button>
             <div class="cells" ref={cells} onmouseover={tooltip}></div>
+            if let Some(rest) = &p.rest {
+                <p class="rest" data-rest-topic={p.topic.clone()}>{ rest.clone() }</p>
+            }
         </div>
     }
 }
@@ -214,6 +225,7 @@ pub fn grid(props: &Props) -> Html {
         .map(|m| AttrValue::from(m.id.clone()))
         .collect();
     let (max, min) = a.max_min();
+    let mut budget = CELLS_IN_ALL;
     let rows = a.topics.iter().enumerate().map(|(ti, t)| {
         let moved = c.diff.as_ref().and_then(|d| d.moved_cells.get(ti));
         let status = if t.partitions == 0 {
@@ -221,13 +233,24 @@ pub fn grid(props: &Props) -> Html {
         } else {
             format!("{} partitions, {} subscribers", t.partitions, t.shares.len())
         };
-        html! {
-            <GridRow key={t.topic.clone()} topic={AttrValue::from(t.topic.clone())} status={AttrValue::from(status)}
-                owners={Rc::new(t.owners.iter().enumerate().map(|(p, o)| (*o != UNASSIGNED).then(|| Owner {
+        let shown = t.owners.len().min(CELLS_PER_TOPIC).min(budget);
+        budget -= shown;
+        let rest = (shown < t.owners.len())
+            .then(|| AttrValue::from(explain::rest_of_topic(&c.input, t, shown)));
+        let owners: Vec<Option<Owner>> = t.owners[..shown]
+            .iter()
+            .enumerate()
+            .map(|(p, o)| {
+                (*o != UNASSIGNED).then(|| Owner {
                     rank: rank[*o as usize],
                     id: ids[*o as usize].clone(),
                     moved: moved.and_then(|m| m.get(p)).copied().unwrap_or(false),
-                })).collect::<Vec<_>>())}
+                })
+            })
+            .collect();
+        html! {
+            <GridRow key={t.topic.clone()} topic={AttrValue::from(t.topic.clone())} status={AttrValue::from(status)}
+                owners={Rc::new(owners)} rest={rest}
                 selected={props.selected.as_deref() == Some(t.topic.as_str())} dispatch={props.dispatch.clone()} />
         }
     });
@@ -255,7 +278,7 @@ pub fn grid(props: &Props) -> Html {
     } else if min == 0 {
         "∞ (a member is idle)".to_string()
     } else {
-        crate::assignor::explain::ratio(max, min)
+        explain::ratio(max, min)
     };
     html! {
         <div class="grid-wrap">
