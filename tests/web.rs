@@ -152,6 +152,33 @@ async fn a_million_partitions_are_summarized() {
     root.remove();
 }
 
+/// A large group draws its first 200 members in each per-member list until asked for all;
+/// the grid still shows every partition's owner.
+#[wasm_bindgen_test]
+async fn large_groups_show_200_members_until_asked() {
+    let s = scenario(2, 500, 450);
+    let root = mount(&to_fragment(&LinkState {
+        scenario: s,
+        ..Default::default()
+    }))
+    .await;
+    let count = |sel: &str| root.query_selector_all(sel).unwrap().length();
+    assert_eq!(count(".member-row"), 200);
+    assert_eq!(count("[data-member][data-total]"), 200);
+    assert_eq!(count("[data-compare-member]"), 200);
+    assert_eq!(owners(&root, "topic-1").len(), 500);
+    click(&root, "[data-show-all='totals']");
+    yew::scheduler::flush().await;
+    assert_eq!(count("[data-member][data-total]"), 450);
+    assert_eq!(count(".member-row"), 200, "each list has its own toggle");
+    click(&root, "[data-show-all='editor']");
+    click(&root, "[data-show-all='compare']");
+    yew::scheduler::flush().await;
+    assert_eq!(count(".member-row"), 450);
+    assert_eq!(count("[data-compare-member]"), 450);
+    root.remove();
+}
+
 #[wasm_bindgen_test]
 async fn clicking_add_member_and_switching_assignor() {
     let root = mount("v1;a=r;t=t0*3,t1*3;m=C0***D,C1***D").await;

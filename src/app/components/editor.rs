@@ -2,6 +2,7 @@
 //! subscriptions per member. Refused edits say why beside the field. Each row is its own
 //! component, so an edit repaints only the rows it changes.
 
+use crate::app::components::{members_shown, show_all_toggle};
 use crate::app::state::Action;
 use crate::scenario::edit::format_partition_racks;
 use crate::scenario::{Member, Scenario, Topic};
@@ -185,7 +186,9 @@ pub fn editor(props: &Props) -> Html {
             <TopicRow key={i} index={i} topic={t.clone()} racks={s.partition_racks.get(&t.name).cloned()} refusal={refusal_for_row(&props.refusal, &format!("topic-{i}"))} dispatch={d.clone()} />
         }
     });
-    let members = s.members.iter().enumerate().map(|(i, m)| {
+    let all = use_state(|| false);
+    let shown = members_shown(*all, s.members.len());
+    let members = s.members.iter().take(shown).enumerate().map(|(i, m)| {
         html! {
             <MemberRow key={i} index={i} member={m.clone()} topics={names.clone()}
                 refusal={refusal_for_row(&props.refusal, &format!("member-{i}"))} dispatch={d.clone()} />
@@ -198,6 +201,7 @@ pub fn editor(props: &Props) -> Html {
             <button id="add-topic" onclick={d.reform(|_| Action::AddTopic)}>{ "+ Add topic" }</button>
             <h2>{ "Members" }</h2>
             <ul class="members">{ for members }</ul>
+            { show_all_toggle(&all, s.members.len(), "editor") }
             <button id="add-member" onclick={d.reform(|_| Action::AddMember)}>{ "+ Add member" }</button>
         </>
     }

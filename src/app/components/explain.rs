@@ -1,5 +1,6 @@
 //! The arithmetic of one topic, with the real numbers, and the common mistakes that apply.
 
+use crate::app::components::{members_shown, show_all_toggle};
 use crate::app::state::Action;
 use crate::app::Computed;
 use crate::assignor::explain::{explain_topic, partition_list};
@@ -16,6 +17,7 @@ pub struct Props {
 
 #[function_component(Explain)]
 pub fn explain(props: &Props) -> Html {
+    let all = use_state(|| false);
     let c = &props.computed;
     let Some(a) = c.assignment() else {
         return html! {};
@@ -34,7 +36,7 @@ pub fn explain(props: &Props) -> Html {
         ))
     });
     let range = a.assignor == AssignorKind::Range;
-    let rows = e.rows.iter().map(|r| {
+    let rows = e.rows.iter().take(members_shown(*all, e.rows.len())).map(|r| {
         let parts = partition_list(&r.partitions);
         html! {
             <tr data-explain-member={r.member.clone()}>
@@ -70,6 +72,7 @@ pub fn explain(props: &Props) -> Html {
                 </tr></thead>
                 <tbody>{ for rows }</tbody>
             </table>
+            { show_all_toggle(&all, e.rows.len(), "explain") }
             if !e.mistakes.is_empty() {
                 <ul class="mistakes">
                     { for e.mistakes.iter().map(|m| html! { <li class="mistake">{ m.clone() }</li> }) }

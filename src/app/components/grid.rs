@@ -5,6 +5,7 @@
 //! painted straight into the DOM, touching only the cells whose owner changed.
 
 use crate::app::components::bytes::escape_into;
+use crate::app::components::{members_shown, show_all_toggle};
 use crate::app::state::Action;
 use crate::app::Computed;
 use crate::assignor::{explain, UNASSIGNED};
@@ -207,6 +208,8 @@ fn grid_row(p: &RowProps) -> Html {
 
 #[function_component(Grid)]
 pub fn grid(props: &Props) -> Html {
+    // Before any early return: hooks run in the same order on every render.
+    let all = use_state(|| false);
     let c = &props.computed;
     let Some(a) = c.assignment() else {
         return html! {
@@ -254,7 +257,7 @@ pub fn grid(props: &Props) -> Html {
                 selected={props.selected.as_deref() == Some(t.topic.as_str())} dispatch={props.dispatch.clone()} />
         }
     });
-    let bars = a.order.iter().enumerate().map(|(pos, m)| {
+    let bars = a.order.iter().take(members_shown(*all, a.order.len())).enumerate().map(|(pos, m)| {
         let member = &c.input.members[*m as usize];
         let total = a.totals[*m as usize];
         // Per mille, in integers: float formatting would add kilobytes to the bundle.
@@ -289,6 +292,7 @@ pub fn grid(props: &Props) -> Html {
             <div class="grid" id="grid">{ for rows }</div>
             <h3>{ "Partitions per member, in assignor order" }</h3>
             <ol class="totals" id="totals">{ for bars }</ol>
+            { show_all_toggle(&all, a.order.len(), "totals") }
             <p class="skew" id="skew" data-max={max.to_string()} data-min={min.to_string()}>
                 { format!("max {max}, min {min}, max/min {ratio}") }
             </p>

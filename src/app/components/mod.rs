@@ -7,3 +7,39 @@ pub mod grid;
 pub mod linkbar;
 pub mod presets;
 pub mod whatif;
+
+use yew::prelude::*;
+
+/// Per-member lists (the editor's rows, the totals, the side-by-side table) show this many
+/// members until asked for all: each member costs a few dozen elements, and drawing them all
+/// for a 10,000-member group takes twenty seconds.
+pub const MEMBERS_SHOWN: usize = 200;
+
+/// How many of `total` members a list shows, given its "show all" state.
+pub fn members_shown(all: bool, total: usize) -> usize {
+    if all {
+        total
+    } else {
+        total.min(MEMBERS_SHOWN)
+    }
+}
+
+/// The toggle under a per-member list that is (or could be) cut at [`MEMBERS_SHOWN`];
+/// nothing for a list that short.
+pub fn show_all_toggle(all: &UseStateHandle<bool>, total: usize, list: &'static str) -> Html {
+    if total <= MEMBERS_SHOWN {
+        return html! {};
+    }
+    let flip = {
+        let all = all.clone();
+        Callback::from(move |_| all.set(!*all))
+    };
+    let label = if **all {
+        format!("Show the first {MEMBERS_SHOWN} members only")
+    } else {
+        format!("Show all {total} members ({MEMBERS_SHOWN} shown)")
+    };
+    html! {
+        <button class="show-all" data-show-all={list} onclick={flip}>{ label }</button>
+    }
+}

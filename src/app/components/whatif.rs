@@ -1,6 +1,7 @@
 //! What-if: pin a baseline and see what moved; range and round-robin side by side; the story
 //! of joins, leaves and rolling restarts.
 
+use crate::app::components::{members_shown, show_all_toggle};
 use crate::app::state::Action;
 use crate::app::Computed;
 use crate::assignor::explain::ratio;
@@ -29,12 +30,23 @@ fn skew(a: &Assignment) -> String {
     )
 }
 
+/// Member ids for a sentence: the first 50, then how many more.
+fn names(ids: &[String]) -> String {
+    const NAMED: usize = 50;
+    let mut s = ids[..ids.len().min(NAMED)].join(", ");
+    if ids.len() > NAMED {
+        s.push_str(&format!(" and {} more", ids.len() - NAMED));
+    }
+    s
+}
+
 fn plural(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
 #[function_component(WhatIf)]
 pub fn what_if(p: &Props) -> Html {
+    let all = use_state(|| false);
     let c = &p.computed;
     let d = &p.dispatch;
     let pin = d.reform(|_| Action::PinBaseline);
@@ -43,7 +55,7 @@ pub fn what_if(p: &Props) -> Html {
 
     let summary = c.diff.as_ref().map(|diff| {
         let mut lines: Vec<String> = Vec::new();
-        for (m, (gained, lost)) in &diff.changes {
+        for (m, (gained, lost)) in diff.changes.iter().take(members_shown(*all, diff.changes.len())) {
             let mut parts = Vec::new();
             if *gained > 0 {
                 parts.push(format!("gained {gained}"));
@@ -53,7 +65,13 @@ pub fn what_if(p: &Props) -> Html {
             }
             lines.push(format!("{m}: {}", parts.join(", ")));
         }
-        let list = |label: &str, v: &[String]| (!v.is_empty()).then(|| format!("{label}: {}", v.join(", ")));
+        if diff.changes.len() > lines.len() {
+            lines.push(format!(
+                "… and {} more members (Show all, under the table below).",
+                diff.changes.len() - lines.len()
+            ));
+        }
+        let list = |label: &str, v: &[String]| (!v.is_empty()).then(|| format!("{label}: {}", names(v)));
         let groups: Vec<String> = [
             list("Became idle", &diff.became_idle),
             list("Became busy", &diff.became_busy),
@@ -91,15 +109,21 @@ pub fn what_if(p: &Props) -> Html {
                 .count()
         })
         .sum();
-    let rows = c.input.members.iter().enumerate().map(|(i, m)| {
-        html! {
-            <tr key={m.id.clone()} data-compare-member={m.id.clone()}>
-                <td>{ m.id.clone() }</td>
-                <td data-range-total={r.totals[i].to_string()}>{ r.totals[i] }</td>
-                <td data-roundrobin-total={o.totals[i].to_string()}>{ o.totals[i] }</td>
-            </tr>
-        }
-    });
+    let rows = c
+        .input
+        .members
+        .iter()
+        .take(members_shown(*all, c.input.members.len()))
+        .enumerate()
+        .map(|(i, m)| {
+            html! {
+                <tr key={m.id.clone()} data-compare-member={m.id.clone()}>
+                    <td>{ m.id.clone() }</td>
+                    <td data-range-total={r.totals[i].to_string()}>{ r.totals[i] }</td>
+                    <td data-roundrobin-total={o.totals[i].to_string()}>{ o.totals[i] }</td>
+                </tr>
+            }
+        });
 
     // The story.
     let steps = story();
@@ -146,6 +170,7 @@ pub fn what_if(p: &Props) -> Html {
                     <tr><td>{ "skew" }</td><td>{ skew(r) }</td><td>{ skew(o) }</td></tr>
                 </tfoot>
             </table>
+            { show_all_toggle(&all, c.input.members.len(), "compare") }
             <p class="compare-differ">{ format!("{} differ between the two.", plural(differ as u32, "partition owner", "partition owners")) }</p>
         </section>
     }
