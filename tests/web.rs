@@ -32,6 +32,15 @@ async fn mount(fragment: &str) -> web_sys::Element {
     root
 }
 
+/// Mounts the app with `s` in the URL, as a link would open it.
+async fn mount_scenario(s: Scenario) -> web_sys::Element {
+    mount(&to_fragment(&LinkState {
+        scenario: s,
+        ..Default::default()
+    }))
+    .await
+}
+
 fn owners(root: &web_sys::Element, topic: &str) -> Vec<Option<String>> {
     let cells = root
         .query_selector_all(&format!(".cell[data-topic='{topic}']"))
@@ -157,11 +166,7 @@ async fn a_million_partitions_are_summarized() {
 #[wasm_bindgen_test]
 async fn large_groups_show_200_members_until_asked() {
     let s = scenario(2, 500, 450);
-    let root = mount(&to_fragment(&LinkState {
-        scenario: s,
-        ..Default::default()
-    }))
-    .await;
+    let root = mount_scenario(s).await;
     let count = |sel: &str| root.query_selector_all(sel).unwrap().length();
     assert_eq!(count(".member-row"), 200);
     assert_eq!(count("[data-member][data-total]"), 200);
@@ -206,11 +211,7 @@ async fn clicking_add_member_and_switching_assignor() {
 }
 
 async fn time_edits(s: Scenario, label: &str) -> f64 {
-    let root = mount(&to_fragment(&LinkState {
-        scenario: s,
-        ..Default::default()
-    }))
-    .await;
+    let root = mount_scenario(s).await;
     let perf = web_sys::window().unwrap().performance().unwrap();
     let mut times = Vec::new();
     for _ in 0..9 {
@@ -254,11 +255,7 @@ async fn bench_parts() {
 async fn bench_repaint_at_teaching_scale() {
     // 20 topics × 100 partitions = 2,000 cells, 50 members.
     let s = scenario(20, 100, 50);
-    let root = mount(&to_fragment(&LinkState {
-        scenario: s,
-        ..Default::default()
-    }))
-    .await;
+    let root = mount_scenario(s).await;
     assert_eq!(root.query_selector_all(".cell").unwrap().length(), 2000);
     let perf = web_sys::window().unwrap().performance().unwrap();
     let mut times = Vec::new();
@@ -305,11 +302,7 @@ async fn bench_typing_in_a_4k_subscription() {
     assert!(bytes.len() >= 4000 && bytes.len() < 4600, "{}", bytes.len());
     let mut s = scenario(2, 10, 3);
     s.members[0].subscription = Some(bytes.clone());
-    let root = mount(&to_fragment(&LinkState {
-        scenario: s,
-        ..Default::default()
-    }))
-    .await;
+    let root = mount_scenario(s).await;
     click(&root, ".show-bytes");
     yew::scheduler::flush().await;
     let area: web_sys::HtmlTextAreaElement = root
