@@ -109,12 +109,19 @@ async fn seven_partitions_three_members() {
     root.remove();
 }
 
-/// Close to a million partitions (the most a link may carry) open without freezing the page: the row draws its first cells and
-/// says who owns the rest; the explanation lists ranges, not every partition.
+/// Close to a million partitions (the most a link may carry) open without freezing the
+/// page: the row draws its first cells and says who owns the rest; the explanation lists
+/// ranges, not every partition. Prints how long opening the link takes.
 #[wasm_bindgen_test]
 async fn a_million_partitions_are_summarized() {
+    let perf = web_sys::window().unwrap().performance().unwrap();
+    let start = perf.now();
     let root =
         mount("v1;a=r;t=big*999000,small*5;m=consumer-c***D,consumer-a***D,consumer-b***D").await;
+    console_log!(
+        "BENCH open a link with 999,005 partitions: {:.0} ms",
+        perf.now() - start
+    );
     let big = owners(&root, "big");
     assert_eq!(
         big.len(),
@@ -144,8 +151,13 @@ async fn a_million_partitions_are_summarized() {
         .unwrap();
     assert!(row.ends_with("666000–998999"), "{row}");
     // consumer-a's assignment is 1.3 MB: its bytes view paints the first 16 KiB and says so.
+    let start = perf.now();
     click(&root, "[data-show-bytes='consumer-a']");
     yew::scheduler::flush().await;
+    console_log!(
+        "BENCH open the bytes of a member with 333,002 partitions (1.3 MB): {:.0} ms",
+        perf.now() - start
+    );
     let bytes = root
         .query_selector_all("[data-view='assignment'] .byte")
         .unwrap()
@@ -165,8 +177,19 @@ async fn a_million_partitions_are_summarized() {
 /// the grid still shows every partition's owner.
 #[wasm_bindgen_test]
 async fn large_groups_show_200_members_until_asked() {
-    let s = scenario(2, 500, 450);
-    let root = mount_scenario(s).await;
+    let perf = web_sys::window().unwrap().performance().unwrap();
+    let start = perf.now();
+    let root = mount_scenario(scenario(10, 100, 10_000)).await;
+    console_log!(
+        "BENCH open a link with 10,000 members and 10 topics: {:.0} ms",
+        perf.now() - start
+    );
+    assert_eq!(
+        root.query_selector_all(".member-row").unwrap().length(),
+        200
+    );
+    root.remove();
+    let root = mount_scenario(scenario(2, 500, 450)).await;
     let count = |sel: &str| root.query_selector_all(sel).unwrap().length();
     assert_eq!(count(".member-row"), 200);
     assert_eq!(count("[data-member][data-total]"), 200);
