@@ -75,7 +75,7 @@ pub fn partition_list(ps: &[u32]) -> String {
     let mut i = 0;
     while i < ps.len() {
         let mut j = i;
-        while j + 1 < ps.len() && ps[j + 1] == ps[j] + 1 {
+        while j + 1 < ps.len() && ps[j].checked_add(1) == Some(ps[j + 1]) {
             j += 1;
         }
         if items == LIST_ITEMS {
@@ -365,6 +365,10 @@ mod tests {
     fn partition_lists_collapse_runs_and_stop() {
         assert_eq!(partition_list(&[]), "none");
         assert_eq!(partition_list(&[0, 1, 2, 5, 7, 8, 9]), "0–2, 5, 7–9");
+        assert_eq!(
+            partition_list(&[u32::MAX - 1, u32::MAX]),
+            "4294967294–4294967295"
+        );
         assert_eq!(
             partition_list(&(0..333_334).collect::<Vec<_>>()),
             "0–333333"
