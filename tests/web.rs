@@ -204,6 +204,25 @@ async fn large_groups_show_200_members_until_asked() {
     yew::scheduler::flush().await;
     assert_eq!(count(".member-row"), 450);
     assert_eq!(count("[data-compare-member]"), 450);
+    // Range pinned, round-robin now: most members gain or lose, and what moved lists 200
+    // of them until asked.
+    click(&root, "#pin");
+    yew::scheduler::flush().await;
+    let select: web_sys::HtmlSelectElement = root
+        .query_selector("#assignor")
+        .unwrap()
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    select.set_value("roundrobin");
+    select
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    yew::scheduler::flush().await;
+    assert_eq!(count(".moved-members li"), 200);
+    click(&root, "[data-show-all='moved']");
+    yew::scheduler::flush().await;
+    assert!(count(".moved-members li") > 200);
     root.remove();
 }
 

@@ -10,9 +10,9 @@ pub mod whatif;
 
 use yew::prelude::*;
 
-/// Per-member lists (the editor's rows, the totals, the side-by-side table) show this many
-/// members until asked for all: each member costs a few dozen elements, and drawing them all
-/// for a 10,000-member group takes twenty seconds.
+/// Per-member lists (the editor's rows, the totals, the side-by-side table, the explanation's
+/// rows, what moved) show this many members until asked for all: each member costs a few
+/// dozen elements, and drawing them all for a 10,000-member group took twenty seconds.
 pub const MEMBERS_SHOWN: usize = 200;
 
 /// How many of `total` members a list shows, given its "show all" state.

@@ -47,6 +47,7 @@ fn plural(n: u32, one: &str, many: &str) -> String {
 #[function_component(WhatIf)]
 pub fn what_if(p: &Props) -> Html {
     let all = use_state(|| false);
+    let all_moved = use_state(|| false);
     let c = &p.computed;
     let d = &p.dispatch;
     let pin = d.reform(|_| Action::PinBaseline);
@@ -55,7 +56,7 @@ pub fn what_if(p: &Props) -> Html {
 
     let summary = c.diff.as_ref().map(|diff| {
         let mut lines: Vec<String> = Vec::new();
-        for (m, (gained, lost)) in diff.changes.iter().take(members_shown(*all, diff.changes.len())) {
+        for (m, (gained, lost)) in diff.changes.iter().take(members_shown(*all_moved, diff.changes.len())) {
             let mut parts = Vec::new();
             if *gained > 0 {
                 parts.push(format!("gained {gained}"));
@@ -64,12 +65,6 @@ pub fn what_if(p: &Props) -> Html {
                 parts.push(format!("lost {lost}"));
             }
             lines.push(format!("{m}: {}", parts.join(", ")));
-        }
-        if diff.changes.len() > lines.len() {
-            lines.push(format!(
-                "… and {} more members (Show all, under the table below).",
-                diff.changes.len() - lines.len()
-            ));
         }
         let list = |label: &str, v: &[String]| (!v.is_empty()).then(|| format!("{label}: {}", names(v)));
         let groups: Vec<String> = [
@@ -89,6 +84,7 @@ pub fn what_if(p: &Props) -> Html {
                     if diff.unassigned > 0 { { format!(" {} no longer assigned.", plural(diff.unassigned, "partition", "partitions")) } }
                 </p>
                 <ul class="moved-members">{ for lines.iter().map(|l| html! { <li>{ l.clone() }</li> }) }</ul>
+                { show_all_toggle(&all_moved, diff.changes.len(), "moved") }
                 { for groups.iter().map(|g| html! { <p class="moved-group">{ g.clone() }</p> }) }
                 <p class="hint">{ "Cells that changed owner are outlined in the grid." }</p>
             </div>
