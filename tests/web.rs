@@ -57,13 +57,17 @@ fn owners(root: &web_sys::Element, topic: &str) -> Vec<Option<String>> {
         .collect()
 }
 
-fn click(root: &web_sys::Element, selector: &str) {
+/// The element `selector` finds under `root`, as the element type the test needs.
+fn find<T: JsCast>(root: &web_sys::Element, selector: &str) -> T {
     root.query_selector(selector)
         .unwrap()
         .unwrap_or_else(|| panic!("no {selector}"))
-        .dyn_into::<web_sys::HtmlElement>()
-        .unwrap()
-        .click();
+        .dyn_into::<T>()
+        .unwrap_or_else(|_| panic!("{selector} is not the expected element"))
+}
+
+fn click(root: &web_sys::Element, selector: &str) {
+    find::<web_sys::HtmlElement>(root, selector).click();
 }
 
 fn scenario(topics: usize, partitions: u32, members: usize) -> Scenario {
@@ -208,12 +212,7 @@ async fn large_groups_show_200_members_until_asked() {
     // of them until asked.
     click(&root, "#pin");
     yew::scheduler::flush().await;
-    let select: web_sys::HtmlSelectElement = root
-        .query_selector("#assignor")
-        .unwrap()
-        .unwrap()
-        .dyn_into()
-        .unwrap();
+    let select: web_sys::HtmlSelectElement = find(&root, "#assignor");
     select.set_value("roundrobin");
     select
         .dispatch_event(&web_sys::Event::new("change").unwrap())
@@ -347,12 +346,7 @@ async fn bench_typing_in_a_4k_subscription() {
     let root = mount_scenario(s).await;
     click(&root, ".show-bytes");
     yew::scheduler::flush().await;
-    let area: web_sys::HtmlTextAreaElement = root
-        .query_selector("#subscription-hex")
-        .unwrap()
-        .unwrap()
-        .dyn_into()
-        .unwrap();
+    let area: web_sys::HtmlTextAreaElement = find(&root, "#subscription-hex");
     let full = hex::to_hex(&bytes);
     let perf = web_sys::window().unwrap().performance().unwrap();
     let mut times = Vec::new();
@@ -402,12 +396,7 @@ async fn replica_racks_make_range_rack_aware() {
             Some("c2".into())
         ]
     );
-    let input: web_sys::HtmlInputElement = root
-        .query_selector("#topic-0-racks")
-        .unwrap()
-        .unwrap()
-        .dyn_into()
-        .unwrap();
+    let input: web_sys::HtmlInputElement = find(&root, "#topic-0-racks");
     input.set_value("b;b;a;a");
     input
         .dispatch_event(&web_sys::Event::new("input").unwrap())
