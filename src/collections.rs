@@ -31,6 +31,8 @@ pub fn sort<T: Ord>(v: &mut [T]) {
 }
 
 fn sorted_indices(n: usize, cmp: &mut dyn FnMut(usize, usize) -> Ordering) -> Vec<u32> {
+    // Indices are u32 (half the memory of usize natively); u32::MAX marks a placed slot.
+    assert!(n < u32::MAX as usize, "sort: {n} elements is too many");
     let mut idx: Vec<u32> = (0..n as u32).collect();
     idx.sort_by(|&a, &b| cmp(a as usize, b as usize));
     idx
