@@ -187,6 +187,18 @@ async fn no_panic(c: &Client) {
     assert_eq!(v, Value::Null, "the app panicked: {v}");
 }
 
+/// Goes to `url` and waits for the app to render.
+async fn open(c: &Client, url: &str) {
+    c.goto(url).await.unwrap();
+    wait_for_app(c).await;
+}
+
+/// Ends a test: it fails if the app panicked, then the browser closes.
+async fn finish(c: Client) {
+    no_panic(&c).await;
+    c.close().await.unwrap();
+}
+
 async fn wait_for_app(c: &Client) {
     until("the app to render", || async {
         c.find(Locator::Css("#grid")).await.ok().map(|_| ())
@@ -238,8 +250,7 @@ async fn a_link_from_the_cli_opens_the_same_assignment() {
     let link = cli(&["link", "-", "--base", &base], Some(&scenario));
     let expected: BTreeMap<String, BTreeMap<String, Vec<u32>>> =
         serde_json::from_str(&cli(&["assign", "-"], Some(&scenario))).unwrap();
-    c.goto(&link).await.unwrap();
-    wait_for_app(&c).await;
+    open(&c, &link).await;
     let (grid, totals) = read_grid(&c).await;
     assert_eq!(grid, expected);
     assert_eq!(totals["idle-one"], 0);
@@ -250,18 +261,14 @@ async fn a_link_from_the_cli_opens_the_same_assignment() {
         .await
         .unwrap();
     assert!(ghost.text().await.unwrap().contains("Kafka skips it"));
-    no_panic(&c).await;
-    c.close().await.unwrap();
+    finish(c).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
 async fn adding_a_member_changes_the_grid_and_back_undoes_it() {
     let (_d, c, base) = session().await;
-    c.goto(&format!("{base}#v1;a=r;t=orders*7;m=a**~r1*B,b***B"))
-        .await
-        .unwrap();
-    wait_for_app(&c).await;
+    open(&c, &format!("{base}#v1;a=r;t=orders*7;m=a**~r1*B,b***B")).await;
     let (before, _) = read_grid(&c).await;
     assert_eq!(before["a"]["orders"], vec![0, 1, 2, 3]);
     let url_before = c.current_url().await.unwrap().to_string();
@@ -285,8 +292,7 @@ async fn adding_a_member_changes_the_grid_and_back_undoes_it() {
     })
     .await;
     assert_eq!(undone, before);
-    no_panic(&c).await;
-    c.close().await.unwrap();
+    finish(c).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
@@ -321,10 +327,7 @@ async fn a_broken_link_shows_an_alert_and_keeps_the_fragment() {
         c.goto("about:blank").await.unwrap();
     }
     // After a good link, a broken one keeps (and shows) that scenario: nothing is lost.
-    c.goto(&format!("{base}#v1;a=r;t=kept*2;m=mine***B"))
-        .await
-        .unwrap();
-    wait_for_app(&c).await;
+    open(&c, &format!("{base}#v1;a=r;t=kept*2;m=mine***B")).await;
     let (good, _) = until("the good link", || async {
         let (g, t) = read_grid(&c).await;
         g.contains_key("mine").then_some((g, t))
@@ -342,8 +345,7 @@ async fn a_broken_link_shows_an_alert_and_keeps_the_fragment() {
     let (shown, _) = read_grid(&c).await;
     assert_eq!(shown, good);
     c.goto("about:blank").await.unwrap();
-    c.goto(&base).await.unwrap();
-    wait_for_app(&c).await;
+    open(&c, &base).await;
     let (stored, _) = until("the stored scenario", || async {
         let (g, t) = read_grid(&c).await;
         g.contains_key("mine").then_some((g, t))
@@ -363,8 +365,7 @@ async fn markup_in_names_is_shown_as_text() {
     })
     .to_string();
     let link = cli(&["link", "-", "--base", &base], Some(&scenario));
-    c.goto(&link).await.unwrap();
-    wait_for_app(&c).await;
+    open(&c, &link).await;
     let (grid, _) = read_grid(&c).await;
     assert_eq!(grid[IMG][IMG], vec![0, 1]);
     let imgs = c.find_all(Locator::Css("img")).await.unwrap();
@@ -385,16 +386,14 @@ async fn markup_in_names_is_shown_as_text() {
         .await
         .unwrap();
     assert_eq!(title, IMG);
-    no_panic(&c).await;
-    c.close().await.unwrap();
+    finish(c).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
 async fn presets_assignor_and_refusals() {
     let (_d, c, base) = session().await;
-    c.goto(&base).await.unwrap();
-    wait_for_app(&c).await;
+    open(&c, &base).await;
     click(&c, Locator::Css("[data-preset='round-robin']")).await;
     let g = until("the round-robin preset", || async {
         let (g, _) = read_grid(&c).await;
@@ -470,16 +469,14 @@ async fn presets_assignor_and_refusals() {
     // A reload without a link loses nothing: local storage has the scenario.
     let (grid, _) = read_grid(&c).await;
     c.goto("about:blank").await.unwrap();
-    c.goto(&base).await.unwrap();
-    wait_for_app(&c).await;
+    open(&c, &base).await;
     let again = until("the stored scenario", || async {
         let (g, _) = read_grid(&c).await;
         (g == grid).then_some(g)
     })
     .await;
     assert_eq!(again, grid);
-    no_panic(&c).await;
-    c.close().await.unwrap();
+    finish(c).await;
 }
 
 const LIBRDKAFKA_V3: &str = "00030000000100057330312d610000000000000000ffffffff0000";
@@ -523,10 +520,11 @@ async fn attr_of(c: &Client, css: &str, attr: &str) -> Option<String> {
 #[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
 async fn pasted_subscription_bytes_drive_the_member() {
     let (_d, c, base) = session().await;
-    c.goto(&format!("{base}#v1;a=r;t=orders*4,s01-a*3;m=m1***B,m2***B"))
-        .await
-        .unwrap();
-    wait_for_app(&c).await;
+    open(
+        &c,
+        &format!("{base}#v1;a=r;t=orders*4,s01-a*3;m=m1***B,m2***B"),
+    )
+    .await;
     click(&c, Locator::Css("[data-show-bytes='m2']")).await;
     until("the bytes panel", || async {
         c.find(Locator::Css("#bytes-panel[data-bytes-member='m2']"))
@@ -625,8 +623,7 @@ async fn pasted_subscription_bytes_drive_the_member() {
     })
     .await;
     c.goto("about:blank").await.unwrap();
-    c.goto(&url).await.unwrap();
-    wait_for_app(&c).await;
+    open(&c, &url).await;
     let (again, _) = read_grid(&c).await;
     assert_eq!(again, grid);
     click(&c, Locator::Css("[data-show-bytes='m2']")).await;
@@ -640,18 +637,14 @@ async fn pasted_subscription_bytes_drive_the_member() {
     })
     .await;
     assert_eq!(hex.replace([' ', '\n'], ""), LIBRDKAFKA_V3);
-    no_panic(&c).await;
-    c.close().await.unwrap();
+    finish(c).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
 async fn unfinished_and_broken_bytes_are_told_apart() {
     let (_d, c, base) = session().await;
-    c.goto(&format!("{base}#v1;a=r;t=s01-a*3;m=m1***B"))
-        .await
-        .unwrap();
-    wait_for_app(&c).await;
+    open(&c, &format!("{base}#v1;a=r;t=s01-a*3;m=m1***B")).await;
     click(&c, Locator::Css("[data-show-bytes='m1']")).await;
     until("the bytes panel", || async {
         c.find(Locator::Css("#bytes-panel")).await.ok()
@@ -724,8 +717,7 @@ async fn unfinished_and_broken_bytes_are_told_apart() {
     // The member now subscribes to nothing: the grid has no owner for s01-a.
     let (grid, totals) = read_grid(&c).await;
     assert!(grid["m1"].is_empty() && totals["m1"] == 0);
-    no_panic(&c).await;
-    c.close().await.unwrap();
+    finish(c).await;
 }
 
 /// The moved cells {topic: [partitions]} and the summary's count.
@@ -752,12 +744,11 @@ async fn read_moved(c: &Client) -> (BTreeMap<String, Vec<u32>>, Option<u32>) {
 async fn pin_then_add_a_member_shows_what_moved() {
     let (_d, c, base) = session().await;
     // consumer-a, b, c over 7 partitions: a 0-2, b 3-4, c 5-6.
-    c.goto(&format!(
-        "{base}#v1;a=r;t=orders*7;m=consumer-a***B,consumer-b***B,consumer-c***B"
-    ))
-    .await
-    .unwrap();
-    wait_for_app(&c).await;
+    open(
+        &c,
+        &format!("{base}#v1;a=r;t=orders*7;m=consumer-a***B,consumer-b***B,consumer-c***B"),
+    )
+    .await;
     click(&c, Locator::Id("pin")).await;
     let (moved, count) = until("the pinned summary", || async {
         let r = read_moved(&c).await;
@@ -814,16 +805,14 @@ async fn pin_then_add_a_member_shows_what_moved() {
         (r.0.is_empty() && r.1.is_none()).then_some(())
     })
     .await;
-    no_panic(&c).await;
-    c.close().await.unwrap();
+    finish(c).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
 async fn rolling_restarts_with_and_without_static_members() {
     let (_d, c, base) = session().await;
-    c.goto(&base).await.unwrap();
-    wait_for_app(&c).await;
+    open(&c, &base).await;
     click(&c, Locator::Id("story-start")).await;
     let step = |k: usize| {
         let c = &c;
@@ -875,20 +864,18 @@ async fn rolling_restarts_with_and_without_static_members() {
     })
     .await;
     assert_eq!(count, 0);
-    no_panic(&c).await;
-    c.close().await.unwrap();
+    finish(c).await;
 }
 
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
 async fn a_shared_link_with_a_baseline_reopens_the_comparison() {
     let (_d, c, base) = session().await;
-    c.goto(&format!(
-        "{base}#v1;a=r;t=orders*7,payments*3;m=consumer-a***D,consumer-b***D"
-    ))
-    .await
-    .unwrap();
-    wait_for_app(&c).await;
+    open(
+        &c,
+        &format!("{base}#v1;a=r;t=orders*7,payments*3;m=consumer-a***D,consumer-b***D"),
+    )
+    .await;
     click(&c, Locator::Id("pin")).await;
     until("the pinned summary", || async { read_moved(&c).await.1 }).await;
     click(
@@ -915,8 +902,7 @@ async fn a_shared_link_with_a_baseline_reopens_the_comparison() {
     })
     .await;
     c.goto("about:blank").await.unwrap();
-    c.goto(&url).await.unwrap();
-    wait_for_app(&c).await;
+    open(&c, &url).await;
     let after = until("the same comparison", || async {
         let r = read_moved(&c).await;
         r.1.is_some().then_some(r)
@@ -931,6 +917,5 @@ async fn a_shared_link_with_a_baseline_reopens_the_comparison() {
         .await
         .unwrap();
     assert_eq!(summary2, summary);
-    no_panic(&c).await;
-    c.close().await.unwrap();
+    finish(c).await;
 }
