@@ -246,7 +246,7 @@ pub fn diff(baseline: &Baseline, input: &GroupInput, current: &Assignment) -> Di
             d.joined.push(m.id.clone());
         }
     }
-    let current_ids = ids_with(input.members.iter().map(|m| m.id.as_str()), vec![0; 0]);
+    let current_ids = ids_with(input.members.iter().map(|m| m.id.as_str()), Vec::new());
     for m in &baseline.members {
         if !current_ids.contains_key(m.as_str()) {
             d.left.push(m.clone());

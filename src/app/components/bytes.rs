@@ -185,12 +185,11 @@ fn bytes_and_tree(p: &ViewProps) -> Html {
             (p.bytes.clone(), p.fields.clone()),
             move |(bytes, fields)| {
                 let mut drawn = drawn.borrow_mut();
-                let cut = |n: usize, max: usize| n.min(max);
                 if let Some(el) = bytes_ref.cast::<web_sys::Element>() {
                     patch(
                         &el,
-                        &drawn.0[..cut(drawn.0.len(), BYTES_DRAWN)],
-                        &bytes[..cut(bytes.len(), BYTES_DRAWN)],
+                        &drawn.0[..drawn.0.len().min(BYTES_DRAWN)],
+                        &bytes[..bytes.len().min(BYTES_DRAWN)],
                         |i, b, s| byte_markup(i, *b, s),
                     );
                     // Rewritten bytes lost their shading: clear the record of it.
@@ -204,8 +203,8 @@ fn bytes_and_tree(p: &ViewProps) -> Html {
                 if let Some(el) = tree_ref.cast::<web_sys::Element>() {
                     patch(
                         &el,
-                        &drawn.1[..cut(drawn.1.len(), FIELDS_DRAWN)],
-                        &fields[..cut(fields.len(), FIELDS_DRAWN)],
+                        &drawn.1[..drawn.1.len().min(FIELDS_DRAWN)],
+                        &fields[..fields.len().min(FIELDS_DRAWN)],
                         row_markup,
                     );
                     if let Some(c) = marked
