@@ -10,11 +10,12 @@ mod order;
 mod range;
 mod round_robin;
 
-pub use order::{java_cmp, member_cmp};
+pub use order::member_cmp;
 pub use range::range;
 pub use round_robin::round_robin;
 
 use crate::collections::FastMap;
+use crate::java::string_compare;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -255,8 +256,8 @@ pub(crate) fn prepare(input: &GroupInput) -> Prepared<'_> {
         .collect();
     crate::collections::sort_by(&mut keys, |a, b| {
         a.0.cmp(&b.0)
-            .then_with(|| java_cmp(a.1, b.1))
-            .then_with(|| java_cmp(a.2, b.2))
+            .then_with(|| string_compare(a.1, b.1))
+            .then_with(|| string_compare(a.2, b.2))
             .then(a.3.cmp(&b.3))
     });
     let order: Vec<u32> = keys.iter().map(|k| k.3).collect();
@@ -315,7 +316,7 @@ pub(crate) fn prepare(input: &GroupInput) -> Prepared<'_> {
             }
         }
     }
-    crate::collections::sort_by(&mut topics, |a, b| java_cmp(a.0, b.0));
+    crate::collections::sort_by(&mut topics, |a, b| string_compare(a.0, b.0));
     Prepared { order, topics }
 }
 

@@ -2,7 +2,7 @@
 //! fields the version cannot carry dropped (and reported to the caller).
 
 use super::{Assignment, Subscription, TopicPartitions, HIGHEST_VERSION};
-use crate::assignor::java_cmp;
+use crate::java::string_compare as java_cmp;
 use std::fmt;
 
 /// The bytes written, the version actually written, and what the version could not carry.
