@@ -266,7 +266,7 @@ fn declared_i32_max_elements_is_a_clean_error() {
     );
     assert_eq!(
         e.to_string(),
-        "byte 0x02, topics: array count 2147483647 but only 3 bytes left"
+        "byte 0x02, topics: array count 2147483647 but only 3 bytes left (Java: collection larger than the bytes remaining)"
     );
     assert!(alloc < 4096, "{alloc}");
     // owned partitions with i32::MAX partitions
@@ -279,7 +279,7 @@ fn declared_i32_max_elements_is_a_clean_error() {
     let (d, alloc) = allocated_by(|| decode_subscription(&bytes));
     assert_eq!(
         d.error.unwrap().to_string(),
-        "byte 0x06, user_data: bytes length 2147483647 but only 1 byte left"
+        "byte 0x06, user_data: bytes length 2147483647 but only 1 byte left (Java: the bytes would end past the buffer, newLimit > capacity)"
     );
     assert!(alloc < 4096, "{alloc}");
 }
@@ -291,7 +291,7 @@ fn error_messages_read_like_the_spec() {
     let e = decode_subscription(&bytes).error.unwrap();
     assert_eq!(
         e.to_string(),
-        "byte 0x09, topics[1]: string length 5 but only 3 bytes left"
+        "byte 0x09, topics[1]: string length 5 but only 3 bytes left (Java: byte array longer than the bytes available)"
     );
     let e = decode_subscription(&hex::parse_hex("0000").unwrap())
         .error
@@ -299,7 +299,7 @@ fn error_messages_read_like_the_spec() {
     assert!(e.is_incomplete());
     assert_eq!(
         e.to_string(),
-        "byte 0x02, topics: incomplete: next comes the int32 count of topics (4 bytes)"
+        "byte 0x02, topics: incomplete: next comes the int32 count of topics, 4 bytes (Java: buffer underflow while parsing the subscription)"
     );
     // Partial fields come back with the error.
     let d = decode_subscription(&bytes);
