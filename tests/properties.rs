@@ -9,15 +9,18 @@ use kafka_protocol::messages::consumer_protocol_subscription::{
 use kafka_protocol::messages::TopicName;
 use kafka_protocol::protocol::{Decodable, Encodable, StrBytes};
 use proptest::prelude::*;
+use proptest::test_runner::{TestCaseError, TestRunner};
 use rebalance_lab::assignor::{self, AssignorKind, GroupInput, MemberMeta, TopicMeta, UNASSIGNED};
 use rebalance_lab::protocol::{
     decode_assignment, decode_subscription, encode_assignment, encode_subscription, hex,
-    Assignment, DecodeErrorKind, FieldValue, Subscription, TopicPartitions,
+    Assignment, DecodeErrorKind, Decoded, Field, FieldValue, Note, Span, Subscription,
+    TopicPartitions, ILLEGAL_ARGUMENT_EXCEPTION, RUNTIME_EXCEPTION, SCHEMA_EXCEPTION,
 };
 use rebalance_lab::scenario::link::{from_fragment, to_fragment, LinkState};
 use rebalance_lab::scenario::{Member, Scenario, Topic};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 // ---------- an allocator that counts, per thread ----------
 
@@ -199,52 +202,407 @@ proptest! {
         prop_assert_eq!(b.remaining(), 0);
     }
 
-    /// Differential on damaged messages (a valid one with bytes overwritten, cut or
-    /// appended): whenever kafka-protocol decodes them (it refuses invalid UTF-8, which Java
-    /// and we replace), we decode the same fields.
-    #[test]
-    fn agrees_with_kafka_protocol_on_damaged_bytes(sub in subscription(), version in 0i16..=3,
-                                                   edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..4),
-                                                   cut in any::<prop::sample::Index>(), tail in prop::collection::vec(any::<u8>(), 0..6)) {
-        let mut bytes = encode_subscription(&sub, version).unwrap().bytes;
-        for (at, value) in edits {
-            let i = at.index(bytes.len());
-            bytes[i] = value;
-        }
-        bytes.truncate(2 + cut.index(bytes.len() - 1));
-        bytes.extend(tail);
-        let mut b = bytes::Bytes::from(bytes.clone());
-        let v = b.get_i16();
-        let ours = decode_subscription(&bytes);
-        // kafka-protocol allocates whatever count the wire declares (a count we refuse before
-        // allocating, as Java does); it would abort the test process, so skip those.
-        if matches!(
-            ours.error.as_ref().map(|e| &e.kind),
-            Some(DecodeErrorKind::LengthBeyondInput { what: "array", .. })
-                | Some(DecodeErrorKind::Incomplete { next: "first element of the array", .. })
-        ) {
-            return Ok(());
-        }
-        if v < 0 {
-            let unsupported = matches!(ours.error.map(|e| e.kind), Some(DecodeErrorKind::UnsupportedVersion { .. }));
-            prop_assert!(unsupported);
-            return Ok(());
-        }
-        if let Ok(theirs) = KpSubscription::decode(&mut b, v.min(3)) {
-            prop_assert!(ours.error.is_none(), "kafka-protocol accepted, we refused: {:?}", ours.error);
-            prop_assert_eq!(theirs.topics.iter().map(|t| t.to_string()).collect::<Vec<_>>(), ours.message.topics.clone());
-            prop_assert_eq!(theirs.user_data.map(|u| u.to_vec()), ours.message.user_data.clone());
-            prop_assert_eq!(theirs.generation_id, ours.message.generation_id);
-            prop_assert_eq!(theirs.rack_id.map(|r| r.to_string()), ours.message.rack_id.clone());
-            prop_assert_eq!(b.remaining(), ours.trailing_bytes);
-        }
-    }
-
     #[test]
     fn hex_round_trip_and_never_panics(bytes in prop::collection::vec(any::<u8>(), 0..64), text in "\\PC{0,40}") {
         prop_assert_eq!(hex::parse_hex(&hex::to_hex(&bytes)).unwrap(), bytes);
         let _ = hex::parse_hex(&text);
     }
+}
+
+// ---------- differential against kafka-protocol, counted ----------
+
+/// kafka-protocol sizes a `Vec` by whatever count the wire declares; above this many
+/// elements a case is not handed to it (the allocation could abort the test process).
+const KP_ALLOCATION_LIMIT: i64 = 1 << 16;
+
+/// How many cases a differential test generated and how many it really compared.
+#[derive(Default)]
+struct Tally {
+    generated: AtomicUsize,
+    compared: AtomicUsize,
+    /// Compared cases both decoders accepted (with the same fields).
+    accepted: AtomicUsize,
+    /// Compared cases kafka-protocol refused and we accepted under a leniency of Java's.
+    lenient: AtomicUsize,
+}
+
+impl Tally {
+    /// Prints the counts and fails when fewer than `min_percent` of the generated cases
+    /// were compared.
+    fn check(&self, test: &str, min_percent: usize) {
+        let generated = self.generated.load(Ordering::Relaxed);
+        let compared = self.compared.load(Ordering::Relaxed);
+        let accepted = self.accepted.load(Ordering::Relaxed);
+        let lenient = self.lenient.load(Ordering::Relaxed);
+        println!(
+            "{test}: compared {compared} of {generated} generated cases ({accepted} accepted by both, {lenient} refused by kafka-protocol under a Java leniency)"
+        );
+        assert!(
+            generated > 0 && compared * 100 >= generated * min_percent,
+            "{test}: only {compared} of {generated} cases compared with kafka-protocol (want {min_percent}%)"
+        );
+    }
+}
+
+fn runner(cases: u32) -> TestRunner {
+    TestRunner::new(ProptestConfig {
+        cases,
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })
+}
+
+/// True when kafka-protocol, reading `bytes` at `version`, would size a `Vec` from a count
+/// above [`KP_ALLOCATION_LIMIT`]. Our decoder refuses a count beyond the bytes left before
+/// allocating (as Java does) and stops there; kafka-protocol allocates it and goes on to
+/// read elements, so past our error it is emulated here (only owned_partitions has counts
+/// nested in its elements).
+fn kp_would_allocate_huge(bytes: &[u8], ours: &Decoded<Subscription>) -> bool {
+    let Some(e) = &ours.error else { return false };
+    let (what, count) = match e.kind {
+        DecodeErrorKind::LengthBeyondInput { what, length, .. } => (what, length),
+        DecodeErrorKind::Incomplete {
+            declared: Some((what, length)),
+            ..
+        } => (what, length),
+        _ => return false,
+    };
+    if what != "array" {
+        return false;
+    }
+    if count > KP_ALLOCATION_LIMIT {
+        return true;
+    }
+    // An incomplete count has nothing after it: kafka-protocol fails on the first element.
+    if e.is_incomplete() || !e.field.starts_with("owned_partitions") || e.field.contains('.') {
+        return false;
+    }
+    // kafka-protocol reads owned_partitions elements from just after the count.
+    let mut rest = &bytes[e.span.start + 4..];
+    for _ in 0..count {
+        let Some((len, tail)) = rest.split_first_chunk::<2>() else {
+            return false;
+        };
+        let len = i16::from_be_bytes(*len);
+        if len < 0 || len as usize > tail.len() {
+            return false;
+        }
+        let Some((n, tail)) = tail[len as usize..].split_first_chunk::<4>() else {
+            return false;
+        };
+        let n = i32::from_be_bytes(*n);
+        if n as i64 > KP_ALLOCATION_LIMIT {
+            return true;
+        }
+        if n < 0 || n as usize * 4 > tail.len() {
+            return false;
+        }
+        rest = &tail[n as usize * 4..];
+    }
+    false
+}
+
+/// A leniency of Java's (and ours) that kafka-protocol lacks, applied in this decode: invalid
+/// UTF-8 replaced, or a nullable length below -1 read as null.
+fn java_leniency(bytes: &[u8], d: &Decoded<Subscription>) -> bool {
+    d.notes
+        .iter()
+        .any(|n| matches!(n, Note::InvalidUtf8 { .. }))
+        || d.fields.iter().any(|f| {
+            let nullable =
+                f.path.parent.is_none() && ["user_data", "rack_id"].contains(&f.path.name);
+            let Some(p) = f.prefix.filter(|_| nullable && f.value == FieldValue::Null) else {
+                return false;
+            };
+            bytes[p.start..p.end].iter().any(|b| *b != 0xff)
+        })
+}
+
+/// Decodes `bytes` with this codec and, when that is safe, with kafka-protocol, and checks
+/// they agree: same fields when both accept, both refuse otherwise (or kafka-protocol
+/// refuses where Java is lenient). Counts the case as generated, and as compared when
+/// kafka-protocol ran.
+fn differential(bytes: &[u8], tally: &Tally) -> Result<(), TestCaseError> {
+    tally.generated.fetch_add(1, Ordering::Relaxed);
+    let ours = decode_subscription(bytes);
+    if let Some(e) = &ours.error {
+        prop_assert!(
+            e.span.start <= e.span.end && e.span.end <= bytes.len(),
+            "span {:?} outside {} bytes: {}",
+            e.span,
+            bytes.len(),
+            e
+        );
+        let (class, message) = e.java_exception();
+        prop_assert!(
+            [
+                SCHEMA_EXCEPTION,
+                RUNTIME_EXCEPTION,
+                ILLEGAL_ARGUMENT_EXCEPTION
+            ]
+            .contains(&class)
+                && !message.is_empty()
+        );
+    }
+    if kp_would_allocate_huge(bytes, &ours) {
+        return Ok(());
+    }
+    tally.compared.fetch_add(1, Ordering::Relaxed);
+    // kafka-protocol has no reader for the header: read it as Java does (a negative
+    // version is refused, above 3 is read as 3).
+    let Some((v, body)) = bytes.split_first_chunk::<2>() else {
+        prop_assert!(
+            ours.error.as_ref().is_some_and(|e| e.in_header),
+            "{:?}",
+            ours.error
+        );
+        return Ok(());
+    };
+    let v = i16::from_be_bytes(*v);
+    let mut b = bytes::Bytes::copy_from_slice(body);
+    let theirs = KpSubscription::decode(&mut b, v.min(3));
+    match (theirs, &ours.error) {
+        (Ok(theirs), None) => {
+            prop_assert_eq!(
+                theirs
+                    .topics
+                    .iter()
+                    .map(|t| t.to_string())
+                    .collect::<Vec<_>>(),
+                ours.message.topics.clone()
+            );
+            prop_assert_eq!(
+                theirs.user_data.map(|u| u.to_vec()),
+                ours.message.user_data.clone()
+            );
+            let owned: Vec<TopicPartitions> = theirs
+                .owned_partitions
+                .iter()
+                .map(|tp| TopicPartitions {
+                    topic: tp.topic.to_string(),
+                    partitions: tp.partitions.clone(),
+                })
+                .collect();
+            prop_assert_eq!(owned, ours.message.owned_partitions.clone());
+            prop_assert_eq!(theirs.generation_id, ours.message.generation_id);
+            prop_assert_eq!(
+                theirs.rack_id.map(|r| r.to_string()),
+                ours.message.rack_id.clone()
+            );
+            prop_assert_eq!(b.remaining(), ours.trailing_bytes);
+            tally.accepted.fetch_add(1, Ordering::Relaxed);
+        }
+        (Ok(_), Some(e)) => prop_assert!(false, "kafka-protocol accepted, we refused: {}", e),
+        (Err(_), Some(_)) => {}
+        (Err(k), None) => {
+            prop_assert!(
+                java_leniency(bytes, &ours),
+                "kafka-protocol refused ({}), we accepted with no leniency applied",
+                k
+            );
+            tally.lenient.fetch_add(1, Ordering::Relaxed);
+        }
+    }
+    Ok(())
+}
+
+/// Differential on damaged messages (a valid one with bytes overwritten, cut or appended).
+#[test]
+fn agrees_with_kafka_protocol_on_damaged_bytes() {
+    let tally = Tally::default();
+    let strategy = (
+        subscription(),
+        0i16..=3,
+        prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..4),
+        any::<prop::sample::Index>(),
+        prop::collection::vec(any::<u8>(), 0..6),
+    );
+    runner(1024)
+        .run(&strategy, |(sub, version, edits, cut, tail)| {
+            let mut bytes = encode_subscription(&sub, version).unwrap().bytes;
+            for (at, value) in edits {
+                let i = at.index(bytes.len());
+                bytes[i] = value;
+            }
+            bytes.truncate(2 + cut.index(bytes.len() - 1));
+            bytes.extend(tail);
+            differential(&bytes, &tally)
+        })
+        .unwrap();
+    tally.check("damaged bytes", 85);
+}
+
+/// One change to a valid encoding, at a place chosen by the encoding's own fields.
+#[derive(Debug, Clone)]
+enum Mutation {
+    /// Overwrite a length or count prefix.
+    Prefix(prop::sample::Index, PrefixValue),
+    /// Flip one bit of one byte.
+    Flip(prop::sample::Index, u8),
+    /// Replace the version header.
+    Version(i16),
+}
+
+/// What a length or count prefix is overwritten with.
+#[derive(Debug, Clone)]
+enum PrefixValue {
+    /// -1, -2 or the most negative value.
+    Negative(u8),
+    /// The largest value the prefix holds.
+    Huge,
+    /// The bytes left after the prefix plus this (-1 to 3: just within, exactly, just beyond).
+    NearRemaining(i8),
+}
+
+/// Where a truncation cuts.
+#[derive(Debug, Clone, Copy)]
+enum Cut {
+    /// Where a field starts.
+    FieldStart,
+    /// Right after a length or count prefix.
+    AfterPrefix,
+    /// Inside a prefix or an int.
+    InsidePrimitive,
+    /// Inside the payload of a string or bytes.
+    InsidePayload,
+    /// Anywhere.
+    Anywhere,
+}
+
+fn mutation() -> impl Strategy<Value = Mutation> {
+    prop_oneof![
+        3 => (any::<prop::sample::Index>(), prop_oneof![
+            (0u8..3).prop_map(PrefixValue::Negative),
+            Just(PrefixValue::Huge),
+            (-1i8..=3).prop_map(PrefixValue::NearRemaining),
+        ]).prop_map(|(i, v)| Mutation::Prefix(i, v)),
+        1 => (any::<prop::sample::Index>(), 0u8..8).prop_map(|(i, bit)| Mutation::Flip(i, bit)),
+        1 => prop_oneof![Just(-1i16), Just(i16::MIN), 0i16..=5, Just(i16::MAX)].prop_map(Mutation::Version),
+    ]
+}
+
+fn cut() -> impl Strategy<Value = Option<(Cut, prop::sample::Index)>> {
+    prop::option::of((
+        prop_oneof![
+            Just(Cut::FieldStart),
+            Just(Cut::AfterPrefix),
+            Just(Cut::InsidePrimitive),
+            Just(Cut::InsidePayload),
+            Just(Cut::Anywhere),
+        ],
+        any::<prop::sample::Index>(),
+    ))
+}
+
+/// Applies `mutations`, then `cut`, to the valid encoding `bytes` whose fields are `fields`.
+fn mutate(
+    mut bytes: Vec<u8>,
+    fields: &[Field],
+    mutations: &[Mutation],
+    cut: Option<(Cut, prop::sample::Index)>,
+) -> Vec<u8> {
+    let prefixes: Vec<Span> = fields.iter().filter_map(|f| f.prefix).collect();
+    for m in mutations {
+        match m {
+            Mutation::Prefix(i, value) if !prefixes.is_empty() => {
+                let p = prefixes[i.index(prefixes.len())];
+                let remaining = (bytes.len() - p.end) as i64;
+                let (min, max) = if p.len() == 2 {
+                    (i16::MIN as i64, i16::MAX as i64)
+                } else {
+                    (i32::MIN as i64, i32::MAX as i64)
+                };
+                let v = match value {
+                    PrefixValue::Negative(0) => -1,
+                    PrefixValue::Negative(1) => -2,
+                    PrefixValue::Negative(_) => min,
+                    PrefixValue::Huge => max,
+                    PrefixValue::NearRemaining(k) => (remaining + *k as i64).clamp(0, max),
+                };
+                let be = (v as i32).to_be_bytes();
+                bytes[p.start..p.end].copy_from_slice(&be[4 - p.len()..]);
+            }
+            Mutation::Prefix(..) => {}
+            Mutation::Flip(i, bit) => {
+                let i = i.index(bytes.len());
+                bytes[i] ^= 1 << bit;
+            }
+            Mutation::Version(v) => bytes[..2].copy_from_slice(&v.to_be_bytes()),
+        }
+    }
+    if let Some((kind, i)) = cut {
+        let mut at: Vec<usize> = Vec::new();
+        for f in fields {
+            match kind {
+                Cut::FieldStart => at.push(f.span().start),
+                Cut::AfterPrefix => at.extend(f.prefix.map(|p| p.end)),
+                Cut::InsidePrimitive => {
+                    if let Some(p) = f.prefix {
+                        at.extend(p.start + 1..p.end);
+                    }
+                    if matches!(f.value, FieldValue::Int(_)) {
+                        at.extend(f.payload.start + 1..f.payload.end);
+                    }
+                }
+                Cut::InsidePayload => {
+                    if matches!(f.value, FieldValue::Text(_) | FieldValue::Bytes(_)) {
+                        at.extend(f.payload.start + 1..f.payload.end);
+                    }
+                }
+                Cut::Anywhere => {}
+            }
+        }
+        if at.is_empty() {
+            at.extend(0..bytes.len());
+        }
+        bytes.truncate(at[i.index(at.len())]);
+    }
+    bytes
+}
+
+/// Subscriptions whose elements are smaller than their count prefix (empty or one-letter
+/// names), where a count checked as elements times 4 instead of against the bytes left
+/// would refuse what Java accepts.
+fn dense_subscription() -> impl Strategy<Value = Subscription> {
+    (
+        prop::collection::vec("[a-z]?", 0..12),
+        prop::collection::vec(("[a-z]?", prop::collection::vec(any::<i32>(), 0..3)), 0..4),
+        prop::option::of("[a-z]?"),
+    )
+        .prop_map(|(topics, owned, rack_id)| Subscription {
+            topics,
+            user_data: None,
+            owned_partitions: owned
+                .into_iter()
+                .map(|(topic, partitions)| TopicPartitions { topic, partitions })
+                .collect(),
+            generation_id: 1,
+            rack_id,
+        })
+}
+
+/// Structure-aware: valid encodings at every version, their length and count prefixes
+/// overwritten (negative, huge, at and just beyond the bytes left), bits flipped, the
+/// version header changed, then cut at every kind of position. Never a panic, every error
+/// inside the input, and the same accept/refuse as kafka-protocol wherever it can run.
+#[test]
+fn mutated_subscriptions_agree_with_kafka_protocol() {
+    let tally = Tally::default();
+    let strategy = (
+        prop_oneof![subscription(), dense_subscription()],
+        0i16..=3,
+        prop::collection::vec(mutation(), 0..3),
+        cut(),
+    );
+    runner(2048)
+        .run(&strategy, |(sub, version, mutations, cut)| {
+            let bytes = encode_subscription(&sub, version).unwrap().bytes;
+            let fields = decode_subscription(&bytes).fields;
+            let bytes = mutate(bytes, &fields, &mutations, cut);
+            differential(&bytes, &tally)
+        })
+        .unwrap();
+    tally.check("mutated subscriptions", 85);
 }
 
 #[test]
@@ -266,7 +624,7 @@ fn declared_i32_max_elements_is_a_clean_error() {
     );
     assert_eq!(
         e.to_string(),
-        "byte 0x02, topics: array count 2147483647 but only 3 bytes left"
+        "byte 0x02, topics: array count 2147483647 but only 3 bytes left (Java: collection larger than the bytes remaining)"
     );
     assert!(alloc < 4096, "{alloc}");
     // owned partitions with i32::MAX partitions
@@ -279,7 +637,7 @@ fn declared_i32_max_elements_is_a_clean_error() {
     let (d, alloc) = allocated_by(|| decode_subscription(&bytes));
     assert_eq!(
         d.error.unwrap().to_string(),
-        "byte 0x06, user_data: bytes length 2147483647 but only 1 byte left"
+        "byte 0x06, user_data: bytes length 2147483647 but only 1 byte left (Java: the bytes would end past the buffer, newLimit > capacity)"
     );
     assert!(alloc < 4096, "{alloc}");
 }
@@ -291,7 +649,7 @@ fn error_messages_read_like_the_spec() {
     let e = decode_subscription(&bytes).error.unwrap();
     assert_eq!(
         e.to_string(),
-        "byte 0x09, topics[1]: string length 5 but only 3 bytes left"
+        "byte 0x09, topics[1]: string length 5 but only 3 bytes left (Java: byte array longer than the bytes available)"
     );
     let e = decode_subscription(&hex::parse_hex("0000").unwrap())
         .error
@@ -299,7 +657,7 @@ fn error_messages_read_like_the_spec() {
     assert!(e.is_incomplete());
     assert_eq!(
         e.to_string(),
-        "byte 0x02, topics: incomplete: next comes the int32 count of topics (4 bytes)"
+        "byte 0x02, topics: incomplete: next comes the int32 count of topics, 4 bytes (Java: buffer underflow while parsing the subscription)"
     );
     // Partial fields come back with the error.
     let d = decode_subscription(&bytes);

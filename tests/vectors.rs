@@ -80,9 +80,61 @@ fn range_and_roundrobin_vectors_through_the_binary() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// Where each malformed vector's failure starts, counted by hand from its hex: the length or
+/// count prefix of the failing field, or the first byte the underflowing read wanted.
+const MALFORMED_STARTS: [(&str, usize); 23] = [
+    // Header v3 over a v1 body: generation_id would follow owned_partitions, at the end.
+    ("dec-v1-bytes-with-v3-header-truncated", 70),
+    // The version header: nothing there.
+    ("bad-empty", 0),
+    // The version header: 1 of its 2 bytes.
+    ("bad-one-byte", 0),
+    // The version header itself is the unsupported version.
+    ("bad-version-minus1", 0),
+    // Likewise, -32768.
+    ("bad-version-min", 0),
+    // The topics count, right after the 2-byte header.
+    ("bad-header-only-v0", 2),
+    // The topics count (-1).
+    ("bad-topics-count-negative", 2),
+    // The topics count (i32::MAX).
+    ("bad-topics-count-huge", 2),
+    // The topics count (9, with 7 bytes after it).
+    ("bad-topics-count-exceeds-remaining", 2),
+    // topics[0]'s int16 length, after header and count (2 + 4).
+    ("bad-topic-len-negative", 6),
+    // topics[0]'s int16 length (50, with 2 bytes after it).
+    ("bad-topic-len-exceeds-remaining", 6),
+    // user_data's int32 length, after an empty topics array (2 + 4).
+    ("bad-userdata-len-exceeds-remaining", 6),
+    // user_data's length: nothing there.
+    ("bad-userdata-missing", 6),
+    // owned_partitions count, after null user_data (6 + 4).
+    ("bad-v1-owned-missing", 10),
+    // owned_partitions count (-1).
+    ("bad-v1-owned-count-negative", 10),
+    // owned_partitions[0].topic's length, after the count (10 + 4).
+    ("bad-v1-owned-topic-len-negative", 14),
+    // owned_partitions[0].partitions count, after topic "t" (14 + 2 + 1).
+    ("bad-v1-owned-partitions-count-negative", 17),
+    // Count 3 passes Java's check (3 <= 4 bytes left); partitions[1] (after [0] at 21) underflows.
+    ("bad-v1-owned-partitions-count-exceeds", 25),
+    // generation_id, after an empty owned_partitions (10 + 4).
+    ("bad-v2-generation-missing", 14),
+    // generation_id: 2 of its 4 bytes.
+    ("bad-v2-generation-partial", 14),
+    // rack_id's length, after generation_id (14 + 4).
+    ("bad-v3-rack-missing", 18),
+    // rack_id's length (4, with 2 bytes after it).
+    ("bad-v3-rack-len-exceeds", 18),
+    // rack_id's length: 1 of its 2 bytes.
+    ("bad-v3-rack-one-byte-len", 18),
+];
+
 #[test]
 fn subscription_vectors() {
     let mut counts = BTreeMap::new();
+    let mut malformed_seen = 0;
     for v in load("subscription.json") {
         let name = v["name"].as_str().unwrap();
         let kind = v["kind"].as_str().unwrap();
@@ -117,8 +169,18 @@ fn subscription_vectors() {
                 let e = d
                     .error
                     .unwrap_or_else(|| panic!("{name}: Java refused, we accepted"));
-                // Every error points inside (or at the end of) the input.
-                assert!(e.span.start <= bytes.len(), "{name}");
+                let (class, message) = e.java_exception();
+                assert_eq!(class, v["error"]["exception"], "{name}: {e}");
+                assert_eq!(message, v["error"]["message"], "{name}: {e}");
+                let start = MALFORMED_STARTS
+                    .iter()
+                    .find(|(n, _)| *n == name)
+                    .unwrap_or_else(|| panic!("{name}: no expected offset in the table"))
+                    .1;
+                assert_eq!(e.span.start, start, "{name}: {e}");
+                assert!(e.span.end <= bytes.len(), "{name}");
+                assert!(e.to_string().contains("(Java: "), "{name}: {e}");
+                malformed_seen += 1;
             }
             other => panic!("{name}: unknown kind {other}"),
         }
@@ -126,6 +188,7 @@ fn subscription_vectors() {
     assert_eq!(counts["encode"], 101);
     assert_eq!(counts["decode"], 15);
     assert_eq!(counts["malformed"], 23);
+    assert_eq!(malformed_seen, MALFORMED_STARTS.len());
 }
 
 #[test]

@@ -13,7 +13,10 @@ mod reader;
 pub mod sticky;
 mod writer;
 
-pub use error::{DecodeError, DecodeErrorKind, Span};
+pub use error::{
+    DecodeError, DecodeErrorKind, MessageKind, Span, ILLEGAL_ARGUMENT_EXCEPTION, RUNTIME_EXCEPTION,
+    SCHEMA_EXCEPTION,
+};
 pub use writer::{encode_assignment, encode_subscription, EncodeError, Encoded};
 
 use reader::{Reader, Res};
@@ -218,17 +221,15 @@ impl<T> Decoded<T> {
     }
 }
 
-fn header(r: &mut Reader<'_>, message: &str) -> Res<i16> {
-    let v = r.i16_field("int16 version header", FieldPath::top("version"))?;
+fn header(r: &mut Reader<'_>) -> Res<i16> {
+    let path = FieldPath::top("version");
+    let v = r.i16_field("int16 version header", path)?;
     if v < 0 {
         let f = r.fields.pop().map(|f| f.span()).unwrap_or_default();
-        return Err(DecodeError {
-            span: f,
-            field: "version".into(),
-            kind: DecodeErrorKind::UnsupportedVersion { version: v },
-        });
+        return Err(r.err_at(f, path, DecodeErrorKind::UnsupportedVersion { version: v }));
     }
-    let _ = message;
+    // Java reads the header apart; from here on an underflow is in the body.
+    r.in_header = false;
     if v > HIGHEST_VERSION {
         r.notes.push(Note::VersionReadAs {
             header: v,
@@ -321,12 +322,12 @@ fn finish<T>(
 /// Decodes a ConsumerProtocolSubscription (version header included) as Java's
 /// `ConsumerProtocol.deserializeSubscription` does.
 pub fn decode_subscription(bytes: &[u8]) -> Decoded<Subscription> {
-    let mut r = Reader::new(bytes);
+    let mut r = Reader::new(bytes, MessageKind::Subscription);
     r.fields.reserve(bytes.len() / 4 + 8);
     let mut sub = Subscription::default();
     let mut header_version = None;
     let res = (|| {
-        let v = header(&mut r, "subscription")?;
+        let v = header(&mut r)?;
         header_version = Some(v);
         let topics = FieldPath::top("topics");
         let (count, idx) = r.array_start("int32 count of topics", topics)?;
@@ -359,11 +360,11 @@ pub fn decode_subscription(bytes: &[u8]) -> Decoded<Subscription> {
 /// Decodes a ConsumerProtocolAssignment (version header included) as Java's
 /// `ConsumerProtocol.deserializeAssignment` does.
 pub fn decode_assignment(bytes: &[u8]) -> Decoded<Assignment> {
-    let mut r = Reader::new(bytes);
+    let mut r = Reader::new(bytes, MessageKind::Assignment);
     let mut a = Assignment::default();
     let mut header_version = None;
     let res = (|| {
-        let v = header(&mut r, "assignment")?;
+        let v = header(&mut r)?;
         header_version = Some(v);
         topic_partitions(&mut r, "assigned_partitions", &mut a.assigned_partitions)?;
         a.user_data = r.nullable_bytes_field(FieldPath::top("user_data"))?;
@@ -390,5 +391,106 @@ impl Subscription {
             generation_id: if v >= 2 { self.generation_id } else { -1 },
             rack_id: if v >= 3 { self.rack_id.clone() } else { None },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn java(bytes: &str, assignment: bool) -> (bool, usize, &'static str, String) {
+        let b = hex::parse_hex(bytes).unwrap();
+        let e = if assignment {
+            decode_assignment(&b).error
+        } else {
+            decode_subscription(&b).error
+        }
+        .expect("refused");
+        let (class, message) = e.java_exception();
+        (e.is_incomplete(), e.span.start, class, message)
+    }
+
+    #[test]
+    fn java_exceptions_for_the_assignment() {
+        assert_eq!(
+            java("ffff", true),
+            (
+                false,
+                0,
+                SCHEMA_EXCEPTION,
+                "Unsupported assignment version: -1".into()
+            )
+        );
+        assert_eq!(
+            java("00", true),
+            (
+                false,
+                0,
+                SCHEMA_EXCEPTION,
+                "Buffer underflow while parsing consumer protocol's header".into()
+            )
+        );
+        assert_eq!(
+            java("0000 ffffffff", true),
+            (
+                false,
+                2,
+                RUNTIME_EXCEPTION,
+                "non-nullable field assignedPartitions was serialized as null".into()
+            )
+        );
+        assert_eq!(
+            java("0000 00000000", true),
+            (
+                true,
+                6,
+                SCHEMA_EXCEPTION,
+                "Buffer underflow while parsing consumer protocol's assignment".into()
+            )
+        );
+    }
+
+    /// Input that ends right after a length or count is incomplete for the UI (its span is
+    /// where the next bytes go), but Java refuses it on the declared length.
+    #[test]
+    fn incomplete_after_a_prefix_is_java_s_length_check() {
+        assert_eq!(
+            java("0000 00000001", false),
+            (
+                true,
+                6,
+                RUNTIME_EXCEPTION,
+                "Tried to allocate a collection of size 1, but there are only 0 bytes remaining."
+                    .into()
+            )
+        );
+        assert_eq!(
+            java("0000 00000001 0005", false),
+            (
+                true,
+                8,
+                RUNTIME_EXCEPTION,
+                "Error reading byte array of 5 byte(s): only 0 byte(s) available".into()
+            )
+        );
+        assert_eq!(
+            java("0000 00000000 00000003", false),
+            (
+                true,
+                10,
+                ILLEGAL_ARGUMENT_EXCEPTION,
+                "newLimit > capacity: (3 > 0)".into()
+            )
+        );
+        // A count within the bytes left passes Java's check; the element then underflows.
+        assert_eq!(
+            java("0000 00000002 0001 61", false),
+            (
+                true,
+                9,
+                SCHEMA_EXCEPTION,
+                "Buffer underflow while parsing consumer protocol's subscription".into()
+            )
+        );
     }
 }

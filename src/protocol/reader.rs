@@ -3,7 +3,7 @@
 //! Never allocates from a length read off the wire without first checking it against the
 //! bytes that remain.
 
-use super::error::{DecodeError, DecodeErrorKind, Span};
+use super::error::{DecodeError, DecodeErrorKind, MessageKind, Span};
 use super::{Field, FieldPath, FieldValue, Note};
 
 pub(crate) struct Reader<'a> {
@@ -12,18 +12,23 @@ pub(crate) struct Reader<'a> {
     pub(crate) fields: Vec<Field>,
     pub(crate) notes: Vec<Note>,
     depth: u8,
+    message: MessageKind,
+    /// Still reading the version header (Java reports its underflow apart).
+    pub(crate) in_header: bool,
 }
 
 pub(crate) type Res<T> = Result<T, DecodeError>;
 
 impl<'a> Reader<'a> {
-    pub(crate) fn new(buf: &'a [u8]) -> Self {
+    pub(crate) fn new(buf: &'a [u8], message: MessageKind) -> Self {
         Reader {
             buf,
             pos: 0,
             fields: Vec::new(),
             notes: Vec::new(),
             depth: 0,
+            message,
+            in_header: true,
         }
     }
 
@@ -36,10 +41,21 @@ impl<'a> Reader<'a> {
     }
 
     fn err(&self, start: usize, field: FieldPath, kind: DecodeErrorKind) -> DecodeError {
+        self.err_at(Span::new(start, self.buf.len().max(start)), field, kind)
+    }
+
+    pub(crate) fn err_at(
+        &self,
+        span: Span,
+        field: FieldPath,
+        kind: DecodeErrorKind,
+    ) -> DecodeError {
         DecodeError {
-            span: Span::new(start, self.buf.len().max(start)),
+            span,
             field: field.to_string(),
             kind,
+            message: self.message,
+            in_header: self.in_header,
         }
     }
 
@@ -52,6 +68,7 @@ impl<'a> Reader<'a> {
                 DecodeErrorKind::Incomplete {
                     next: what,
                     needed: n,
+                    declared: None,
                 }
             } else {
                 DecodeErrorKind::Truncated {
@@ -107,14 +124,15 @@ impl<'a> Reader<'a> {
     ) -> DecodeError {
         let remaining = self.remaining();
         if remaining == 0 {
-            return DecodeError {
-                span: Span::new(self.pos, self.pos),
-                field: path.to_string(),
-                kind: DecodeErrorKind::Incomplete {
+            return self.err_at(
+                Span::new(self.pos, self.pos),
+                path,
+                DecodeErrorKind::Incomplete {
                     next,
                     needed: if what == "array" { 1 } else { length as usize },
+                    declared: Some((what, length)),
                 },
-            };
+            );
         }
         self.pos = start;
         self.err(
@@ -179,6 +197,7 @@ impl<'a> Reader<'a> {
                 DecodeErrorKind::NegativeLength {
                     what: "string",
                     length: len as i32,
+                    java_field: java_field(path),
                 },
             ));
         }
@@ -238,6 +257,7 @@ impl<'a> Reader<'a> {
                 DecodeErrorKind::NegativeLength {
                     what: "array",
                     length: count,
+                    java_field: java_field(path),
                 },
             ));
         }
@@ -298,5 +318,19 @@ impl<'a> Reader<'a> {
     /// actually hold: never more than the input allows, whatever the wire claims.
     pub(crate) fn capacity_for(&self, count: usize, min_size: usize) -> usize {
         count.min(self.remaining() / min_size.max(1))
+    }
+}
+
+/// A field's name as Java's generated reader writes it in its exceptions: camelCase, and
+/// "element" after an array's name for one of its strings.
+fn java_field(path: FieldPath) -> &'static str {
+    match (path.name, path.index.is_some()) {
+        ("topics", true) => "topics element",
+        ("owned_partitions", _) => "ownedPartitions",
+        ("assigned_partitions", _) => "assignedPartitions",
+        ("user_data", _) => "userData",
+        ("rack_id", _) => "rackId",
+        ("generation_id", _) => "generationId",
+        (name, _) => name,
     }
 }

@@ -5,7 +5,7 @@
 //! - CooperativeStickyAssignor: one int32, the generation.
 
 use super::reader::Reader;
-use super::{FieldPath, TopicPartitions};
+use super::{FieldPath, MessageKind, TopicPartitions};
 
 /// What a sticky assignor's user data says.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -57,7 +57,10 @@ pub fn decode_sticky_user_data(bytes: &[u8]) -> Option<StickyUserData> {
         });
     }
     // V1: previous assignment then generation.
-    let mut r = Reader::new(bytes);
+    // Sticky user data travels inside a subscription and has no version header of its
+    // own; its errors are only ever discarded.
+    let mut r = Reader::new(bytes, MessageKind::Subscription);
+    r.in_header = false;
     if let Some(prev) = previous(&mut r) {
         if r.remaining() == 4 {
             if let Ok(g) = r.i32_field("int32 generation", FieldPath::top("generation")) {
