@@ -1,5 +1,6 @@
 //! What we reproduce of Java itself, against values recorded from a real JVM
 //! (tests/vectors/java.json, written by tests/java/RecordJava.java on OpenJDK 17).
+#![cfg(not(target_arch = "wasm32"))]
 
 use rebalance_lab::java::{self, JavaHashMap, Uuid};
 use serde_json::Value;

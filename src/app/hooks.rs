@@ -15,11 +15,12 @@ fn window() -> Option<web_sys::Window> {
     web_sys::window()
 }
 
-/// The current fragment without `#`.
+/// The current fragment without its `#` (only the first: `##` is a fragment `#`, which
+/// is reported as a broken link like any other text that is not a scenario).
 pub fn current_fragment() -> String {
     window()
         .and_then(|w| w.location().hash().ok())
-        .map(|h| h.trim_start_matches('#').to_string())
+        .map(|h| h.strip_prefix('#').unwrap_or(&h).to_string())
         .unwrap_or_default()
 }
 

@@ -51,12 +51,12 @@ pub struct AppState {
     pub revision: u64,
     /// How the URL follows the last change.
     pub history: HistoryMode,
-    /// The member whose subscription bytes are open in the bytes panel.
-    pub bytes_member: Option<usize>,
-    /// Hex as typed, per member index, while it differs from the bytes (kept as typed).
-    pub hex_drafts: VecMap<usize, String>,
-    /// Subscription version per member index, when not the default 3.
-    pub versions: VecMap<usize, i16>,
+    /// The member (id) whose subscription bytes are open in the bytes panel.
+    pub bytes_member: Option<String>,
+    /// Hex as typed, per member id, while it differs from the bytes (kept as typed).
+    pub hex_drafts: VecMap<String, String>,
+    /// Subscription version per member id, when not the default 3.
+    pub versions: VecMap<String, i16>,
     /// The pinned assignment that changes are compared with.
     pub baseline: Option<Baseline>,
     /// The story step on screen.
@@ -191,11 +191,14 @@ impl AppState {
                 edit::add_member(s);
                 (Ok(()), HistoryMode::Push, String::new())
             }
-            Action::RenameMember { index, id } => (
-                edit::rename_member(s, index, &id),
-                HistoryMode::Replace,
-                format!("member-{index}-id"),
-            ),
+            Action::RenameMember { index, id } => {
+                let old = s.members.get(index).map(|m| m.id.clone());
+                let r = edit::rename_member(s, index, &id);
+                if let (Ok(()), Some(old)) = (&r, old) {
+                    next.rekey(&old, &id);
+                }
+                (r, HistoryMode::Replace, format!("member-{index}-id"))
+            }
             Action::SetInstanceId { index, text } => (
                 edit::set_instance_id(s, index, &text),
                 HistoryMode::Replace,
@@ -203,28 +206,27 @@ impl AppState {
             ),
             Action::SetRack { index, text } => (
                 edit::set_rack(s, index, &text).inspect(|_| {
-                    next.hex_drafts.remove(&index);
+                    next.hex_drafts.remove(&id_at(s, index));
                 }),
                 HistoryMode::Replace,
                 format!("member-{index}-rack"),
             ),
             Action::SetSubscribed { index, topic, on } => (
                 edit::set_subscribed(s, index, &topic, on).inspect(|_| {
-                    next.hex_drafts.remove(&index);
+                    next.hex_drafts.remove(&id_at(s, index));
                 }),
                 HistoryMode::Push,
                 String::new(),
             ),
             Action::RemoveMember(index) => {
+                // Per-member view state is keyed by member id: the others keep theirs.
+                let gone = id_at(s, index);
                 edit::remove_member(s, index);
-                // Per-member view state follows the indices down.
-                next.hex_drafts = shift_down(&next.hex_drafts, index);
-                next.versions = shift_down(&next.versions, index);
-                next.bytes_member = match next.bytes_member {
-                    Some(b) if b == index => None,
-                    Some(b) if b > index => Some(b - 1),
-                    other => other,
-                };
+                next.hex_drafts.remove(&gone);
+                next.versions.remove(&gone);
+                if next.bytes_member.as_ref() == Some(&gone) {
+                    next.bytes_member = None;
+                }
                 (Ok(()), HistoryMode::Push, String::new())
             }
             Action::SetAssignor(kind) => {
@@ -251,37 +253,30 @@ impl AppState {
                 return next;
             }
             Action::LoadLink(state) => {
+                let state = *state;
                 *s = state.scenario;
                 next.broken_link = None;
                 next.baseline = None;
-                next.story_step = None;
-                for (k, v) in &state.extra {
-                    match k.as_str() {
-                        "b" => match Baseline::from_text(v) {
-                            Ok(b) => next.baseline = Some(b),
-                            Err(e) => {
-                                next.broken_link = Some(BrokenLink {
-                                    message: format!("link, baseline: {e}"),
-                                    raw: v.clone(),
-                                    partial: true,
-                                    fallback: "",
-                                })
-                            }
-                        },
-                        "s" => {
-                            next.story_step = v.parse().ok().filter(|k| *k < whatif::story().len())
-                        }
-                        _ => {}
+                next.story_step = state.story_step;
+                match state.baseline {
+                    Some(Ok(b)) => next.baseline = Some(b),
+                    Some(Err(bad)) => {
+                        next.broken_link = Some(BrokenLink {
+                            message: bad.error.to_string(),
+                            raw: bad.raw,
+                            partial: true,
+                            fallback: "",
+                        })
                     }
+                    None => {}
                 }
-                next.versions = state.versions;
-                next.hex_drafts = state
-                    .extra
-                    .iter()
-                    .filter_map(|(k, v)| Some((k.strip_prefix('h')?.parse().ok()?, v.clone())))
-                    .collect();
-                if next.bytes_member.is_some_and(|b| b >= s.members.len()) {
-                    next.bytes_member = None;
+                // The link keys per-member state by position; the app by member id.
+                next.versions = by_id(s, state.versions);
+                next.hex_drafts = by_id(s, state.hex_drafts);
+                if let Some(b) = &next.bytes_member {
+                    if !s.members.iter().any(|m| &m.id == b) {
+                        next.bytes_member = None;
+                    }
                 }
                 next.refusal = None;
                 next.revision += 1;
@@ -297,7 +292,7 @@ impl AppState {
                 return next;
             }
             Action::ShowBytes(i) => {
-                next.bytes_member = i;
+                next.bytes_member = i.and_then(|i| Some(s.members.get(i)?.id.clone()));
                 return next;
             }
             Action::SetSubscriptionHex { index, text } => {
@@ -313,7 +308,7 @@ impl AppState {
                             m.apply_subscription(&d.message);
                         }
                         m.subscription = Some(bytes);
-                        next.hex_drafts.insert(index, text);
+                        next.hex_drafts.insert(m.id.clone(), text);
                         Ok(())
                     }
                 };
@@ -321,10 +316,11 @@ impl AppState {
             }
             Action::SetSubscriptionVersion { index, version } => {
                 let version = version.clamp(0, DEFAULT_VERSION);
+                let id = id_at(s, index);
                 if version == DEFAULT_VERSION {
-                    next.versions.remove(&index);
-                } else {
-                    next.versions.insert(index, version);
+                    next.versions.remove(&id);
+                } else if !id.is_empty() {
+                    next.versions.insert(id.clone(), version);
                 }
                 if let Some(m) = s.members.get_mut(index) {
                     // Raw bytes that decode are written again at the new version.
@@ -333,7 +329,7 @@ impl AppState {
                         if d.error.is_none() {
                             if let Ok(enc) = encode_subscription(&d.message, version) {
                                 m.subscription = Some(enc.bytes);
-                                next.hex_drafts.remove(&index);
+                                next.hex_drafts.remove(&id);
                             }
                         }
                     }
@@ -357,6 +353,10 @@ impl AppState {
                     .wrapping_add(s.members.len() as u64);
                 for (old, new) in whatif::rolling_restart(s, seed) {
                     base.rename(&old, &new);
+                    next.versions = rekeyed(&next.versions, &old, &new);
+                    if next.bytes_member.as_deref() == Some(old.as_str()) {
+                        next.bytes_member = Some(new);
+                    }
                 }
                 next.baseline = Some(base);
                 next.hex_drafts.clear();
@@ -386,7 +386,7 @@ impl AppState {
                 if let Some(m) = s.members.get_mut(index) {
                     m.subscription = None;
                 }
-                next.hex_drafts.remove(&index);
+                next.hex_drafts.remove(&id_at(s, index));
                 (Ok(()), HistoryMode::Push, String::new())
             }
         };
@@ -406,41 +406,82 @@ impl AppState {
         }
     }
 
-    /// The state a link carries: the scenario, the chosen versions, and hex still being
-    /// typed that is not hex yet (so nothing typed is lost).
+    /// The state a link carries: the scenario, the chosen versions, the baseline, the story
+    /// step, and hex still being typed that is not hex yet (so nothing typed is lost).
     pub fn link_state(&self) -> LinkState {
+        let hex_drafts = by_index(&self.scenario, &self.hex_drafts)
+            .into_iter()
+            .filter(|(_, t)| hex::parse_hex(t).is_err())
+            .collect();
         LinkState {
             scenario: self.scenario.clone(),
-            versions: self.versions.clone(),
-            extra: self
-                .baseline
-                .iter()
-                .map(|b| ("b".to_string(), b.to_text()))
-                .chain(self.story_step.map(|k| ("s".to_string(), k.to_string())))
-                .chain(
-                    self.hex_drafts
-                        .iter()
-                        .filter(|(_, t)| hex::parse_hex(t).is_err())
-                        .map(|(i, t)| (format!("h{i}"), t.clone())),
-                )
-                .collect(),
+            versions: by_index(&self.scenario, &self.versions),
+            baseline: self.baseline.clone().map(Ok),
+            story_step: self.story_step,
+            hex_drafts,
+            extra: Vec::new(),
         }
     }
 
     /// The version a member's bytes are written at.
     pub fn version_of(&self, index: usize) -> i16 {
-        self.versions
-            .get(&index)
+        self.scenario
+            .members
+            .get(index)
+            .and_then(|m| self.versions.get(&m.id))
             .copied()
             .unwrap_or(DEFAULT_VERSION)
     }
+
+    /// The bytes panel's member, as an index into the member list.
+    pub fn bytes_member_index(&self) -> Option<usize> {
+        let id = self.bytes_member.as_ref()?;
+        self.scenario.members.iter().position(|m| &m.id == id)
+    }
+
+    /// A member's view state follows it to its new id.
+    fn rekey(&mut self, old: &str, new: &str) {
+        self.hex_drafts = rekeyed(&self.hex_drafts, old, new);
+        self.versions = rekeyed(&self.versions, old, new);
+        if self.bytes_member.as_deref() == Some(old) {
+            self.bytes_member = Some(new.to_string());
+        }
+    }
 }
 
-/// Per-member entries after member `index` is removed: later indices move down by one.
-fn shift_down<V: Clone>(m: &VecMap<usize, V>, index: usize) -> VecMap<usize, V> {
+/// The id of the member at `index` (empty when there is none: no view state has that key).
+fn id_at(s: &Scenario, index: usize) -> String {
+    s.members
+        .get(index)
+        .map(|m| m.id.clone())
+        .unwrap_or_default()
+}
+
+/// Per-member entries keyed by position (as a link has them) keyed by member id instead.
+fn by_id<V>(s: &Scenario, m: VecMap<usize, V>) -> VecMap<String, V> {
+    m.into_iter()
+        .filter_map(|(i, v)| Some((s.members.get(i)?.id.clone(), v)))
+        .collect()
+}
+
+/// Per-member entries keyed by member id keyed by position, for a link.
+fn by_index<V: Clone>(s: &Scenario, m: &VecMap<String, V>) -> VecMap<usize, V> {
+    s.members
+        .iter()
+        .enumerate()
+        .filter_map(|(i, mem)| Some((i, m.get(&mem.id)?.clone())))
+        .collect()
+}
+
+/// The map with `old`'s entry under `new`.
+fn rekeyed<V: Clone>(m: &VecMap<String, V>, old: &str, new: &str) -> VecMap<String, V> {
     m.iter()
-        .filter(|(k, _)| **k != index)
-        .map(|(k, v)| (if *k > index { k - 1 } else { *k }, v.clone()))
+        .map(|(k, v)| {
+            (
+                if k == old { new.to_string() } else { k.clone() },
+                v.clone(),
+            )
+        })
         .collect()
 }
 
@@ -511,9 +552,9 @@ mod tests {
             index: 0,
             text: "0003 0".into(),
         });
-        assert_eq!(half.hex_drafts[&0], "0003 0");
+        assert_eq!(half.hex_drafts["x"], "0003 0");
         let again = start(&to_fragment(&half.link_state()));
-        assert_eq!(again.hex_drafts[&0], "0003 0");
+        assert_eq!(again.hex_drafts["x"], "0003 0");
         // The version chooser writes the bytes again and says nothing is lost at v3 -> v0.
         let v0 = n.apply(Action::SetSubscriptionVersion {
             index: 0,
@@ -536,7 +577,7 @@ mod tests {
     }
 
     #[test]
-    fn removing_a_member_moves_its_neighbours_view_state() {
+    fn view_state_follows_the_member_not_its_position() {
         let s = start("v1;a=r;t=a*3;m=x***B,y***B,z***B*v1");
         assert_eq!(s.version_of(2), 1);
         let n = s
@@ -546,9 +587,26 @@ mod tests {
             })
             .apply(Action::ShowBytes(Some(2)))
             .apply(Action::RemoveMember(0));
+        // y and z moved up one place; their draft, version and open panel went with them
         assert_eq!(n.version_of(1), 1);
-        assert_eq!(n.hex_drafts.get(&0).map(String::as_str), Some("zz"));
-        assert_eq!(n.bytes_member, Some(1));
+        assert_eq!(n.hex_drafts.get("y").map(String::as_str), Some("zz"));
+        assert_eq!(n.bytes_member_index(), Some(1));
+        // removing a member drops its state: a member added later never shows it
+        let gone = n.apply(Action::RemoveMember(0));
+        assert!(gone.hex_drafts.is_empty());
+        let added = gone.apply(Action::AddMember);
+        assert_eq!(added.version_of(1), DEFAULT_VERSION);
+        // renaming keeps it
+        let r = n.apply(Action::RenameMember {
+            index: 1,
+            id: "zed".into(),
+        });
+        assert_eq!(r.version_of(1), 1);
+        assert_eq!(r.bytes_member.as_deref(), Some("zed"));
+        // the link keeps it by position and reads it back by id
+        let back = start(&to_fragment(&r.link_state()));
+        assert_eq!(back.versions, r.versions);
+        assert_eq!(back.hex_drafts, r.hex_drafts);
     }
 
     #[test]
@@ -577,11 +635,11 @@ mod tests {
 
     #[test]
     fn a_broken_baseline_in_a_link_is_said() {
-        let st = crate::scenario::link::LinkState {
-            extra: vec![("b".into(), "a|t:7".into())],
-            ..Default::default()
-        };
+        let st = from_fragment("v1;a=r;t=t*1;m=a***;xb=a%7Ct%3A7").unwrap();
         let s = AppState::default().apply(Action::LoadLink(Box::new(st)));
-        assert!(s.broken_link.unwrap().message.contains("owner 7"));
+        let broken = s.broken_link.unwrap();
+        assert!(broken.message.contains("owner 7"), "{}", broken.message);
+        assert!(broken.partial);
+        assert_eq!(broken.raw, "a|t:7");
     }
 }

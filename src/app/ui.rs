@@ -77,8 +77,9 @@ pub fn app() -> Html {
             }
         })
     };
-    let bytes_panel = state.bytes_member.and_then(|i| {
+    let bytes_panel = state.bytes_member_index().and_then(|i| {
         let member = state.scenario.members.get(i)?.clone();
+        let draft = state.hex_drafts.get(&member.id).cloned();
         let assigned: Vec<TopicPartitions> = computed
             .assignment()
             .map(|a| {
@@ -92,7 +93,7 @@ pub fn app() -> Html {
             })
             .unwrap_or_default();
         Some(html! {
-            <BytesPanel index={i} member={member} draft={state.hex_drafts.get(&i).cloned()} version={state.version_of(i)}
+            <BytesPanel index={i} member={member} draft={draft} version={state.version_of(i)}
                 assigned={assigned} dispatch={dispatch.clone()} />
         })
     });

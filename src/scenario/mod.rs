@@ -6,6 +6,7 @@
 
 pub mod edit;
 pub mod link;
+pub mod member_id;
 pub mod presets;
 pub mod whatif;
 

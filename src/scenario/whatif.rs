@@ -1,6 +1,7 @@
 //! What-if: pin an assignment as the baseline, change the group, and see exactly what moved;
 //! plus stories that step through the changes people ask about.
 
+use super::member_id::{client_id_of, coordinator_member_id};
 use super::{Member, Scenario, Topic};
 use crate::assignor::{Assignment, AssignorKind, GroupInput, UNASSIGNED};
 use crate::collections::VecMap;
@@ -60,77 +61,6 @@ impl Baseline {
                 *m = new.to_string();
             }
         }
-    }
-
-    /// A compact text form for the link: `id,id,...|topic:o.o.o|topic:...` with owners as
-    /// indices (`-` for none) and names percent-encoded.
-    pub fn to_text(&self) -> String {
-        let mut s = String::new();
-        for (i, m) in self.members.iter().enumerate() {
-            if i > 0 {
-                s.push(',');
-            }
-            super::link::escape(m, &mut s);
-        }
-        for (t, owners) in &self.topics {
-            s.push('|');
-            super::link::escape(t, &mut s);
-            s.push(':');
-            let list: Vec<String> = owners
-                .iter()
-                .map(|o| o.map_or("-".to_string(), |o| o.to_string()))
-                .collect();
-            s.push_str(&list.join("."));
-        }
-        s
-    }
-
-    /// Reads [`Baseline::to_text`]; every problem says what and where.
-    pub fn from_text(text: &str) -> Result<Baseline, String> {
-        let mut parts = text.split('|');
-        let members_text = parts.next().unwrap_or_default();
-        let unescape = |s: &str, what: &str| {
-            super::link::unescape(s).map_err(|e| format!("baseline {what}: {e}"))
-        };
-        let members: Vec<String> = if members_text.is_empty() {
-            Vec::new()
-        } else {
-            members_text
-                .split(',')
-                .map(|m| unescape(m, "member"))
-                .collect::<Result<_, _>>()?
-        };
-        let mut topics = Vec::new();
-        for (k, part) in parts.enumerate() {
-            let (name, owners) = part
-                .rsplit_once(':')
-                .ok_or(format!("baseline topic {}: expected name:owners", k + 1))?;
-            let name = unescape(name, "topic")?;
-            let mut list = Vec::new();
-            if !owners.is_empty() {
-                for o in owners.split('.') {
-                    if o == "-" {
-                        list.push(None);
-                        continue;
-                    }
-                    let i: u32 = o.parse().map_err(|_| {
-                        format!("baseline topic \"{name}\": owner \"{o}\" is not a member number")
-                    })?;
-                    if i as usize >= members.len() {
-                        return Err(format!(
-                            "baseline topic \"{name}\": owner {i} but the baseline lists {} members",
-                            members.len()
-                        ));
-                    }
-                    list.push(Some(i));
-                }
-            }
-            if list.len() > super::MAX_PARTITIONS as usize {
-                return Err(format!("baseline topic \"{name}\" has too many partitions"));
-            }
-            topics.push((name, list));
-        }
-        Ok(Baseline { members, topics })
     }
 }
 
@@ -264,30 +194,6 @@ fn ids_with<'a>(ids: impl Iterator<Item = &'a str>, counts: Vec<u32>) -> VecMap<
     VecMap::from_vec_merging(entries, |a, b| *a += b)
 }
 
-/// The member ids a coordinator hands out: client.id, a dash, and a UUID. Deterministic
-/// here (from `seed`), so a story and its link always show the same thing.
-pub fn coordinator_member_id(client_id: &str, seed: u64) -> String {
-    let mut x = seed ^ 0x9E37_79B9_7F4A_7C15;
-    for b in client_id.bytes() {
-        x = (x ^ b as u64).wrapping_mul(0x0100_0000_01B3);
-    }
-    let mut next = || {
-        x ^= x >> 33;
-        x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
-        x ^= x >> 33;
-        x
-    };
-    let (a, b) = (next(), next());
-    format!(
-        "{client_id}-{:08x}-{:04x}-4{:03x}-{:04x}-{:012x}",
-        a >> 32,
-        (a >> 16) & 0xffff,
-        a & 0xfff,
-        0x8000 | (b >> 48) & 0x3fff,
-        b & 0xffff_ffff_ffff
-    )
-}
-
 /// Every dynamic member rejoins with a new member id, as after a rolling restart; static
 /// members (group.instance.id) rejoin with a new member id too, but keep their instance id.
 /// Returns the renames (old id, new id).
@@ -300,29 +206,6 @@ pub fn rolling_restart(s: &mut Scenario, seed: u64) -> Vec<(String, String)> {
         m.id = new;
     }
     renames
-}
-
-/// The client.id part of a coordinator-assigned member id (the id without its UUID).
-pub fn client_id_of(member_id: &str) -> &str {
-    match split_member_id(member_id) {
-        Some((client_id, _)) if !client_id.is_empty() => client_id,
-        _ => member_id,
-    }
-}
-
-/// A coordinator member id's two parts: the client.id and the UUID after it
-/// (`xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`, hex digits of either case), when it has that shape.
-pub fn split_member_id(member_id: &str) -> Option<(&str, &str)> {
-    let b = member_id.as_bytes();
-    if b.len() < 37 || b[b.len() - 37] != b'-' {
-        return None;
-    }
-    let uuid = &member_id[member_id.len() - 36..];
-    let shape = uuid.bytes().enumerate().all(|(i, c)| match i {
-        8 | 13 | 18 | 23 => c == b'-',
-        _ => c.is_ascii_hexdigit(),
-    });
-    shape.then(|| (&member_id[..member_id.len() - 37], uuid))
 }
 
 /// One step of a story.
@@ -484,15 +367,5 @@ mod tests {
             client_id_of(&steps[3].scenario.members[0].id),
             "consumer-orders-1"
         );
-    }
-
-    #[test]
-    fn baseline_text_round_trip() {
-        let b = Baseline::of(&story()[1].scenario);
-        assert_eq!(Baseline::from_text(&b.to_text()).unwrap(), b);
-        assert!(Baseline::from_text("a,b|t:0.5")
-            .unwrap_err()
-            .contains("owner 5"));
-        assert!(Baseline::from_text("a|t").is_err());
     }
 }

@@ -1,0 +1,403 @@
+//! Reads a link fragment, refusing anything it cannot read exactly with where and why.
+
+use super::baseline::read_baseline;
+use super::ids::read_member_id;
+use super::text::{b64_value, Part};
+use super::{BadPart, LinkError, LinkState, LINK_VERSION};
+use crate::assignor::AssignorKind;
+use crate::collections::{FastMap, FastSet};
+use crate::scenario::{whatif, Member, Topic, MAX_PARTITIONS};
+
+/// The most members a link may carry (each is at least a few characters; a real group
+/// stays far below).
+pub const MAX_MEMBERS: usize = 100_000;
+
+/// Reads a link fragment (with or without the leading `#`, or a whole link).
+pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
+    let (text, at) = match fragment.find('#') {
+        Some(i) => (&fragment[i + 1..], fragment[..=i].chars().count()),
+        None => (fragment, 0),
+    };
+    // The writer percent-encodes every name: a link is ASCII. Refusing anything else up
+    // front also means no slice below can fall inside a character.
+    if let Some((i, c)) = text.char_indices().find(|(_, c)| !c.is_ascii()) {
+        let mut enc = String::new();
+        for b in c.to_string().bytes() {
+            enc.push_str(&format!("%{b:02X}"));
+        }
+        return Err(LinkError {
+            position: at + text[..i].chars().count(),
+            message: format!(
+                "\"{c}\" cannot appear in a link as it is; names are percent-encoded (\"{enc}\")",
+            ),
+        });
+    }
+    let whole = Part { text, at };
+    if text.is_empty() {
+        return Err(whole.err("the link is empty after '#'; a Rebalance Lab link starts with v1"));
+    }
+    let sections = whole.split(';');
+    let head = &sections[0];
+    if !head.text.starts_with('v') {
+        return Err(head.err("a Rebalance Lab link starts with a format version such as v1"));
+    }
+    let version: u32 = head.skip(1).number("format version", "")?;
+    if version > LINK_VERSION {
+        return Err(head.err(format!(
+            "this link uses format v{version}, made by a newer Rebalance Lab; this version reads v{LINK_VERSION}"
+        )));
+    }
+    if version == 0 {
+        return Err(head.err(format!("unknown link format v{version}")));
+    }
+    let mut state = LinkState::default();
+    let mut seen: FastSet<&str> = FastSet::default();
+    let mut members_part: Option<Part<'_>> = None;
+    let mut extras: Vec<(Part<'_>, Part<'_>)> = Vec::new();
+    let mut topic_index: FastMap<String, usize> = FastMap::default();
+    for sec in &sections[1..] {
+        let Some(eq) = sec.text.find('=') else {
+            return Err(sec.err(format!("section \"{}\" has no '='", shorten(sec.text))));
+        };
+        let key = sec.take(eq);
+        let val = sec.skip(eq + 1);
+        if matches!(key.text, "a" | "t" | "m" | "p") && !seen.insert(key.text) {
+            return Err(sec.err(format!("section {}= appears twice", key.text)));
+        }
+        match key.text {
+            "a" => {
+                state.scenario.assignor = match val.text {
+                    "r" => AssignorKind::Range,
+                    "o" => AssignorKind::RoundRobin,
+                    "s" => AssignorKind::Sticky,
+                    "c" => AssignorKind::CooperativeSticky,
+                    other => {
+                        return Err(val.err(format!(
+                            "assignor \"{}\" is not r (range), o (round-robin), s (sticky) or c (cooperative-sticky)",
+                            shorten(other)
+                        )))
+                    }
+                }
+            }
+            "t" => {
+                if val.text.is_empty() {
+                    continue;
+                }
+                let mut total: u64 = 0;
+                for (i, item) in val.split(',').iter().enumerate() {
+                    let Some(star) = item.text.rfind('*') else {
+                        return Err(item.err(format!("topic {}: expected name*count", i + 1)));
+                    };
+                    let name = item.take(star).unescape("topic name")?;
+                    if name.is_empty() {
+                        return Err(item.err(format!("topic {}: a topic name cannot be empty", i + 1)));
+                    }
+                    let count_part = item.skip(star + 1);
+                    let count: u64 = count_part.number("partition count", "")?;
+                    if count > MAX_PARTITIONS as u64 {
+                        return Err(count_part.err(format!(
+                            "topic \"{name}\": partition count {count} is above the limit of {MAX_PARTITIONS}"
+                        )));
+                    }
+                    total += count;
+                    if total > MAX_PARTITIONS as u64 {
+                        return Err(count_part.err(format!(
+                            "the link's topics add up to more than {MAX_PARTITIONS} partitions (the limit) by topic \"{name}\""
+                        )));
+                    }
+                    if topic_index.contains_key(&name) {
+                        return Err(item.err(format!("topic \"{name}\" is listed twice")));
+                    }
+                    topic_index.insert(name.clone(), state.scenario.topics.len());
+                    state.scenario.topics.push(Topic {
+                        name,
+                        partitions: count as u32,
+                    });
+                }
+            }
+            "m" => members_part = Some(val),
+            "p" => {
+                if val.text.is_empty() {
+                    continue;
+                }
+                for item in val.split(',') {
+                    let (topic, rest) = item.name_and_rest(
+                        '*',
+                        "partition racks topic",
+                        "partition racks: expected topic*racks",
+                    )?;
+                    if state.scenario.partition_racks.contains_key(&topic) {
+                        return Err(item.err(format!(
+                            "partition racks of topic \"{topic}\" are listed twice"
+                        )));
+                    }
+                    let mut parts = Vec::new();
+                    for p in rest.split('!') {
+                        if parts.len() >= MAX_PARTITIONS as usize {
+                            return Err(p.err(format!(
+                                "partition racks of topic \"{topic}\": more than {MAX_PARTITIONS} partitions"
+                            )));
+                        }
+                        let mut racks = Vec::new();
+                        if !p.text.is_empty() {
+                            for r in p.split(':') {
+                                let rack = r.unescape("rack")?;
+                                if rack.is_empty() {
+                                    return Err(r.err("a rack name cannot be empty"));
+                                }
+                                racks.push(rack);
+                            }
+                        }
+                        parts.push(racks);
+                    }
+                    state.scenario.partition_racks.insert(topic, parts);
+                }
+            }
+            k if k.starts_with('x') => extras.push((key.skip(1), val)),
+            other => {
+                return Err(sec.err(format!("unknown section \"{}\"", shorten(other))))
+            }
+        }
+    }
+    if !seen.contains("t") || !seen.contains("m") {
+        return Err(whole.err(format!(
+            "the link is missing its {} section; was it cut short?",
+            if !seen.contains("t") {
+                "topics (t=)"
+            } else {
+                "members (m=)"
+            }
+        )));
+    }
+    if let Some(val) = members_part {
+        if !val.text.is_empty() {
+            let mut ids: FastSet<String> = FastSet::default();
+            for (i, item) in val.split(',').iter().enumerate() {
+                if i >= MAX_MEMBERS {
+                    return Err(item.err(format!(
+                        "more than {MAX_MEMBERS} members (the limit of a link)"
+                    )));
+                }
+                let prev_id = state.scenario.members.last().map_or("", |m| m.id.as_str());
+                let (m, v) = read_member(item, i, &state.scenario.topics, &topic_index, prev_id)?;
+                if !ids.insert(m.id.clone()) {
+                    return Err(item.err(format!("member \"{}\" is listed twice", m.id)));
+                }
+                if let Some(v) = v {
+                    state.versions.insert(i, v);
+                }
+                state.scenario.members.push(m);
+            }
+        }
+    }
+    for (key, val) in extras {
+        let k = key.unescape("app state key")?;
+        let v = val.unescape("app state value")?;
+        match k.as_str() {
+            "b" => {
+                state.baseline = Some(read_baseline(&v).map_err(|message| BadPart {
+                    raw: v.clone(),
+                    error: LinkError {
+                        position: val.at,
+                        message: format!("baseline: {message}"),
+                    },
+                }))
+            }
+            "s" => {
+                let n = whatif::story().len();
+                let step: usize = val.number("story step", &format!("from 0 to {}", n - 1))?;
+                if step >= n {
+                    return Err(val.err(format!(
+                        "story step {step} does not exist (the story has {n} steps, 0 to {})",
+                        n - 1
+                    )));
+                }
+                state.story_step = Some(step);
+            }
+            h if h.starts_with('h') && h.len() > 1 => {
+                let i: usize = key.skip(1).number("member number of typed hex", "")?;
+                if i >= state.scenario.members.len() {
+                    return Err(key.err(format!(
+                        "typed hex for member {} but the link has {} members",
+                        i + 1,
+                        state.scenario.members.len()
+                    )));
+                }
+                state.hex_drafts.insert(i, v);
+            }
+            _ => state.extra.push((k, v)),
+        }
+    }
+    Ok(state)
+}
+
+/// At most 24 characters of a piece of the link, for a message.
+fn shorten(s: &str) -> String {
+    let mut out: String = s.chars().take(24).collect();
+    if out.len() < s.len() {
+        out.push_str("...");
+    }
+    out
+}
+
+fn read_member(
+    item: &Part<'_>,
+    i: usize,
+    topics: &[Topic],
+    topic_index: &FastMap<String, usize>,
+    prev_id: &str,
+) -> Result<(Member, Option<i16>), LinkError> {
+    let f = item.split('*');
+    if f.len() < 4 {
+        return Err(item.err(format!(
+            "member {}: expected id*instance*rack*subscriptions, found {} of those fields",
+            i + 1,
+            f.len()
+        )));
+    }
+    let mut m = Member {
+        id: read_member_id(&f[0], prev_id)?,
+        instance_id: f[1].optional("group.instance.id")?,
+        rack: f[2].optional("rack")?,
+        ..Default::default()
+    };
+    let subs = f[3].split('!');
+    let mask = &subs[0];
+    let mut bits = vec![false; topics.len()];
+    for (k, c) in mask.text.bytes().enumerate() {
+        let v = b64_value(c).ok_or_else(|| LinkError {
+            position: mask.at + k,
+            message: format!(
+                "member {}: subscriptions: \"{}\" is not a base64url character",
+                i + 1,
+                c as char
+            ),
+        })?;
+        for bit in 0..6 {
+            if v & (1 << bit) != 0 {
+                let ti = k * 6 + bit;
+                if ti >= topics.len() {
+                    return Err(LinkError {
+                        position: mask.at + k,
+                        message: format!(
+                            "member {}: subscribes to topic #{} but the link lists {} topics",
+                            i + 1,
+                            ti + 1,
+                            topics.len()
+                        ),
+                    });
+                }
+                bits[ti] = true;
+            }
+        }
+    }
+    // Topics named after the mask: one in the topic list counts as its bit (so the member's
+    // topics come back the same however the link spelled them); a repeated one once.
+    let mut others: Vec<String> = Vec::new();
+    for extra in &subs[1..] {
+        let t = extra.unescape("subscribed topic")?;
+        if t.is_empty() {
+            return Err(extra.err(format!(
+                "member {}: a subscribed topic name cannot be empty",
+                i + 1
+            )));
+        }
+        match topic_index.get(&t) {
+            Some(k) => bits[*k] = true,
+            None if !others.contains(&t) => others.push(t),
+            None => {}
+        }
+    }
+    let has_fields = bits.iter().any(|b| *b) || !others.is_empty();
+    m.topics = topics
+        .iter()
+        .zip(&bits)
+        .filter(|(_, b)| **b)
+        .map(|(t, _)| t.name.clone())
+        .chain(others)
+        .collect();
+    let mut version = None;
+    let mut given = [false; 3];
+    let mut bytes_at = None;
+    let mut owned_given = false;
+    for opt in &f[4..] {
+        let rest = opt.skip(1);
+        let once = |given: &mut [bool; 3], k: usize| {
+            if std::mem::replace(&mut given[k], true) {
+                Err(opt.err(format!(
+                    "member {}: field \"{}\" is given twice",
+                    i + 1,
+                    opt.text.get(..1).unwrap_or("")
+                )))
+            } else {
+                Ok(())
+            }
+        };
+        match opt.text.as_bytes().first() {
+            Some(b'g') => {
+                once(&mut given, 0)?;
+                m.generation = Some(rest.number("generation", "in the int32 range")?)
+            }
+            Some(b'v') => {
+                once(&mut given, 1)?;
+                let v: i16 = rest.number("subscription version", "from 0 to 3")?;
+                if !(0..=3).contains(&v) {
+                    return Err(rest.err(format!("subscription version {v} is not 0 to 3")));
+                }
+                version = Some(v);
+            }
+            Some(b'o') => {
+                let (t, ps) =
+                    rest.name_and_rest('!', "owned topic", "owned partitions: expected topic!p:p")?;
+                if m.owned.contains_key(&t) {
+                    return Err(opt.err(format!(
+                        "member {}: owned partitions of topic \"{t}\" are listed twice",
+                        i + 1
+                    )));
+                }
+                let mut list = Vec::new();
+                if !ps.text.is_empty() {
+                    for p in ps.split(':') {
+                        if list.len() >= MAX_PARTITIONS as usize {
+                            return Err(p.err("owned partitions: too many"));
+                        }
+                        list.push(p.number::<i32>("owned partition", "in the int32 range")?);
+                    }
+                }
+                m.owned.insert(t, list);
+                owned_given = true;
+            }
+            Some(b'b') => {
+                once(&mut given, 2)?;
+                bytes_at = Some(*opt);
+                let bytes = rest.b64("subscription bytes")?;
+                let d = crate::protocol::decode_subscription(&bytes);
+                // Bytes that do not decode are kept as they are: the member shows the error.
+                if d.error.is_none() {
+                    m.apply_subscription(&d.message);
+                } else {
+                    m.topics.clear();
+                }
+                m.subscription = Some(bytes);
+            }
+            _ => {
+                return Err(opt.err(format!(
+                    "member {}: unknown field \"{}\"",
+                    i + 1,
+                    shorten(opt.text)
+                )))
+            }
+        }
+    }
+    if let Some(b) = bytes_at {
+        // With bytes, the topics, generation and owned partitions come from them alone: a
+        // link that also spells them out is ambiguous.
+        if has_fields || given[0] || owned_given {
+            return Err(b.err(format!(
+                "member {}: has subscription bytes (b) and also topics, a generation or owned partitions; with bytes, those come from the bytes",
+                i + 1
+            )));
+        }
+    }
+    Ok((m, version))
+}
