@@ -60,6 +60,10 @@ fn permute<T>(v: &mut [T], mut perm: Vec<u32>) {
 
 /// A map kept as a vector sorted by key: the same order and the same methods as the
 /// `BTreeMap` uses it replaces, for maps of a few entries.
+///
+/// `insert` moves the entries after the key, so building a big map one key at a time is
+/// quadratic; `collect`, deserializing and [`VecMap::from_vec_merging`] sort once instead.
+/// A repeated key keeps its last value in `collect` and in deserializing (as `BTreeMap`).
 #[derive(Clone, PartialEq, Eq)]
 pub struct VecMap<K, V> {
     entries: Vec<(K, V)>,
@@ -196,15 +200,20 @@ impl<K: Ord, V> VecMap<K, V> {
     }
 }
 
+impl<K: Ord, V> VecMap<K, V> {
+    /// A map of `entries` where a repeated key keeps the value that comes last (and the
+    /// key that came first), as `BTreeMap::from_iter` and serde's `BTreeMap` do. One sort,
+    /// not one insertion per entry (which is quadratic in the number of keys).
+    pub fn from_vec_last_wins(entries: Vec<(K, V)>) -> Self {
+        // The sort is stable, so equal keys stay in input order and the last one replaces.
+        Self::from_vec_merging(entries, |earlier, later| *earlier = later)
+    }
+}
+
 impl<K: Ord, V> FromIterator<(K, V)> for VecMap<K, V> {
-    /// Later entries win over earlier ones with the same key, as in `BTreeMap`. Inserted
-    /// one by one (for the few entries these maps hold; see `from_vec_merging` for many).
+    /// Later entries win over earlier ones with the same key, as in `BTreeMap`.
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
-        let mut map = VecMap::new();
-        for (k, v) in iter {
-            map.insert(k, v);
-        }
-        map
+        Self::from_vec_last_wins(iter.into_iter().collect())
     }
 }
 
@@ -249,12 +258,16 @@ impl<'de, K: Ord + Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for V
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a map")
             }
+            /// A key given twice keeps its last value, as serde's `BTreeMap` does (and as
+            /// inserting one by one did). Collected, then sorted once: a file with a
+            /// million keys must not cost a million insertions into a sorted vector.
             fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
-                let mut map = VecMap::new();
-                while let Some((k, v)) = access.next_entry()? {
-                    map.insert(k, v);
+                // The size hint comes from the input: trust it only up to a small bound.
+                let mut entries = Vec::with_capacity(access.size_hint().unwrap_or(0).min(4096));
+                while let Some(entry) = access.next_entry()? {
+                    entries.push(entry);
                 }
-                Ok(map)
+                Ok(VecMap::from_vec_last_wins(entries))
             }
         }
         deserializer.deserialize_map(MapVisitor(PhantomData))

@@ -267,9 +267,8 @@ fn assign_co_partitioned(states: &mut [&mut State<'_>], num_partitions: u32) {
     }
     let mut no_rack_next = 0usize;
     let mut rack_next = vec![0usize; on_rack.len()];
-    let has_quota = |states: &[&mut State<'_>], c: usize| {
-        states.iter().all(|t| t.max_assignable(c) > 0)
-    };
+    let has_quota =
+        |states: &[&mut State<'_>], c: usize| states.iter().all(|t| t.max_assignable(c) > 0);
     for p in 0..num_partitions as usize {
         // The first consumer with quota left, among those without a rack...
         while no_rack_next < no_rack.len() && !has_quota(states, no_rack[no_rack_next]) {

@@ -23,7 +23,7 @@
 
 use super::{Member, Scenario, Topic, MAX_PARTITIONS};
 use crate::assignor::AssignorKind;
-use crate::collections::VecMap;
+use crate::collections::{FastMap, VecMap};
 use std::fmt;
 
 /// The format version this build writes and reads.
@@ -228,20 +228,43 @@ impl<'a> Part<'a> {
     }
 }
 
-fn bitmask(bits: &[bool], out: &mut String) {
-    let mut end = bits.len();
-    while end > 0 && !bits[end - 1] {
-        end -= 1;
-    }
-    for chunk in bits[..end].chunks(6) {
+/// Writes the bitmask with the bits at `indices` (sorted) set, up to the last one: one
+/// character per six topics, so the cost is the length written, not the topic count.
+fn bitmask(indices: &[usize], out: &mut String) {
+    let Some(&last) = indices.last() else {
+        return;
+    };
+    let mut i = 0;
+    for chunk in (0..=last).step_by(6) {
         let mut v = 0usize;
-        for (i, b) in chunk.iter().enumerate() {
-            if *b {
-                v |= 1 << i;
-            }
+        while i < indices.len() && indices[i] < chunk + 6 {
+            v |= 1 << (indices[i] - chunk);
+            i += 1;
         }
         out.push(B64[v] as char);
     }
+}
+
+/// Each topic's position in the topic list, by name (the first one for a repeated name).
+fn topic_indices(s: &Scenario) -> FastMap<&str, usize> {
+    let mut index = FastMap::default();
+    for (i, t) in s.topics.iter().enumerate() {
+        index.entry(t.name.as_str()).or_insert(i);
+    }
+    index
+}
+
+/// How many characters the members' subscription bitmasks take in the fragment: one per
+/// six topics up to the last topic each member subscribes to, so up to members × topics
+/// / 6, the one part of a link that can grow faster than the scenario file.
+pub fn subscription_mask_len(s: &Scenario) -> u64 {
+    let index = topic_indices(s);
+    s.members
+        .iter()
+        .filter(|m| m.subscription.is_none())
+        .filter_map(|m| m.topics.iter().filter_map(|t| index.get(t.as_str())).max())
+        .map(|last| (*last as u64) / 6 + 1)
+        .sum()
 }
 
 /// Writes the link fragment (without `#`) for a scenario and the app's extra state.
@@ -264,6 +287,8 @@ pub fn to_fragment(state: &LinkState) -> String {
         out.push_str(&t.partitions.to_string());
     }
     out.push_str(";m=");
+    let index = topic_indices(s);
+    let mut indices: Vec<usize> = Vec::new();
     let mut prev_id = "";
     for (i, m) in s.members.iter().enumerate() {
         if i > 0 {
@@ -280,15 +305,16 @@ pub fn to_fragment(state: &LinkState) -> String {
         }
         out.push('*');
         if m.subscription.is_none() {
-            let mut bits = vec![false; s.topics.len()];
             let mut others = Vec::new();
+            indices.clear();
             for t in &m.topics {
-                match s.topic_index(t) {
-                    Some(k) => bits[k] = true,
+                match index.get(t.as_str()) {
+                    Some(&k) => indices.push(k),
                     None => others.push(t),
                 }
             }
-            bitmask(&bits, &mut out);
+            indices.sort_unstable();
+            bitmask(&indices, &mut out);
             for t in others {
                 out.push('!');
                 escape(t, &mut out);
