@@ -274,10 +274,36 @@ impl<'de, K: Ord + Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for V
     }
 }
 
-/// FxHash: a fast, deterministic hasher for short keys (topic names); the default SipHash
-/// would dominate the assignment time at Kafka's benchmark scale.
-#[derive(Default, Clone, Copy)]
+/// FxHash: a fast hasher for short keys (topic names); the default SipHash would dominate
+/// the assignment time at Kafka's benchmark scale.
+///
+/// Plain FxHash ends with a multiplication, so keys that differ only in their last bytes
+/// (`consumer-0000001`, `consumer-0000002`, ...) differ only in the high bits of the hash,
+/// and a hash table, which picks buckets from the low bits, puts them all in one probe
+/// sequence: quadratic in the number of keys. `finish` therefore mixes the bits (the
+/// splitmix64 finalizer). Natively the state also starts from a per-process random seed,
+/// so a file cannot be built to collide (in the browser, where the scenario is the user's
+/// own, it starts from zero).
+#[derive(Clone, Copy)]
 pub(crate) struct FxHasher(u64);
+
+impl Default for FxHasher {
+    fn default() -> Self {
+        FxHasher(seed())
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn seed() -> u64 {
+    use std::hash::BuildHasher;
+    static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *SEED.get_or_init(|| std::collections::hash_map::RandomState::new().hash_one(0u64))
+}
+
+#[cfg(target_arch = "wasm32")]
+fn seed() -> u64 {
+    0
+}
 
 impl Hasher for FxHasher {
     fn write(&mut self, bytes: &[u8]) {
@@ -292,7 +318,10 @@ impl Hasher for FxHasher {
         }
     }
     fn finish(&self) -> u64 {
-        self.0
+        let mut h = self.0;
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^ (h >> 31)
     }
 }
 
