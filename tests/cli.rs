@@ -46,7 +46,10 @@ fn every_command_has_help_with_an_example() {
             let stdout = text(&out.stdout);
             assert_eq!(out.status.code(), Some(0), "{cmd} {flag}");
             assert!(out.stderr.is_empty(), "{cmd} {flag}: {}", text(&out.stderr));
-            assert!(stdout.contains("Usage: rebalance-lab"), "{cmd} {flag}: {stdout}");
+            assert!(
+                stdout.contains("Usage: rebalance-lab"),
+                "{cmd} {flag}: {stdout}"
+            );
             let example = stdout
                 .split("Examples:")
                 .nth(1)
@@ -133,7 +136,14 @@ fn unknown_options_and_commands_exit_2_with_a_hint() {
 fn a_repeated_option_is_an_error() {
     let example = example();
     for args in [
-        vec!["assign", "--assignor", "range", "--assignor", "roundrobin", &example],
+        vec![
+            "assign",
+            "--assignor",
+            "range",
+            "--assignor",
+            "roundrobin",
+            &example,
+        ],
         vec!["assign", "--assignor=range", "--assignor=range", &example],
         vec!["link", "--base", "a", "--base", "b", &example],
         vec!["encode", "--version", "1", "--version", "3", "-"],
@@ -143,7 +153,10 @@ fn a_repeated_option_is_an_error() {
         let out = run(&args);
         let stderr = text(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
-        assert!(stderr.contains("cannot be used multiple times"), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot be used multiple times"),
+            "{args:?}: {stderr}"
+        );
     }
 }
 
@@ -159,11 +172,11 @@ fn dash_reads_standard_input_everywhere() {
         assert_eq!(from_file.stdout, from_stdin.stdout, "{cmd}");
     }
     let from_arg = run(&["decode", SUBSCRIPTION_HEX]);
-    let from_stdin = run_with_stdin(&["decode", "-"], &format!("{SUBSCRIPTION_HEX}\n"));
+    let from_stdin = run_with_stdin(&["decode", "-"], format!("{SUBSCRIPTION_HEX}\n"));
     assert_eq!(from_arg.status.code(), Some(0));
     assert_eq!(from_arg.stdout, from_stdin.stdout);
     // encode reads the fields decode printed and gives the same bytes back.
-    let encoded = run_with_stdin(&["encode", "--version", "3", "-"], &text(&from_arg.stdout));
+    let encoded = run_with_stdin(&["encode", "--version", "3", "-"], text(&from_arg.stdout));
     assert_eq!(encoded.status.code(), Some(0), "{}", text(&encoded.stderr));
     assert_eq!(text(&encoded.stdout).trim(), SUBSCRIPTION_HEX);
 }
@@ -182,7 +195,11 @@ fn bad_input_exits_1_with_a_message() {
         (vec!["link", bad], "", "scenario JSON"),
         (vec!["assign", missing], "", "missing.json: No such file"),
         (vec!["assign", "-"], "\"x\"", "scenario JSON: invalid type"),
-        (vec!["assign", "-"], "{\"topics\": {\"t\": -1}}", "partition count -1"),
+        (
+            vec!["assign", "-"],
+            "{\"topics\": {\"t\": -1}}",
+            "partition count -1",
+        ),
         (vec!["decode", "zz"], "", "line 1, column 1"),
         (vec!["decode", "-"], "0003", "incomplete"),
         (vec!["encode", "--version", "3", "-"], "[1]", "fields JSON"),
@@ -196,7 +213,9 @@ fn bad_input_exits_1_with_a_message() {
     }
     let out = run_with_stdin(&["assign", "-"], b"{\"topics\": {\"\xff\": 1}}");
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("standard input: not UTF-8 text (invalid byte at offset 13)"));
+    assert!(
+        text(&out.stderr).contains("standard input: not UTF-8 text (invalid byte at offset 13)")
+    );
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
@@ -207,6 +226,9 @@ fn completions() {
         assert_eq!(out.status.code(), Some(0), "{shell}");
         let script = text(&out.stdout);
         assert!(script.contains("rebalance-lab"), "{shell}");
-        assert!(script.contains("assign") && script.contains("assignor"), "{shell}");
+        assert!(
+            script.contains("assign") && script.contains("assignor"),
+            "{shell}"
+        );
     }
 }
