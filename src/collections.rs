@@ -60,6 +60,10 @@ fn permute<T>(v: &mut [T], mut perm: Vec<u32>) {
 
 /// A map kept as a vector sorted by key: the same order and the same methods as the
 /// `BTreeMap` uses it replaces, for maps of a few entries.
+///
+/// `insert` moves the entries after the key, so building a big map one key at a time is
+/// quadratic; `collect`, deserializing and [`VecMap::from_vec_merging`] sort once instead.
+/// A repeated key keeps its last value in `collect` and in deserializing (as `BTreeMap`).
 #[derive(Clone, PartialEq, Eq)]
 pub struct VecMap<K, V> {
     entries: Vec<(K, V)>,
@@ -196,15 +200,20 @@ impl<K: Ord, V> VecMap<K, V> {
     }
 }
 
+impl<K: Ord, V> VecMap<K, V> {
+    /// A map of `entries` where a repeated key keeps the value that comes last (and the
+    /// key that came first), as `BTreeMap::from_iter` and serde's `BTreeMap` do. One sort,
+    /// not one insertion per entry (which is quadratic in the number of keys).
+    pub fn from_vec_last_wins(entries: Vec<(K, V)>) -> Self {
+        // The sort is stable, so equal keys stay in input order and the last one replaces.
+        Self::from_vec_merging(entries, |earlier, later| *earlier = later)
+    }
+}
+
 impl<K: Ord, V> FromIterator<(K, V)> for VecMap<K, V> {
-    /// Later entries win over earlier ones with the same key, as in `BTreeMap`. Inserted
-    /// one by one (for the few entries these maps hold; see `from_vec_merging` for many).
+    /// Later entries win over earlier ones with the same key, as in `BTreeMap`.
     fn from_iter<I: IntoIterator<Item = (K, V)>>(iter: I) -> Self {
-        let mut map = VecMap::new();
-        for (k, v) in iter {
-            map.insert(k, v);
-        }
-        map
+        Self::from_vec_last_wins(iter.into_iter().collect())
     }
 }
 
@@ -249,22 +258,52 @@ impl<'de, K: Ord + Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for V
             fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.write_str("a map")
             }
+            /// A key given twice keeps its last value, as serde's `BTreeMap` does (and as
+            /// inserting one by one did). Collected, then sorted once: a file with a
+            /// million keys must not cost a million insertions into a sorted vector.
             fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Self::Value, A::Error> {
-                let mut map = VecMap::new();
-                while let Some((k, v)) = access.next_entry()? {
-                    map.insert(k, v);
+                // The size hint comes from the input: trust it only up to a small bound.
+                let mut entries = Vec::with_capacity(access.size_hint().unwrap_or(0).min(4096));
+                while let Some(entry) = access.next_entry()? {
+                    entries.push(entry);
                 }
-                Ok(map)
+                Ok(VecMap::from_vec_last_wins(entries))
             }
         }
         deserializer.deserialize_map(MapVisitor(PhantomData))
     }
 }
 
-/// FxHash: a fast, deterministic hasher for short keys (topic names); the default SipHash
-/// would dominate the assignment time at Kafka's benchmark scale.
-#[derive(Default, Clone, Copy)]
+/// FxHash: a fast hasher for short keys (topic names); the default SipHash would dominate
+/// the assignment time at Kafka's benchmark scale.
+///
+/// Plain FxHash ends with a multiplication, so keys that differ only in their last bytes
+/// (`consumer-0000001`, `consumer-0000002`, ...) differ only in the high bits of the hash,
+/// and a hash table, which picks buckets from the low bits, puts them all in one probe
+/// sequence: quadratic in the number of keys. `finish` therefore mixes the bits (the
+/// splitmix64 finalizer). Natively the state also starts from a per-process random seed,
+/// so a file cannot be built to collide (in the browser, where the scenario is the user's
+/// own, it starts from zero).
+#[derive(Clone, Copy)]
 pub(crate) struct FxHasher(u64);
+
+impl Default for FxHasher {
+    fn default() -> Self {
+        FxHasher(seed())
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn seed() -> u64 {
+    use std::hash::BuildHasher;
+    static SEED: std::sync::OnceLock<u64> = std::sync::OnceLock::new();
+    *SEED.get_or_init(|| std::collections::hash_map::RandomState::new().hash_one(0u64))
+}
+
+#[cfg(target_arch = "wasm32")]
+fn seed() -> u64 {
+    0
+}
 
 impl Hasher for FxHasher {
     fn write(&mut self, bytes: &[u8]) {
@@ -279,7 +318,10 @@ impl Hasher for FxHasher {
         }
     }
     fn finish(&self) -> u64 {
-        self.0
+        let mut h = self.0;
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        h ^ (h >> 31)
     }
 }
 

@@ -815,3 +815,74 @@ fn incomplete_prefix_keeps_the_count_in_the_tree() {
     let paths: Vec<String> = d.fields.iter().map(|f| f.path.to_string()).collect();
     assert_eq!(paths, vec!["version", "topics"]);
 }
+
+// ---------- VecMap against std's BTreeMap ----------
+
+#[derive(Debug, Clone)]
+enum MapOp {
+    Insert(u8, u32),
+    Remove(u8),
+    Get(u8),
+    AddToEntry(u8, u32),
+}
+
+fn map_op() -> impl Strategy<Value = MapOp> {
+    // Few distinct keys, so operations meet the same keys often.
+    prop_oneof![
+        (0u8..16, any::<u32>()).prop_map(|(k, v)| MapOp::Insert(k, v)),
+        (0u8..16).prop_map(MapOp::Remove),
+        (0u8..16).prop_map(MapOp::Get),
+        (0u8..16, 0u32..1000).prop_map(|(k, v)| MapOp::AddToEntry(k, v)),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn vec_map_agrees_with_btree_map(ops in prop::collection::vec(map_op(), 0..60)) {
+        use rebalance_lab::collections::VecMap;
+        use std::collections::BTreeMap;
+        let mut ours: VecMap<u8, u32> = VecMap::new();
+        let mut std: BTreeMap<u8, u32> = BTreeMap::new();
+        for op in ops {
+            match op {
+                MapOp::Insert(k, v) => prop_assert_eq!(ours.insert(k, v), std.insert(k, v)),
+                MapOp::Remove(k) => prop_assert_eq!(ours.remove(&k), std.remove(&k)),
+                MapOp::Get(k) => {
+                    prop_assert_eq!(ours.get(&k), std.get(&k));
+                    prop_assert_eq!(ours.contains_key(&k), std.contains_key(&k));
+                }
+                MapOp::AddToEntry(k, v) => {
+                    let a = ours.entry_or_default(k);
+                    *a = a.wrapping_add(v);
+                    let b = std.entry(k).or_default();
+                    *b = b.wrapping_add(v);
+                    prop_assert_eq!(*a, *b);
+                }
+            }
+            prop_assert_eq!(ours.len(), std.len());
+        }
+        prop_assert_eq!(ours.iter().collect::<Vec<_>>(), std.iter().collect::<Vec<_>>());
+        prop_assert_eq!(ours.keys().collect::<Vec<_>>(), std.keys().collect::<Vec<_>>());
+    }
+
+    /// from_iter and deserializing keep the last value of a repeated key, as BTreeMap does.
+    #[test]
+    fn vec_map_from_iter_and_json_agree_with_btree_map(
+        entries in prop::collection::vec((0u8..16, any::<u32>()), 0..40),
+    ) {
+        use rebalance_lab::collections::VecMap;
+        use std::collections::BTreeMap;
+        let ours: VecMap<u8, u32> = entries.iter().copied().collect();
+        let std: BTreeMap<u8, u32> = entries.iter().copied().collect();
+        prop_assert_eq!(ours.iter().collect::<Vec<_>>(), std.iter().collect::<Vec<_>>());
+        // JSON text with the repeats (serde_json's own maps would drop them first).
+        let body: Vec<String> = entries.iter().map(|(k, v)| format!("\"k{k:02}\": {v}")).collect();
+        let text = format!("{{{}}}", body.join(", "));
+        let ours: VecMap<String, u32> = serde_json::from_str(&text).unwrap();
+        let std: BTreeMap<String, u32> = serde_json::from_str(&text).unwrap();
+        prop_assert_eq!(ours.iter().collect::<Vec<_>>(), std.iter().collect::<Vec<_>>());
+        prop_assert_eq!(serde_json::to_string(&ours).unwrap(), serde_json::to_string(&std).unwrap());
+    }
+}

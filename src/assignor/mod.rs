@@ -269,7 +269,6 @@ pub(crate) fn prepare(input: &GroupInput) -> Prepared<'_> {
         .collect();
     let mut index: FastMap<&str, usize> = FastMap::default();
     let mut topics: Vec<(&str, Option<&TopicMeta>, Vec<u32>)> = Vec::new();
-    let cap = order.len().min(4096);
     // Pass 1, members in input order (sequential memory): each member's topics resolved to
     // indices, in one flat vector. Members usually list the same topics in the same order,
     // so the previous member's index is reused when the name at that position matches.
@@ -286,11 +285,7 @@ pub(crate) fn prepare(input: &GroupInput) -> Prepared<'_> {
                 _ => match index.get(t.as_str()) {
                     Some(i) => *i as u32,
                     None => {
-                        topics.push((
-                            t.as_str(),
-                            meta.get(t.as_str()).copied(),
-                            Vec::with_capacity(cap),
-                        ));
+                        topics.push((t.as_str(), meta.get(t.as_str()).copied(), Vec::new()));
                         index.insert(t.as_str(), topics.len() - 1);
                         (topics.len() - 1) as u32
                     }
@@ -301,6 +296,15 @@ pub(crate) fn prepare(input: &GroupInput) -> Prepared<'_> {
         prev = &m.topics;
         prev_start = start;
         offsets.push(flat.len() as u32);
+    }
+    // Each topic's list sized to its subscriptions (a fixed guess would be gigabytes for a
+    // million topics of one subscriber each).
+    let mut counts = vec![0u32; topics.len()];
+    for &i in &flat {
+        counts[i as usize] += 1;
+    }
+    for (t, c) in topics.iter_mut().zip(counts) {
+        t.2.reserve_exact(c as usize);
     }
     // Pass 2, members in assignor order: each topic's subscribers come out sorted.
     for &m in &order {

@@ -10,7 +10,7 @@ use super::{
     prepare, totals, Assignment, AssignorKind, GroupInput, Share, TopicAssignment, TopicMeta,
     UNASSIGNED,
 };
-use crate::collections::{sort, VecMap};
+use crate::collections::{sort, sort_by, FastMap};
 use std::rc::Rc;
 
 /// Rack names, sorted and without repeats.
@@ -103,14 +103,11 @@ impl<'a> State<'a> {
         max.saturating_sub(self.assigned.get(c).copied().unwrap_or(0))
     }
 
-    fn racks_match(&self, c: usize, p: usize) -> bool {
-        match self.racks[self.consumers[c] as usize] {
-            None => true,
-            Some(rack) => self
-                .partition_racks
-                .get(p)
-                .is_some_and(|r| r.binary_search(&rack).is_ok()),
-        }
+    /// Whether partition `p` has a replica on `rack`.
+    fn racks_match_rack(&self, rack: &str, p: usize) -> bool {
+        self.partition_racks
+            .get(p)
+            .is_some_and(|r| r.binary_search(&rack).is_ok())
     }
 
     /// Java's onAssigned, for `count` partitions just given to consumer `c`.
@@ -132,24 +129,80 @@ impl<'a> State<'a> {
     }
 
     /// Java's assignRanges with mayAssign = racksMatch.
+    ///
+    /// Java scans every unassigned partition for every consumer (consumers × partitions
+    /// when racks rarely match). Here a consumer without a rack takes the next unassigned
+    /// partitions, and one with a rack walks only the partitions that have a replica on
+    /// its rack; both skip assigned partitions once, so the pass is linear in the rack
+    /// lists.
     fn assign_ranges_rack_matching(&mut self) {
+        let n = self.owners.len();
+        // The partitions with a replica on each consumer rack, in order.
+        let mut rack_index: FastMap<&str, usize> = FastMap::default();
+        for c in self.consumers {
+            if let Some(r) = self.racks[*c as usize] {
+                let next = rack_index.len();
+                rack_index.entry(r).or_insert(next);
+            }
+        }
+        let mut on_rack: Vec<Vec<u32>> = vec![Vec::new(); rack_index.len()];
+        for (p, set) in self.partition_racks.iter().enumerate() {
+            for r in set {
+                if let Some(&k) = rack_index.get(r) {
+                    on_rack[k].push(p as u32);
+                }
+            }
+        }
+        let mut rack_next = vec![0usize; on_rack.len()];
+        // next_free[p]: a partition at or after p that may be unassigned (path-halved).
+        let mut next_free: Vec<u32> = (0..=n as u32).collect();
+        fn find(next_free: &mut [u32], mut p: usize) -> usize {
+            while next_free[p] as usize != p {
+                let up = next_free[next_free[p] as usize];
+                next_free[p] = up;
+                p = up as usize;
+            }
+            p
+        }
         for c in 0..self.consumers.len() {
             if !self.unassigned_left() {
                 break;
             }
             let limit = self.max_assignable(c) as usize;
-            let picked: Vec<usize> = (self.cursor..self.owners.len())
-                .filter(|p| self.owners[*p] == UNASSIGNED && self.racks_match(c, *p))
-                .take(limit)
-                .collect();
-            if picked.is_empty() {
+            let owner = self.consumers[c];
+            let mut picked = 0usize;
+            match self.racks[owner as usize] {
+                None => {
+                    while picked < limit {
+                        let p = find(&mut next_free, self.cursor);
+                        if p >= n {
+                            break;
+                        }
+                        self.owners[p] = owner;
+                        next_free[p] = p as u32 + 1;
+                        picked += 1;
+                    }
+                }
+                Some(rack) => {
+                    let k = rack_index[rack];
+                    let list = &on_rack[k];
+                    let at = &mut rack_next[k];
+                    while picked < limit && *at < list.len() {
+                        let p = list[*at] as usize;
+                        *at += 1;
+                        if self.owners[p] == UNASSIGNED {
+                            self.owners[p] = owner;
+                            next_free[p] = p as u32 + 1;
+                            picked += 1;
+                        }
+                    }
+                }
+            }
+            if picked == 0 {
                 continue;
             }
-            for p in &picked {
-                self.owners[*p] = self.consumers[c];
-            }
             self.rack_pass_used = true;
-            self.on_assigned(c, picked.len() as u32);
+            self.on_assigned(c, picked as u32);
         }
     }
 
@@ -188,30 +241,73 @@ impl<'a> State<'a> {
 /// Java's assignCoPartitionedWithRackMatching: partition i of every topic in the group goes
 /// to the first remaining consumer whose rack matches it in all of them and that still has
 /// quota in all of them.
+///
+/// Java tries the consumers one by one for every partition (partitions × consumers when
+/// racks rarely match). A consumer that has used up its quota never gets it back (assigned
+/// counts only grow and the extras only shrink), so here each rack keeps its consumers in
+/// order and drops the exhausted ones from the front; a partition asks only the consumers
+/// without a rack and those on the racks all its topics have a replica on.
 fn assign_co_partitioned(states: &mut [&mut State<'_>], num_partitions: u32) {
-    let mut remaining: Vec<usize> = (0..states[0].consumers.len()).collect();
+    let consumers = states[0].consumers;
+    let racks = states[0].racks;
+    let mut rack_index: FastMap<&str, usize> = FastMap::default();
+    let mut no_rack: Vec<usize> = Vec::new();
+    let mut on_rack: Vec<Vec<usize>> = Vec::new();
+    for (c, m) in consumers.iter().enumerate() {
+        match racks[*m as usize] {
+            None => no_rack.push(c),
+            Some(r) => {
+                let k = *rack_index.entry(r).or_insert_with(|| {
+                    on_rack.push(Vec::new());
+                    on_rack.len() - 1
+                });
+                on_rack[k].push(c);
+            }
+        }
+    }
+    let mut no_rack_next = 0usize;
+    let mut rack_next = vec![0usize; on_rack.len()];
+    let has_quota =
+        |states: &[&mut State<'_>], c: usize| states.iter().all(|t| t.max_assignable(c) > 0);
     for p in 0..num_partitions as usize {
-        let found = remaining.iter().position(|&c| {
-            states
-                .iter()
-                .all(|t| t.racks_match(c, p) && t.max_assignable(c) > 0)
-        });
-        if let Some(k) = found {
-            let c = remaining[k];
+        // The first consumer with quota left, among those without a rack...
+        while no_rack_next < no_rack.len() && !has_quota(states, no_rack[no_rack_next]) {
+            no_rack_next += 1;
+        }
+        let mut found = no_rack.get(no_rack_next).copied();
+        // ...and on each rack that every topic has a replica of partition p on.
+        let Some(narrowest) = states
+            .iter()
+            .map(|t| t.partition_racks.get(p).map_or(&[][..], |r| r.as_slice()))
+            .min_by_key(|r| r.len())
+        else {
+            break;
+        };
+        for rack in narrowest {
+            let Some(&k) = rack_index.get(rack) else {
+                continue;
+            };
+            if !states.iter().all(|t| t.racks_match_rack(rack, p)) {
+                continue;
+            }
+            let list = &on_rack[k];
+            let at = &mut rack_next[k];
+            while *at < list.len() && !has_quota(states, list[*at]) {
+                *at += 1;
+            }
+            if let Some(&c) = list.get(*at) {
+                if found.is_none_or(|f| c < f) {
+                    found = Some(c);
+                }
+            }
+        }
+        if let Some(c) = found {
             for t in states.iter_mut() {
-                // Java's assign(consumer, topic, p): adds it even if already taken by an
-                // earlier pass would not happen here (each topic is in one group only).
                 if t.owners[p] == UNASSIGNED {
                     t.owners[p] = t.consumers[c];
                     t.rack_pass_used = true;
                 }
                 t.on_assigned(c, 1);
-            }
-            if states.iter().all(|t| t.max_assignable(c) == 0) {
-                remaining.remove(k);
-                if remaining.is_empty() {
-                    break;
-                }
             }
         }
     }
@@ -233,28 +329,33 @@ pub fn range(input: &GroupInput) -> Assignment {
         .collect();
 
     if states.iter().any(|s| s.needs_rack_aware) {
-        // Group by (subscribers, partitionRacks.size()).
-        // (kept in key order, the order the groups are then visited in)
-        let mut groups: VecMap<(&[u32], usize), Vec<usize>> = VecMap::new();
-        for (i, s) in states.iter().enumerate() {
-            groups
-                .entry_or_default((s.consumers, s.partition_racks.len()))
-                .push(i);
+        // Group by (subscribers, partitionRacks.size()), groups visited in key order, each
+        // group's topics in topic order. One sort and one pass (not a sorted insertion and
+        // a scan of every topic per group, quadratic in the number of topics).
+        let mut keyed: Vec<((&[u32], usize), usize)> = states
+            .iter()
+            .enumerate()
+            .map(|(i, s)| ((s.consumers, s.partition_racks.len()), i))
+            .collect();
+        sort_by(&mut keyed, |a, b| a.0.cmp(&b.0));
+        let mut group_of = vec![0usize; states.len()];
+        let mut group_partitions: Vec<usize> = Vec::new();
+        for (j, (key, i)) in keyed.iter().enumerate() {
+            if j == 0 || keyed[j - 1].0 != *key {
+                group_partitions.push(key.1);
+            }
+            group_of[*i] = group_partitions.len() - 1;
         }
-        for (key, members) in groups {
-            if members.len() > 1 {
-                let mut refs: Vec<&mut State<'_>> = states
-                    .iter_mut()
-                    .enumerate()
-                    .filter(|(i, _)| members.contains(i))
-                    .map(|(_, s)| s)
-                    .collect();
-                assign_co_partitioned(&mut refs, key.1 as u32);
-            } else {
-                let s = &mut states[members[0]];
-                if s.needs_rack_aware {
-                    s.assign_ranges_rack_matching();
-                }
+        let mut groups: Vec<Vec<&mut State<'_>>> =
+            (0..group_partitions.len()).map(|_| Vec::new()).collect();
+        for (i, s) in states.iter_mut().enumerate() {
+            groups[group_of[i]].push(s);
+        }
+        for (mut refs, partitions) in groups.into_iter().zip(group_partitions) {
+            if refs.len() > 1 {
+                assign_co_partitioned(&mut refs, partitions as u32);
+            } else if refs[0].needs_rack_aware {
+                refs[0].assign_ranges_rack_matching();
             }
         }
     }

@@ -18,34 +18,28 @@ pub fn round_robin(input: &GroupInput) -> Assignment {
     for (i, m) in prep.order.iter().enumerate() {
         pos[*m as usize] = i;
     }
+    // The circle position just after the last member dealt to.
     let mut cursor = 0usize;
-    let mut subscribed = vec![false; n];
     let mut topics = Vec::with_capacity(prep.topics.len());
     for (name, meta, subs) in &prep.topics {
         let partitions = meta.map_or(0, |m| m.partitions);
         let mut owners = vec![UNASSIGNED; partitions as usize];
-        if partitions > 0 {
-            for s in subs {
-                subscribed[pos[*s as usize]] = true;
-            }
-            for o in owners.iter_mut() {
-                while !subscribed[cursor] {
-                    cursor = (cursor + 1) % n;
-                }
-                *o = prep.order[cursor];
-                cursor = (cursor + 1) % n;
-            }
-            for s in subs {
-                subscribed[pos[*s as usize]] = false;
-            }
-        }
         let mut got = vec![0u32; subs.len()];
-        let mut idx = vec![usize::MAX; n];
-        for (i, s) in subs.iter().enumerate() {
-            idx[*s as usize] = i;
-        }
-        for o in &owners {
-            got[idx[*o as usize]] += 1;
+        if partitions > 0 && !subs.is_empty() {
+            // Java walks the circle member by member, skipping the unsubscribed ones: that
+            // is partitions × members steps when few members subscribe. The subscribers are
+            // in circle order, so the walk is: the first one at or after the cursor (else
+            // the first one), then the subscribers in turn.
+            let first = subs.partition_point(|s| pos[*s as usize] < cursor);
+            let first = if first == subs.len() { 0 } else { first };
+            let mut k = first;
+            for o in owners.iter_mut() {
+                *o = subs[k];
+                got[k] += 1;
+                k = if k + 1 == subs.len() { 0 } else { k + 1 };
+            }
+            let last = if k == 0 { subs.len() - 1 } else { k - 1 };
+            cursor = (pos[subs[last] as usize] + 1) % n;
         }
         let shares = subs
             .iter()

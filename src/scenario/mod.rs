@@ -21,6 +21,11 @@ use std::fmt;
 /// allocate gigabytes; Kafka's own benchmarks stay far below).
 pub const MAX_PARTITIONS: u32 = 1_000_000;
 
+/// The most partitions all topics of a scenario may have together: the assignment and its
+/// output grow with this number, and a file must not make the tool run for minutes (the
+/// largest Kafka clusters hold a few million partitions).
+pub const MAX_TOTAL_PARTITIONS: u64 = 10_000_000;
+
 /// A topic in the cluster metadata.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Topic {
@@ -135,12 +140,14 @@ impl Member {
             .filter(|t| seen.insert(t.as_str()))
             .cloned()
             .collect();
-        self.owned = VecMap::new();
-        for tp in &s.owned_partitions {
-            self.owned
-                .entry_or_default(tp.topic.clone())
-                .extend(&tp.partitions);
-        }
+        // A topic listed twice has its partitions joined, in order.
+        self.owned = VecMap::from_vec_merging(
+            s.owned_partitions
+                .iter()
+                .map(|tp| (tp.topic.clone(), tp.partitions.clone()))
+                .collect(),
+            |earlier, later| earlier.extend(later),
+        );
         self.generation = (s.generation_id >= 0).then_some(s.generation_id);
         self.rack = s.rack_id.clone().filter(|r| !r.is_empty());
     }
@@ -160,13 +167,13 @@ impl Scenario {
         Ok(s)
     }
 
-    /// Index of a topic by name.
+    /// Index of a topic by name (a linear search: for one look-up, not one per member).
     pub fn topic_index(&self, name: &str) -> Option<usize> {
         self.topics.iter().position(|t| t.name == name)
     }
 
-    /// Everything wrong with the scenario: duplicate names, partition counts out of range,
-    /// undecodable subscription bytes.
+    /// Everything wrong with the scenario: duplicate names, partition counts out of range
+    /// (per topic and in all), undecodable subscription bytes.
     pub fn problems(&self) -> Vec<Problem> {
         let mut out = Vec::new();
         let mut seen = FastSet::default();
@@ -186,6 +193,15 @@ impl Scenario {
                     ),
                 });
             }
+        }
+        let total: u64 = self.topics.iter().map(|t| t.partitions as u64).sum();
+        if total > MAX_TOTAL_PARTITIONS {
+            out.push(Problem {
+                at: "topics".into(),
+                message: format!(
+                    "{total} partitions in all is above the limit of {MAX_TOTAL_PARTITIONS}"
+                ),
+            });
         }
         let mut ids = FastSet::default();
         for (i, m) in self.members.iter().enumerate() {
@@ -269,13 +285,15 @@ mod topic_map {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<Topic>, A::Error> {
                 let mut out: Vec<Topic> = Vec::new();
+                // Names seen so far (a scan of `out` per topic is quadratic).
+                let mut seen: FastSet<String> = FastSet::default();
                 while let Some((name, partitions)) = map.next_entry::<String, i64>()? {
                     if !(0..=MAX_PARTITIONS as i64).contains(&partitions) {
                         return Err(de::Error::custom(format!(
                             "topic \"{name}\": partition count {partitions} is outside 0..={MAX_PARTITIONS}"
                         )));
                     }
-                    if out.iter().any(|t| t.name == name) {
+                    if !seen.insert(name.clone()) {
                         return Err(de::Error::custom(format!(
                             "topic \"{name}\" is listed twice"
                         )));

@@ -33,7 +33,7 @@ mod writer;
 
 pub use reader::{from_fragment, MAX_MEMBERS};
 pub use text::{escape, unescape};
-pub use writer::{link_with_fragment, to_fragment, to_link};
+pub use writer::{link_with_fragment, subscription_mask_len, to_fragment, to_link, writable};
 
 use super::whatif::Baseline;
 use super::Scenario;

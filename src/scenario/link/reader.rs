@@ -10,7 +10,7 @@ use crate::scenario::{whatif, Member, Topic, MAX_PARTITIONS};
 
 /// The most members a link may carry (each is at least a few characters; a real group
 /// stays far below).
-pub const MAX_MEMBERS: usize = 100_000;
+pub const MAX_MEMBERS: usize = 1_000_000;
 
 /// Reads a link fragment (with or without the leading `#`, or a whole link).
 pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {

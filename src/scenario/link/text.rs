@@ -50,19 +50,18 @@ pub(super) fn b64_value(c: u8) -> Option<u32> {
     B64.iter().position(|x| *x == c).map(|p| p as u32)
 }
 
-/// A subscription bitmask over the topic list: 6 topics per base64url character, trailing
-/// zero characters dropped.
-pub(super) fn bitmask(bits: &[bool], out: &mut String) {
-    let mut end = bits.len();
-    while end > 0 && !bits[end - 1] {
-        end -= 1;
-    }
-    for chunk in bits[..end].chunks(6) {
+/// Writes the bitmask with the bits at `indices` (sorted) set, up to the last one: one
+/// character per six topics, so the cost is the length written, not the topic count.
+pub(super) fn bitmask(indices: &[usize], out: &mut String) {
+    let Some(&last) = indices.last() else {
+        return;
+    };
+    let mut i = 0;
+    for chunk in (0..=last).step_by(6) {
         let mut v = 0usize;
-        for (i, b) in chunk.iter().enumerate() {
-            if *b {
-                v |= 1 << i;
-            }
+        while i < indices.len() && indices[i] < chunk + 6 {
+            v |= 1 << (indices[i] - chunk);
+            i += 1;
         }
         out.push(B64[v] as char);
     }

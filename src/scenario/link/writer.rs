@@ -3,9 +3,11 @@
 use super::baseline::write_baseline;
 use super::ids::write_member_id;
 use super::text::{b64_encode, bitmask, escape};
+use super::MAX_MEMBERS;
 use super::{LinkState, LINK_VERSION};
 use crate::assignor::AssignorKind;
 use crate::collections::FastMap;
+use crate::scenario::{Scenario, MAX_PARTITIONS};
 
 /// The assignor's letter in the `a` section.
 pub(super) fn assignor_letter(kind: AssignorKind) -> char {
@@ -17,25 +19,99 @@ pub(super) fn assignor_letter(kind: AssignorKind) -> char {
     }
 }
 
+/// Each topic's position in the topic list, by name (the first one for a repeated name).
+fn topic_indices(s: &Scenario) -> FastMap<&str, usize> {
+    let mut index = FastMap::default();
+    for (i, t) in s.topics.iter().enumerate() {
+        index.entry(t.name.as_str()).or_insert(i);
+    }
+    index
+}
+
+/// How many characters the members' subscription bitmasks take in the fragment: one per
+/// six topics up to the last topic each member subscribes to, so up to members x topics
+/// / 6, the one part of a link that can grow faster than the scenario file.
+pub fn subscription_mask_len(s: &Scenario) -> u64 {
+    let index = topic_indices(s);
+    s.members
+        .iter()
+        .filter(|m| m.subscription.is_none())
+        .filter_map(|m| m.topics.iter().filter_map(|t| index.get(t.as_str())).max())
+        .map(|last| (*last as u64) / 6 + 1)
+        .sum()
+}
+
+/// Why a link written for this scenario could not be read back, if it could not: the limits
+/// and rules of the reader (names are never empty; at most [`MAX_MEMBERS`] members and
+/// [`MAX_PARTITIONS`] partitions in all; subscription bitmasks of at most `max_mask`
+/// characters). The app never builds such a scenario; a scenario file can hold one.
+pub fn writable(s: &Scenario, max_mask: u64) -> Result<(), String> {
+    let total: u64 = s.topics.iter().map(|t| t.partitions as u64).sum();
+    if total > MAX_PARTITIONS as u64 {
+        return Err(format!(
+            "{total} partitions in all: a link carries at most {MAX_PARTITIONS}"
+        ));
+    }
+    if s.members.len() > MAX_MEMBERS {
+        return Err(format!(
+            "{} members: a link carries at most {MAX_MEMBERS}",
+            s.members.len()
+        ));
+    }
+    if let Some(t) = s.topics.iter().position(|t| t.name.is_empty()) {
+        return Err(format!(
+            "topics[{t}]: a topic name cannot be empty in a link"
+        ));
+    }
+    for (i, m) in s.members.iter().enumerate() {
+        if m.id.is_empty() {
+            return Err(format!(
+                "members[{i}].id: a member id cannot be empty in a link"
+            ));
+        }
+        if m.subscription.is_none() && m.topics.iter().any(|t| t.is_empty()) {
+            return Err(format!(
+                "members[{i}].topics: a subscribed topic name cannot be empty in a link"
+            ));
+        }
+    }
+    for (t, parts) in &s.partition_racks {
+        if parts.iter().flatten().any(|r| r.is_empty()) {
+            return Err(format!(
+                "partition_racks[\"{t}\"]: a rack name cannot be empty in a link"
+            ));
+        }
+    }
+    let mask = subscription_mask_len(s);
+    if mask > max_mask {
+        return Err(format!(
+            "the link would hold {} MiB of subscription bitmasks (one character per six \
+             topics per member), above the limit of {} MiB; no browser opens a link that long",
+            mask >> 20,
+            max_mask >> 20
+        ));
+    }
+    Ok(())
+}
+
 /// Writes the link fragment (without `#`) for a scenario and the app's state.
 pub fn to_fragment(state: &LinkState) -> String {
     let s = &state.scenario;
     let mut out = format!("v{LINK_VERSION};a=");
     out.push(assignor_letter(s.assignor));
     out.push_str(";t=");
-    let mut index: FastMap<&str, usize> = FastMap::default();
     for (i, t) in s.topics.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        index.entry(t.name.as_str()).or_insert(i);
         escape(&t.name, &mut out);
         out.push('*');
         out.push_str(&t.partitions.to_string());
     }
     out.push_str(";m=");
+    let index = topic_indices(s);
+    let mut indices: Vec<usize> = Vec::new();
     let mut prev_id = "";
-    let mut bits = vec![false; s.topics.len()];
     for (i, m) in s.members.iter().enumerate() {
         if i > 0 {
             out.push(',');
@@ -55,15 +131,17 @@ pub fn to_fragment(state: &LinkState) -> String {
             out.push_str("*b");
             b64_encode(b, &mut out);
         } else {
-            bits.iter_mut().for_each(|b| *b = false);
             let mut others = Vec::new();
+            indices.clear();
             for t in &m.topics {
                 match index.get(t.as_str()) {
-                    Some(k) => bits[*k] = true,
+                    Some(&k) => indices.push(k),
                     None => others.push(t),
                 }
             }
-            bitmask(&bits, &mut out);
+            indices.sort_unstable();
+            indices.dedup();
+            bitmask(&indices, &mut out);
             for t in others {
                 out.push('!');
                 escape(t, &mut out);

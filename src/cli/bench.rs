@@ -1,0 +1,78 @@
+//! `rebalance-lab bench`: Kafka's ClientSideAssignorBenchmark scenario, timed.
+
+use super::assign::Assignor;
+use crate::assignor::{self, AssignorKind};
+use serde_json::json;
+use std::time::Instant;
+
+/// Time an assignor on Kafka's benchmark scenario (every member subscribed to every topic).
+#[derive(Debug, clap::Args)]
+#[command(
+    long_about = "Time an assignor on Kafka's ClientSideAssignorBenchmark scenario: M members \
+all subscribed to T topics of P partitions each; prints the median of N runs. Build with \
+--release for meaningful figures.",
+    after_help = "\
+Examples:
+  rebalance-lab bench --assignor roundrobin --members 1000 --topics 50 --partitions 200
+  rebalance-lab bench --runs 5 --json"
+)]
+pub struct Args {
+    /// The assignor to time.
+    #[arg(long, value_enum, value_name = "ASSIGNOR", default_value = "range")]
+    assignor: Assignor,
+    /// Members in the group.
+    #[arg(long, value_name = "M", default_value_t = 1000,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    members: u32,
+    /// Topics, all subscribed by every member.
+    #[arg(long, value_name = "T", default_value_t = 50,
+          value_parser = clap::value_parser!(u32).range(1..=100_000))]
+    topics: u32,
+    /// Partitions per topic.
+    #[arg(long, value_name = "P", default_value_t = 200,
+          value_parser = clap::value_parser!(u32).range(1..=1_000_000))]
+    partitions: u32,
+    /// Timed runs (the median is printed).
+    #[arg(long, value_name = "N", default_value_t = 21,
+          value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    runs: u32,
+    /// Print one JSON object instead of a sentence.
+    #[arg(long)]
+    json: bool,
+}
+
+pub fn run(a: Args) -> Result<String, String> {
+    let kind = AssignorKind::from(a.assignor);
+    let (members, topics, partitions, runs) = (a.members, a.topics, a.partitions, a.runs);
+    if topics as u64 * partitions as u64 > 10_000_000 {
+        return Err("--topics × --partitions is above 10,000,000 partitions".into());
+    }
+    let input = assignor::benchmark_input(members, topics, partitions);
+    let mut times = Vec::with_capacity(runs as usize);
+    let mut check = 0u64;
+    for _ in 0..runs {
+        let t = Instant::now();
+        let r = assignor::assign(kind, &input)
+            .ok_or(format!("the {} assignor is not implemented", kind.name()))?;
+        times.push(t.elapsed().as_secs_f64() * 1e6);
+        check += r.totals.iter().map(|x| *x as u64).sum::<u64>();
+    }
+    times.sort_by(|x, y| x.total_cmp(y));
+    let median = times[times.len() / 2];
+    if check != runs as u64 * topics as u64 * partitions as u64 {
+        return Err("internal check failed: not every partition was assigned".into());
+    }
+    if a.json {
+        Ok(json!({
+            "assignor": kind.name(), "members": members, "topics": topics,
+            "partitions_per_topic": partitions, "runs": runs, "median_us": median,
+        })
+        .to_string())
+    } else {
+        Ok(format!(
+            "{}: {members} members × {topics} topics × {partitions} partitions: median {:.1} µs over {runs} runs",
+            kind.name(),
+            median
+        ))
+    }
+}

@@ -1,0 +1,126 @@
+//! The command-line tool: `rebalance-lab assign|decode|encode|link|bench|completions`.
+//!
+//! Parsing is clap's (derive): `--help` on every command, `--version`, a repeated option
+//! or an unknown one is a usage error (stderr, exit code 2, with a hint). Bad input (a
+//! file that is not a scenario, hex that does not decode) gets `rebalance-lab: <message>`
+//! on stderr and exit code 1, never a panic. Every FILE or HEX may be `-`, standard input.
+//!
+//! One file per command: its `Args` (the clap arguments, help and example) and its
+//! `run`, which returns what goes to standard output. A new command is a new file, a
+//! variant of [`Command`] and its arm in [`Command::run`].
+
+mod assign;
+mod bench;
+mod decode;
+mod encode;
+mod input;
+mod link;
+
+pub use decode::decoded_json;
+pub use encode::subscription_from_json;
+pub use input::MAX_INPUT_BYTES;
+
+use clap::{CommandFactory, Parser, Subcommand};
+
+const ABOUT: &str = "See exactly how a Kafka consumer group splits partitions among its members";
+
+const AFTER_HELP: &str = "\
+Examples:
+  rebalance-lab assign examples/three-topics.json
+  rebalance-lab decode 00030000000100057330312d610000000000000000ffffffff0000
+  rebalance-lab assign --help
+
+Every FILE or HEX may be - to read standard input.
+Exit codes: 0 success, 1 bad input (message on stderr), 2 usage error.";
+
+/// The tool's arguments.
+#[derive(Debug, Parser)]
+#[command(
+    name = "rebalance-lab",
+    version,
+    about = ABOUT,
+    after_help = AFTER_HELP,
+    arg_required_else_help = true
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+/// The commands.
+#[derive(Debug, Subcommand)]
+enum Command {
+    Assign(assign::Args),
+    Decode(decode::Args),
+    Encode(encode::Args),
+    Link(link::Args),
+    Bench(bench::Args),
+    Completions(Completions),
+}
+
+/// Print a shell completion script.
+#[derive(Debug, clap::Args)]
+#[command(after_help = "\
+Examples:
+  rebalance-lab completions bash > ~/.local/share/bash-completion/completions/rebalance-lab
+  rebalance-lab completions zsh > ~/.zfunc/_rebalance-lab
+  rebalance-lab completions fish > ~/.config/fish/completions/rebalance-lab.fish")]
+struct Completions {
+    /// The shell to complete for.
+    #[arg(value_name = "SHELL")]
+    shell: clap_complete::Shell,
+}
+
+impl Command {
+    fn run(self) -> Result<String, String> {
+        match self {
+            Command::Assign(a) => assign::run(a),
+            Command::Decode(a) => decode::run(a),
+            Command::Encode(a) => encode::run(a),
+            Command::Link(a) => link::run(a),
+            Command::Bench(a) => bench::run(a),
+            Command::Completions(c) => {
+                let mut out = Vec::new();
+                clap_complete::generate(c.shell, &mut Cli::command(), "rebalance-lab", &mut out);
+                let text = String::from_utf8(out).map_err(|e| e.to_string())?;
+                // `run` prints with a newline of its own.
+                Ok(text.trim_end_matches('\n').to_string())
+            }
+        }
+    }
+}
+
+/// Runs the tool with its arguments (without the program name); returns the exit code:
+/// 0 on success (and for `--help`, `--version`, printed on stdout), 1 for bad input, 2 for
+/// a usage error (clap's message and hint on stderr).
+pub fn run(args: Vec<String>) -> i32 {
+    let argv = std::iter::once("rebalance-lab".to_string()).chain(args);
+    let cli = match Cli::try_parse_from(argv) {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap sends help and version to stdout, errors to stderr.
+            let _ = e.print();
+            return e.exit_code();
+        }
+    };
+    match cli.command.run() {
+        Ok(out) => {
+            println!("{out}");
+            0
+        }
+        Err(e) => {
+            eprintln!("rebalance-lab: {e}");
+            1
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}
