@@ -2,10 +2,13 @@
 //! to its bytes; and the leader's answer (the ConsumerProtocolAssignment SyncGroup carries).
 
 use crate::app::state::Action;
-use crate::protocol::sticky::{decode_sticky_user_data, StickyUserData};
+use crate::protocol::hex::{self, ascii_column, pretty_hex};
+use crate::protocol::notes::{
+    dropped_text, subscription_notes, subscription_summary, user_data_text, value_text,
+};
 use crate::protocol::{
-    decode_assignment, decode_subscription, encode_assignment, encode_subscription, hex,
-    Assignment, Decoded, Field, FieldValue, Note, Span, Subscription, TopicPartitions,
+    decode_assignment, decode_subscription, encode_assignment, encode_subscription, Assignment,
+    Field, Span, TopicPartitions,
 };
 use crate::scenario::Member;
 use std::rc::Rc;
@@ -20,47 +23,6 @@ pub struct Props {
     /// The member's current assignment, per topic.
     pub assigned: Vec<TopicPartitions>,
     pub dispatch: Callback<Action>,
-}
-
-/// Hex for a textarea: byte pairs, 16 to a line.
-pub fn pretty_hex(bytes: &[u8]) -> String {
-    let mut s = String::with_capacity(bytes.len() * 3);
-    for (i, chunk) in bytes.chunks(16).enumerate() {
-        if i > 0 {
-            s.push('\n');
-        }
-        for (j, b) in chunk.iter().enumerate() {
-            if j > 0 {
-                s.push(' ');
-            }
-            s.push_str(&hex::to_hex(&[*b]));
-        }
-    }
-    s
-}
-
-fn value_text(v: &FieldValue) -> String {
-    match v {
-        FieldValue::Int(n) => n.to_string(),
-        FieldValue::Text(t) => format!("\"{t}\""),
-        FieldValue::Bytes(n) => format!("{n} bytes"),
-        FieldValue::Null => "null".into(),
-        FieldValue::Array(n) => format!("{n} {}", if *n == 1 { "element" } else { "elements" }),
-        FieldValue::Struct => String::new(),
-    }
-}
-
-fn ascii(bytes: &[u8]) -> String {
-    bytes
-        .iter()
-        .map(|b| {
-            if b.is_ascii_graphic() || *b == b' ' {
-                *b as char
-            } else {
-                '.'
-            }
-        })
-        .collect()
 }
 
 #[derive(Properties, PartialEq)]
@@ -342,50 +304,6 @@ fn bytes_and_tree(p: &ViewProps) -> Html {
     }
 }
 
-fn notes_of(d: &Decoded<Subscription>) -> Vec<String> {
-    let mut out: Vec<String> = d
-        .notes
-        .iter()
-        .map(|n| match n {
-            Note::VersionReadAs { header, read_as } => {
-                format!("The header says version {header}; Kafka reads a newer version as {read_as}, the newest it knows, and so does this view.")
-            }
-            Note::TrailingBytes { span } => format!(
-                "{} trailing bytes at 0x{:04x} after the last field: Kafka ignores them.",
-                span.len(),
-                span.start
-            ),
-            Note::InvalidUtf8 { field, .. } => {
-                format!("{field} is not valid UTF-8: Kafka replaces the bad bytes with U+FFFD (shown as �).")
-            }
-        })
-        .collect();
-    if d.error.is_none() {
-        let m = &d.message;
-        out.push(match &m.user_data {
-            None => "user_data is null (length -1).".to_string(),
-            Some(u) if u.is_empty() => {
-                "user_data is empty, not null (length 0), as librdkafka sends it.".to_string()
-            }
-            Some(u) => format!("user_data: {} bytes.", u.len()),
-        });
-        if d.version >= 3 {
-            out.push(match &m.rack_id {
-                None => "rack_id is null: no rack.".to_string(),
-                Some(r) if r.is_empty() => "rack_id is empty, not null: also no rack (librdkafka sends \"\" without client.rack).".to_string(),
-                Some(r) => format!("rack_id is \"{r}\"."),
-            });
-        }
-        if d.version >= 2 && m.generation_id < 0 {
-            out.push(format!(
-                "generation_id {} is negative: no generation.",
-                m.generation_id
-            ));
-        }
-    }
-    out
-}
-
 #[function_component(BytesPanel)]
 pub fn bytes_panel(p: &Props) -> Html {
     let i = p.index;
@@ -447,12 +365,12 @@ pub fn bytes_panel(p: &Props) -> Html {
         },
         (None, None) => html! {
             <p class="decode-status ok" data-status="ok">
-                { format!("Version {} · {} bytes · {} {}", d.header_version.unwrap_or(0), b.len(), d.message.topics.len(), if d.message.topics.len() == 1 { "topic" } else { "topics" }) }
+                { subscription_summary(&d, b.len()) }
             </p>
         },
     };
     let notes = if hex_error.is_none() {
-        notes_of(&d)
+        subscription_notes(&d)
     } else {
         Vec::new()
     };
@@ -462,35 +380,11 @@ pub fn bytes_panel(p: &Props) -> Html {
         .clone()
         .filter(|u| !u.is_empty() && d.error.is_none())
         .map(|u| {
-            let sticky = decode_sticky_user_data(&u).map(|s| match s {
-                StickyUserData::Sticky {
-                    previous,
-                    generation,
-                } => {
-                    let list: Vec<String> = previous
-                        .iter()
-                        .map(|tp| format!("{} {:?}", tp.topic, tp.partitions))
-                        .collect();
-                    format!(
-                        "As StickyAssignor user data: previous partitions {}{}.",
-                        if list.is_empty() {
-                            "none".to_string()
-                        } else {
-                            list.join(", ")
-                        },
-                        generation
-                            .map(|g| format!(", generation {g}"))
-                            .unwrap_or_default()
-                    )
-                }
-                StickyUserData::Cooperative { generation } => {
-                    format!("As CooperativeStickyAssignor user data: generation {generation}.")
-                }
-            });
+            let sticky = user_data_text(&u);
             html! {
                 <div class="user-data" data-user-data="">
                     <h4>{ "user_data" }</h4>
-                    <pre>{ format!("{}\n{}", pretty_hex(&u), ascii(&u)) }</pre>
+                    <pre>{ format!("{}\n{}", pretty_hex(&u), ascii_column(&u)) }</pre>
                     if let Some(s) = sticky { <p class="sticky">{ s }</p> }
                 </div>
             }
@@ -499,8 +393,8 @@ pub fn bytes_panel(p: &Props) -> Html {
     let body = html! {
         <>
             { status }
-            if !dropped.is_empty() {
-                <p class="note" data-dropped="">{ format!("{} {} not sent at version {}.", dropped.join(" and "), if dropped.len() == 1 { "is" } else { "are" }, p.version) }</p>
+            if let Some(text) = dropped_text(&dropped, p.version) {
+                <p class="note" data-dropped="">{ text }</p>
             }
             <ul class="notes">{ for notes.iter().map(|n| html! { <li class="note">{ n.clone() }</li> }) }</ul>
             <BytesAndTree kind="subscription" bytes={Rc::new(b.clone())} fields={Rc::new(d.fields.clone())} error={error} />
