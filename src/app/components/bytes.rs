@@ -1,10 +1,11 @@
 //! A member's ConsumerProtocolSubscription as hex: editable, decoded live, every field tied
 //! to its bytes; and the leader's answer (the ConsumerProtocolAssignment SyncGroup carries).
 
+use crate::app::markup::{byte_cell, field_row};
 use crate::app::state::Action;
 use crate::protocol::hex::{self, ascii_column, pretty_hex};
 use crate::protocol::notes::{
-    dropped_text, subscription_notes, subscription_summary, user_data_text, value_text,
+    dropped_text, subscription_notes, subscription_summary, user_data_text,
 };
 use crate::protocol::{
     decode_assignment, decode_subscription, encode_assignment, encode_subscription, Assignment,
@@ -32,55 +33,6 @@ struct ViewProps {
     bytes: Rc<Vec<u8>>,
     fields: Rc<Vec<Field>>,
     error: Option<(Span, bool)>,
-}
-
-/// Escapes text for HTML text and double-quoted attribute values (the views that paint
-/// markup directly: the grid's cells, the bytes and the field tree).
-pub fn escape_into(s: &str, out: &mut String) {
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-}
-
-fn row_markup(i: usize, f: &Field, s: &mut String) {
-    let whole = f.span();
-    let path = f.path.to_string();
-    let place = match f.prefix {
-        Some(pr) => format!(
-            "@0x{:04x} +{} ({} prefix, {} payload)",
-            whole.start,
-            whole.len(),
-            pr.len(),
-            f.payload.len()
-        ),
-        None => format!("@0x{:04x} +{}", whole.start, whole.len()),
-    };
-    s.push_str(&format!(
-        "<li class=\"field\" tabindex=\"0\" style=\"padding-left:{}em\" data-index=\"{i}\" data-bytes=\"{}-{}\" data-field=\"",
-        f.depth, whole.start, whole.end
-    ));
-    escape_into(&path, s);
-    s.push_str("\"><span class=\"field-path\">");
-    escape_into(&path, s);
-    s.push_str("</span><span class=\"field-value\">");
-    escape_into(&value_text(&f.value), s);
-    s.push_str("</span><span class=\"field-where\">");
-    s.push_str(&place);
-    s.push_str("</span></li>");
-}
-
-fn byte_markup(i: usize, b: u8, s: &mut String) {
-    s.push_str(&format!(
-        "<span class=\"byte\" data-offset=\"{i}\">{}</span>",
-        hex::to_hex(&[b])
-    ));
 }
 
 /// Brings the children of `el` from `old` to `new` items: rewrites only the items that
@@ -152,7 +104,7 @@ fn bytes_and_tree(p: &ViewProps) -> Html {
                         &el,
                         &drawn.0[..drawn.0.len().min(BYTES_DRAWN)],
                         &bytes[..bytes.len().min(BYTES_DRAWN)],
-                        |i, b, s| byte_markup(i, *b, s),
+                        |i, b, s| byte_cell(i, *b, s),
                     );
                     // Rewritten bytes lost their shading: clear the record of it.
                     let children = el.children();
@@ -167,7 +119,7 @@ fn bytes_and_tree(p: &ViewProps) -> Html {
                         &el,
                         &drawn.1[..drawn.1.len().min(FIELDS_DRAWN)],
                         &fields[..fields.len().min(FIELDS_DRAWN)],
-                        row_markup,
+                        field_row,
                     );
                     if let Some(c) = marked
                         .borrow_mut()
