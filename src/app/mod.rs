@@ -1,8 +1,10 @@
 //! The yew front end: a thin layer over the core. One reducer owns the state ([`state`],
 //! plain Rust, tested natively too); the URL and local storage are effects at the edge
 //! ([`hooks`]); derived data (the assignment, explanations) comes from `use_memo` over pure
-//! functions.
+//! functions. [`markup`] (escaping and the markup the views paint as strings) is plain Rust
+//! too, so its tests run natively.
 
+pub mod markup;
 pub mod state;
 
 #[cfg(target_arch = "wasm32")]

@@ -69,6 +69,39 @@ pub fn to_hex(bytes: &[u8]) -> String {
     s
 }
 
+/// Hex for a person to read and edit: byte pairs separated by spaces, 16 to a line (what
+/// [`parse_hex`] reads back).
+pub fn pretty_hex(bytes: &[u8]) -> String {
+    let mut s = String::with_capacity(bytes.len() * 3);
+    for (i, chunk) in bytes.chunks(16).enumerate() {
+        if i > 0 {
+            s.push('\n');
+        }
+        for (j, b) in chunk.iter().enumerate() {
+            if j > 0 {
+                s.push(' ');
+            }
+            s.push_str(&to_hex(&[*b]));
+        }
+    }
+    s
+}
+
+/// The ASCII column of a hex dump: printable ASCII as itself, every other byte as `.`,
+/// one character per byte.
+pub fn ascii_column(bytes: &[u8]) -> String {
+    bytes
+        .iter()
+        .map(|b| {
+            if b.is_ascii_graphic() || *b == b' ' {
+                *b as char
+            } else {
+                '.'
+            }
+        })
+        .collect()
+}
+
 fn nibble(b: u8) -> Option<u8> {
     match b {
         b'0'..=b'9' => Some(b - b'0'),
@@ -369,6 +402,35 @@ fn ascii_cut(area: &str, expected: Option<usize>) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn pretty_hex_is_pairs_sixteen_to_a_line() {
+        assert_eq!(pretty_hex(&[]), "");
+        assert_eq!(pretty_hex(&[0x00, 0x0a, 0xff]), "00 0a ff");
+        let b: Vec<u8> = (0..=16).collect();
+        assert_eq!(
+            pretty_hex(&b),
+            "00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f\n10"
+        );
+        // What it writes reads back.
+        let b: Vec<u8> = (0..=255).collect();
+        assert_eq!(parse_hex(&pretty_hex(&b)).unwrap(), b);
+        assert_eq!(parse_hex(&pretty_hex(&bytes())).unwrap(), bytes());
+    }
+
+    #[test]
+    fn ascii_column_keeps_printable_ascii_only() {
+        assert_eq!(ascii_column(b"orders t0"), "orders t0");
+        // Controls, DEL, high bytes (a UTF-8 "é") and NUL are dots, one per byte.
+        assert_eq!(
+            ascii_column(&[0x00, b'a', 0x0a, 0x7f, 0xc3, 0xa9, b'~']),
+            ".a....~"
+        );
+        assert_eq!(
+            ascii_column(&parse_hex("00066f7264657273").unwrap()),
+            "..orders"
+        );
+    }
 
     const LIBRDKAFKA_V3: &str = "00030000000100057330312d610000000000000000ffffffff0000";
 

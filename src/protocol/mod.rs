@@ -9,6 +9,7 @@
 
 mod error;
 pub mod hex;
+pub mod notes;
 mod reader;
 pub mod sticky;
 mod writer;

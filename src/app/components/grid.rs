@@ -4,8 +4,8 @@
 //! Cells carry only what a person and a test need (class, data attributes, label) and are
 //! painted straight into the DOM, touching only the cells whose owner changed.
 
-use crate::app::components::bytes::escape_into;
 use crate::app::components::{members_shown, show_all_toggle};
+use crate::app::markup::escape_into;
 use crate::app::state::Action;
 use crate::app::Computed;
 use crate::assignor::{explain, UNASSIGNED};
