@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what is missing, and only that: the wasm32 target, trunk 0.21.14, wasm-bindgen-cli
-# at the Cargo.lock version, wasm-opt (npm's binaryen@132) and Debian's chromium and
-# chromium-driver. Source it: it also puts the tools on PATH.
+# at the Cargo.lock version, wasm-opt (npm's binaryen@132), Debian's chromium and
+# chromium-driver (with NEED_BROWSER=1) and cargo-fuzz 0.13 (with NEED_FUZZ=1). Source it: it
+# also puts the tools on PATH.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="${REBALANCE_LAB_TOOLS:-$HOME/.cache/rebalance-lab}"
@@ -36,4 +37,10 @@ if [ "${NEED_BROWSER:-0}" = 1 ] && { ! command -v chromium >/dev/null || ! comma
   SUDO=""; [ "$(id -u)" = 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq || true
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
+fi
+
+# cargo-fuzz runs on stable Rust with --sanitizer none (scripts/fuzz.sh says why).
+if [ "${NEED_FUZZ:-0}" = 1 ] && ! cargo fuzz --version 2>/dev/null | grep -q ' 0\.13\.'; then
+  say "installing cargo-fuzz 0.13.2 (about 2.5 minutes on 2 cores)"
+  cargo install cargo-fuzz --version 0.13.2 --locked
 fi

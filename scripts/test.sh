@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # Installs what is missing, then runs every test and prints a summary:
-# fmt, clippy (host and wasm32), native tests, browser tests (wasm-bindgen-test in headless
+# fmt, clippy (host and wasm32), native tests, the fuzz targets (30 s each, from the seeds in
+# fuzz/seeds; scripts/fuzz.sh), browser tests (wasm-bindgen-test in headless
 # Chromium), the release build (offline, with its gzip size against the budget) and the
 # end-to-end tests (the built app driven through WebDriver).
 set -uo pipefail
 cd "$(dirname "$0")/.."
-NEED_BROWSER=1 source scripts/bootstrap.sh || { echo "bootstrap failed"; exit 1; }
+NEED_BROWSER=1 NEED_FUZZ=1 source scripts/bootstrap.sh || { echo "bootstrap failed"; exit 1; }
 set +e
 
 export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver)}"
@@ -58,6 +59,8 @@ step "cargo fmt --check" cargo fmt --check
 step "clippy (host)" cargo clippy --all-targets -- -D warnings
 step "clippy (wasm32)" cargo clippy --all-targets --target wasm32-unknown-unknown -- -D warnings
 step "native tests" cargo test
+# Prints a FUZZ line per target (inputs run, failure or not) for the summary.
+step "fuzz (30 s per target)" scripts/fuzz.sh 30
 # Release build: the BENCH lines it prints (repaint and typing times) are the real figures.
 step "browser tests (wasm-bindgen-test, headless Chromium)" env \
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
@@ -72,6 +75,6 @@ step "end-to-end tests (WebDriver, headless Chromium)" cargo test --test e2e -- 
 printf '\n\033[1mSummary\033[0m\n'
 for i in "${!NAMES[@]}"; do printf '  %-10s %s\n' "${RESULTS[$i]}" "${NAMES[$i]}"; done
 echo "  $(cat "$SIZE_FILE")"
-grep -ho 'BENCH .*' "$LOG" 2>/dev/null | sed 's/^/  /' || true
+grep -hoE 'BENCH .*|^FUZZ .*' "$LOG" 2>/dev/null | sed 's/^/  /' || true
 if [ $FAILED -ne 0 ]; then echo "FAILED"; exit 1; fi
 echo "all passed"

@@ -10,7 +10,11 @@ fuzz_target!(|data: &[u8]| {
         let _ = parse_hex(text);
         if let Ok(state) = from_fragment(text) {
             // What a link reads, it writes back to a link that reads the same.
-            assert_eq!(from_fragment(&to_fragment(&state)).unwrap(), state);
+            let again = from_fragment(&to_fragment(&state)).unwrap();
+            assert_eq!(
+                again, state,
+                "read -> write -> read differs (left: read again, right: first read)"
+            );
         }
     }
 });
