@@ -11,9 +11,8 @@ set +e
 
 export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver)}"
 export CHROME="${CHROME:-$(command -v chromium)}"
-BUDGET=$((90 * 1024))
-# The budget is not met (README, Size); the ceiling keeps the size from creeping up.
-CEILING=$((160 * 1024))
+# The ceiling for everything the open issues add together (README, Size).
+CEILING=$((200 * 1024))
 declare -a NAMES RESULTS
 FAILED=0
 
@@ -34,24 +33,33 @@ offline() {
 }
 
 sizes() {
-  local wasm js total
-  wasm=$(ls dist/*_bg.wasm) && js=$(ls dist/*.js | grep -v _bg) || return 1
-  local gw gj
-  gw=$(gzip -9c "$wasm" | wc -c); gj=$(gzip -9c "$js" | wc -c)
-  total=$((gw + gj))
-  printf 'bundle: %s %d bytes (gzip %d), %s %d bytes (gzip %d); gzip total %d bytes = %d.%d KiB (budget 90 KiB)\n' \
-    "$(basename "$wasm")" "$(wc -c <"$wasm")" "$gw" "$(basename "$js")" "$(wc -c <"$js")" "$gj" "$total" \
-    $((total / 1024)) $(((total % 1024) * 10 / 1024))
+  local wasm total=0 f g
+  wasm=$(ls dist/*_bg.wasm) || return 1
+  for f in "$wasm" dist/*.js; do
+    g=$(gzip -9c "$f" | wc -c)
+    printf 'bundle: %-44s %8d bytes, gzip %7d\n' "$(basename "$f")" "$(wc -c <"$f")" "$g"
+    total=$((total + g))
+  done
+  printf 'bundle: gzip total %d bytes = %d.%d KiB (ceiling 200 KiB for the open issues together)\n' \
+    "$total" $((total / 1024)) $(((total % 1024) * 10 / 1024))
+  # What each issue added (scripts/bundle-sizes.txt), and this build against the last entry.
+  local prev="" last=0
+  while read -r name bytes note; do
+    case "$name" in '#'* | '') continue ;; esac
+    if [ -n "$prev" ]; then
+      printf 'bundle: %-10s %7d bytes (%+d over %s): %s\n' "$name" "$bytes" $((bytes - last)) "$prev" "$note"
+    else
+      printf 'bundle: %-10s %7d bytes: %s\n' "$name" "$bytes" "$note"
+    fi
+    prev="$name" last="$bytes"
+  done <scripts/bundle-sizes.txt
+  printf 'bundle: this build %+d bytes over %s\n' $((total - last)) "$prev"
   # (step runs this in a pipeline, a subshell: the summary line goes through a file)
-  if [ "$total" -le "$BUDGET" ]; then
-    echo "gzip .wasm + .js: $total bytes ($((total / 1024)) KiB), within the 90 KiB budget" >"$SIZE_FILE"
-  elif [ "$total" -gt "$CEILING" ]; then
-    echo "gzip .wasm + .js: $total bytes ($((total / 1024)) KiB): above the 160 KiB ceiling" >"$SIZE_FILE"
+  if [ "$total" -gt "$CEILING" ]; then
+    echo "gzip .wasm + .js: $total bytes ($((total / 1024)) KiB): ABOVE the 200 KiB ceiling" >"$SIZE_FILE"
     return 1
-  else
-    echo "gzip .wasm + .js: $total bytes ($((total / 1024)) KiB): under the 160 KiB ceiling, OVER the 90 KiB budget (README, Size)" >"$SIZE_FILE"
-    [ "${STRICT_BUDGET:-0}" = 1 ] && return 1
   fi
+  echo "gzip .wasm + .js: $total bytes ($((total / 1024)) KiB), under the 200 KiB ceiling ($((total - last)) bytes over $prev)" >"$SIZE_FILE"
   return 0
 }
 

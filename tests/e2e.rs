@@ -178,13 +178,22 @@ async fn read_grid(
     (g, t)
 }
 
-/// Fails the test if the app panicked (the panic hook marks the page).
+/// Fails the test if the app panicked (the panic hook marks the page) or the page's
+/// Content-Security-Policy refused anything (web/boot.js records each refusal on <html>).
 async fn no_panic(c: &Client) {
     let v = c
         .execute("return document.body.getAttribute('data-panic');", vec![])
         .await
         .unwrap();
     assert_eq!(v, Value::Null, "the app panicked: {v}");
+    let v = c
+        .execute(
+            "return document.documentElement.getAttribute('data-csp-violations');",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(v, Value::Null, "the Content-Security-Policy refused: {v}");
 }
 
 /// Goes to `url` and waits for the app to render.
@@ -355,37 +364,180 @@ async fn a_broken_link_shows_an_alert_and_keeps_the_fragment() {
     c.close().await.unwrap();
 }
 
+const JS_URL: &str = "javascript:alert(1)";
+const RTL: &str = "\u{202E}gnp.exe";
+
+/// Hostile names (markup, a `javascript:` URL, a right-to-left override, a 10 KB name) are
+/// inert and legible everywhere they are painted: grid, tooltips, totals, explanation, bytes
+/// field tree, what-if summary, side-by-side table, link bar; and the page runs under its
+/// Content-Security-Policy without a refusal.
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
-async fn markup_in_names_is_shown_as_text() {
+async fn hostile_names_are_inert_and_legible_everywhere() {
     let (_d, c, base) = session().await;
+    let long: String = "long-name-".repeat(1024);
     let scenario = json!({
-        "topics": {IMG: 2},
-        "members": [{"id": IMG, "topics": [IMG]}],
+        "topics": {IMG: 2, JS_URL: 1, RTL: 1, long.as_str(): 1},
+        "members": [
+            {"id": IMG, "topics": [IMG, JS_URL, RTL, long.as_str()], "rack": RTL},
+            {"id": JS_URL, "instance_id": IMG, "topics": [IMG, JS_URL]},
+            {"id": RTL, "topics": [IMG, RTL]},
+            {"id": long.as_str(), "topics": [IMG, long.as_str()]},
+        ],
     })
     .to_string();
     let link = cli(&["link", "-", "--base", &base], Some(&scenario));
     open(&c, &link).await;
-    let (grid, _) = read_grid(&c).await;
-    assert_eq!(grid[IMG][IMG], vec![0, 1]);
-    let imgs = c.find_all(Locator::Css("img")).await.unwrap();
-    assert!(imgs.is_empty(), "an <img> element was created from a name");
-    let name = c
-        .find(Locator::Css(".member-total .member-name"))
+    // The policy is on the page, and the app runs under it.
+    let csp = c
+        .execute(
+            "const m = document.querySelector('meta[http-equiv=\"Content-Security-Policy\"]'); return m && m.content;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let csp = csp.as_str().unwrap_or_default();
+    assert!(
+        csp.contains("script-src 'self' 'wasm-unsafe-eval'"),
+        "{csp}"
+    );
+    assert!(!csp.contains("unsafe-inline"), "{csp}");
+    let inline = c
+        .execute(
+            "return [...document.scripts].filter(s => !s.src).length;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(inline, json!(0), "an inline script is on the page");
+    // Grid and totals: every name comes back exactly as data, and as text.
+    let (grid, totals) = read_grid(&c).await;
+    // the static member (instance id) first, then member ids in Java's order
+    assert_eq!(grid[JS_URL][IMG], vec![0]);
+    assert_eq!(grid[IMG][IMG], vec![1]);
+    assert_eq!(totals.len(), 4);
+    for name in [IMG, JS_URL, RTL, long.as_str()] {
+        assert!(totals.contains_key(name), "{name:.40}");
+    }
+    let names: Vec<String> = {
+        let mut out = Vec::new();
+        for e in c
+            .find_all(Locator::Css(".member-total .member-name"))
+            .await
+            .unwrap()
+        {
+            out.push(e.text().await.unwrap());
+        }
+        out
+    };
+    assert!(names.iter().any(|n| n == IMG), "{names:?}");
+    assert!(names.iter().any(|n| n == JS_URL));
+    // Hover tooltips name the owner as text.
+    let cell = c
+        .find(Locator::Css(".cell[data-partition='0']"))
+        .await
+        .unwrap();
+    hover(&c, &cell).await;
+    let title = until("a tooltip", || async { cell.attr("title").await.ok()? }).await;
+    assert!(title.contains(IMG), "{title}");
+    // The explanation of a topic whose name is markup.
+    let explain = c
+        .find(Locator::Id("explain"))
         .await
         .unwrap()
         .text()
         .await
         .unwrap();
-    assert_eq!(name, IMG);
-    let title = c
-        .find(Locator::Css(".topic-title"))
+    assert!(explain.contains(IMG), "{explain:.200}");
+    // The bytes field tree of the member whose id and topics are hostile.
+    c.find(Locator::Css(".show-bytes"))
+        .await
+        .unwrap()
+        .click()
+        .await
+        .unwrap();
+    let tree = until("the field tree", || async {
+        let t = c
+            .find(Locator::Css("#bytes-panel .tree"))
+            .await
+            .ok()?
+            .text()
+            .await
+            .ok()?;
+        t.contains(JS_URL).then_some(t)
+    })
+    .await;
+    assert!(tree.contains(IMG), "{tree:.300}");
+    // Pin, remove a member: the what-if summary names them as text.
+    click(&c, Locator::Id("pin")).await;
+    click(&c, Locator::Css(".remove-member")).await;
+    let summary = until("the what-if summary", || async {
+        let t = c
+            .find(Locator::Id("moved-summary"))
+            .await
+            .ok()?
+            .text()
+            .await
+            .ok()?;
+        t.contains("Left").then_some(t)
+    })
+    .await;
+    assert!(summary.contains(&format!("Left: {IMG}")), "{summary:.300}");
+    let compare = c
+        .find(Locator::Id("compare"))
         .await
         .unwrap()
         .text()
         .await
         .unwrap();
-    assert_eq!(title, IMG);
+    assert!(compare.contains(JS_URL), "{compare:.300}");
+    // The link bar holds the link with every name percent-encoded.
+    let url = c
+        .find(Locator::Id("link"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap()
+        .unwrap_or_default();
+    assert!(
+        url.starts_with(&base) && url.contains("%3Cimg"),
+        "{url:.200}"
+    );
+    // Inert: nothing a name spells became an element, a link or a handler.
+    let made = c
+        .execute(
+            "return document.querySelectorAll('img, a[href^=\"javascript\"], [onerror], [onclick], iframe, object').length;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(made, json!(0));
+    // Legible: names are isolated from the text around them, and the 10 KB name wraps
+    // instead of widening the page.
+    let iso = c
+        .execute(
+            "return getComputedStyle(document.querySelector('.member-total .member-name')).unicodeBidi;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(iso, json!("isolate"));
+    let wide = c
+        .execute(
+            r#"const w = document.documentElement.clientWidth;
+               const over = [...document.querySelectorAll('body *')]
+                 .filter(e => e.getBoundingClientRect().right > w + 1 && ![...e.children].some(k => k.getBoundingClientRect().right > w + 1))
+                 .slice(0, 5).map(e => e.tagName + '.' + e.className + '#' + e.id);
+               return [document.documentElement.scrollWidth - w, over];"#,
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(
+        wide[0].as_i64().unwrap_or(0) <= 1,
+        "the page scrolls sideways: {wide}"
+    );
     finish(c).await;
 }
 

@@ -29,6 +29,10 @@ pub fn escape(s: &str) -> String {
     out
 }
 
+/// The deepest indent the stylesheet has a class for (`depth-0` .. `depth-6`): the page
+/// ships a Content-Security-Policy without inline styles, so indents are classes.
+pub const MAX_DEPTH_CLASS: u8 = 6;
+
 /// One row of the field tree: its path, value and place, with the data attributes the
 /// view (and its tests) select by: `data-index` (the field's position), `data-bytes`
 /// (its byte range) and `data-field` (its path).
@@ -46,8 +50,8 @@ pub fn field_row(i: usize, f: &Field, s: &mut String) {
         None => format!("@0x{:04x} +{}", whole.start, whole.len()),
     };
     s.push_str(&format!(
-        "<li class=\"field\" tabindex=\"0\" style=\"padding-left:{}em\" data-index=\"{i}\" data-bytes=\"{}-{}\" data-field=\"",
-        f.depth, whole.start, whole.end
+        "<li class=\"field depth-{}\" tabindex=\"0\" data-index=\"{i}\" data-bytes=\"{}-{}\" data-field=\"",
+        f.depth.min(MAX_DEPTH_CLASS), whole.start, whole.end
     ));
     escape_into(&path, s);
     s.push_str("\"><span class=\"field-path\">");
@@ -67,9 +71,41 @@ pub fn byte_cell(i: usize, b: u8, s: &mut String) {
     ));
 }
 
+/// A name to put inside a sentence: unchanged when it cannot reorder its neighbours, else
+/// wrapped in Unicode's first-strong isolate (U+2068 ... U+2069), which confines its
+/// direction, and any override or embedding it opens (a name such as "\u{202E}gnp.exe"), to
+/// the name itself. Elements that hold only a name get the same from CSS
+/// (`unicode-bidi: isolate`).
+pub fn isolate(name: &str) -> std::borrow::Cow<'_, str> {
+    let risky = name.chars().any(|c| {
+        matches!(c, '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+            // Hebrew, Arabic and the other right-to-left blocks
+            || ('\u{0590}'..='\u{08FF}').contains(&c)
+            || ('\u{FB1D}'..='\u{FDFF}').contains(&c)
+            || ('\u{FE70}'..='\u{FEFF}').contains(&c)
+            || ('\u{10800}'..='\u{10FFF}').contains(&c)
+            || ('\u{1E800}'..='\u{1EFFF}').contains(&c)
+    });
+    if risky {
+        std::borrow::Cow::Owned(format!("\u{2068}{name}\u{2069}"))
+    } else {
+        std::borrow::Cow::Borrowed(name)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn names_that_could_reorder_a_sentence_are_isolated() {
+        assert_eq!(isolate("consumer-1"), "consumer-1");
+        assert_eq!(
+            isolate("\u{202E}gnp.exe"),
+            "\u{2068}\u{202E}gnp.exe\u{2069}"
+        );
+        assert_eq!(isolate("\u{5D0}\u{5D1}"), "\u{2068}\u{5D0}\u{5D1}\u{2069}");
+    }
     use crate::protocol::{FieldPath, FieldValue, Span};
 
     /// Undoes [`escape`], to show nothing was lost.
@@ -154,7 +190,7 @@ mod tests {
         field_row(3, &f, &mut s);
         assert_eq!(
             s,
-            "<li class=\"field\" tabindex=\"0\" style=\"padding-left:1em\" data-index=\"3\" \
+            "<li class=\"field depth-1\" tabindex=\"0\" data-index=\"3\" \
              data-bytes=\"6-36\" data-field=\"topics[0]\"><span class=\"field-path\">topics[0]</span>\
              <span class=\"field-value\">&quot;&lt;img src=x onerror=alert(1)&gt;&quot;</span>\
              <span class=\"field-where\">@0x0006 +30 (2 prefix, 28 payload)</span></li>"

@@ -271,7 +271,11 @@ pub fn grid(props: &Props) -> Html {
                         <span class="badge" title={format!("group.instance.id = {instance}")}>{ "static" }</span>
                     }
                 </span>
-                <span class="bar-track"><span class={classes!("bar", format!("c{}", pos % PALETTE))} style={format!("width:{}.{}%", width / 10, width % 10)}></span></span>
+                // An SVG rectangle: its width is an attribute, not an inline style (the page's
+                // Content-Security-Policy allows none).
+                <svg class="bar-track" viewBox="0 0 1000 10" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+                    <rect class={classes!("bar", format!("c{}", pos % PALETTE))} width={width.to_string()} height="10" />
+                </svg>
                 <span class="total">{ if total == 0 { "idle".to_string() } else { total.to_string() } }</span>
             </li>
         }

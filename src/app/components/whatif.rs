@@ -33,7 +33,11 @@ fn skew(a: &Assignment) -> String {
 /// Member ids for a sentence: the first 50, then how many more.
 fn names(ids: &[String]) -> String {
     const NAMED: usize = 50;
-    let mut s = ids[..ids.len().min(NAMED)].join(", ");
+    let shown: Vec<_> = ids[..ids.len().min(NAMED)]
+        .iter()
+        .map(|id| crate::app::markup::isolate(id))
+        .collect();
+    let mut s = shown.join(", ");
     if ids.len() > NAMED {
         s.push_str(&format!(" and {} more", ids.len() - NAMED));
     }
@@ -64,7 +68,11 @@ pub fn what_if(p: &Props) -> Html {
             if *lost > 0 {
                 parts.push(format!("lost {lost}"));
             }
-            lines.push(format!("{m}: {}", parts.join(", ")));
+            lines.push(format!(
+                "{}: {}",
+                crate::app::markup::isolate(m),
+                parts.join(", ")
+            ));
         }
         let list = |label: &str, v: &[String]| (!v.is_empty()).then(|| format!("{label}: {}", names(v)));
         let groups: Vec<String> = [
