@@ -4,6 +4,7 @@
 use crate::assignor::AssignorKind;
 use crate::collections::VecMap;
 use crate::protocol::{decode_subscription, encode_subscription, hex};
+use crate::scenario::colours::Colours;
 use crate::scenario::link::LinkState;
 use crate::scenario::whatif::{self, Baseline};
 use crate::scenario::{edit, presets, Scenario};
@@ -61,6 +62,8 @@ pub struct AppState {
     pub baseline: Option<Baseline>,
     /// The story step on screen.
     pub story_step: Option<usize>,
+    /// Each member's colour slot, by member id: it follows the member, not its position.
+    pub colours: Colours,
 }
 
 /// The version librdkafka sends, and the default of the bytes view.
@@ -80,7 +83,9 @@ impl Default for AppState {
             versions: VecMap::new(),
             baseline: None,
             story_step: None,
+            colours: Colours::default(),
         }
+        .with_colours()
     }
 }
 
@@ -102,6 +107,8 @@ pub enum Action {
         text: String,
     },
     AddMember,
+    /// "members: N": the group gets N members in one step (joins or leaves at the end).
+    SetMemberCount(String),
     RenameMember {
         index: usize,
         id: String,
@@ -188,14 +195,20 @@ impl AppState {
                 (Ok(()), HistoryMode::Push, String::new())
             }
             Action::AddMember => {
-                edit::add_member(s);
+                edit::add_member(s, seed_of(self));
                 (Ok(()), HistoryMode::Push, String::new())
             }
+            Action::SetMemberCount(text) => (
+                edit::set_member_count(s, &text, seed_of(self)).map(|_| ()),
+                HistoryMode::Push,
+                "member-count".to_string(),
+            ),
             Action::RenameMember { index, id } => {
                 let old = s.members.get(index).map(|m| m.id.clone());
                 let r = edit::rename_member(s, index, &id);
                 if let (Ok(()), Some(old)) = (&r, old) {
                     next.rekey(&old, &id);
+                    next.colours.rename(&old, &id);
                 }
                 (r, HistoryMode::Replace, format!("member-{index}-id"))
             }
@@ -236,6 +249,8 @@ impl AppState {
             Action::LoadPreset(key) => match presets::preset(key) {
                 Some(p) => {
                     *s = p;
+                    // A new group: colours start again in list order.
+                    next.colours = Colours::default();
                     next.selected_topic = None;
                     next.bytes_member = None;
                     next.hex_drafts.clear();
@@ -273,6 +288,12 @@ impl AppState {
                 // The link keys per-member state by position; the app by member id.
                 next.versions = by_id(s, state.versions);
                 next.hex_drafts = by_id(s, state.hex_drafts);
+                next.colours = match state.colours {
+                    Some(slots) => {
+                        Colours::from_pairs(s.members.iter().map(|m| m.id.clone()).zip(slots))
+                    }
+                    None => Colours::in_order(s.members.iter().map(|m| m.id.as_str())),
+                };
                 if let Some(b) = &next.bytes_member {
                     if !s.members.iter().any(|m| &m.id == b) {
                         next.bytes_member = None;
@@ -281,7 +302,7 @@ impl AppState {
                 next.refusal = None;
                 next.revision += 1;
                 next.history = HistoryMode::None;
-                return next;
+                return next.with_colours();
             }
             Action::LinkBroken(b) => {
                 next.broken_link = Some(b);
@@ -353,6 +374,7 @@ impl AppState {
                     .wrapping_add(s.members.len() as u64);
                 for (old, new) in whatif::rolling_restart(s, seed) {
                     base.rename(&old, &new);
+                    next.colours.rename(&old, &new);
                     next.versions = rekeyed(&next.versions, &old, &new);
                     if next.bytes_member.as_deref() == Some(old.as_str()) {
                         next.bytes_member = Some(new);
@@ -395,7 +417,7 @@ impl AppState {
                 next.refusal = None;
                 next.revision += 1;
                 next.history = mode;
-                next
+                next.with_colours()
             }
             Err(message) => {
                 // A refused edit changes nothing but the message.
@@ -419,8 +441,36 @@ impl AppState {
             baseline: self.baseline.clone().map(Ok),
             story_step: self.story_step,
             hex_drafts,
+            colours: {
+                let slots: Vec<u32> = self
+                    .scenario
+                    .members
+                    .iter()
+                    .map(|m| self.colours.slot(&m.id).unwrap_or(u32::MAX))
+                    .collect();
+                // 0, 1, 2, ... is what a link without colours means
+                let plain = slots.iter().enumerate().all(|(i, s)| *s as usize == i);
+                (!plain).then_some(slots)
+            },
             extra: Vec::new(),
         }
+    }
+
+    /// Colour slots for every member shown (and every member the baseline names), keeping
+    /// each member's own: see [`Colours::updated`].
+    fn with_colours(mut self) -> Self {
+        let live = self.scenario.members.iter().map(|m| m.id.as_str()).chain(
+            self.baseline
+                .iter()
+                .flat_map(|b| b.members.iter().map(String::as_str)),
+        );
+        self.colours = self.colours.updated(live);
+        self
+    }
+
+    /// A member's colour slot.
+    pub fn colour_of(&self, id: &str) -> u32 {
+        self.colours.slot(id).unwrap_or(0)
     }
 
     /// The version a member's bytes are written at.
@@ -447,6 +497,13 @@ impl AppState {
             self.bytes_member = Some(new.to_string());
         }
     }
+}
+
+/// A seed for new member ids' UUIDs: different for every edit, the same for the same edit.
+fn seed_of(s: &AppState) -> u64 {
+    s.revision
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(s.scenario.members.len() as u64)
 }
 
 /// The id of the member at `index` (empty when there is none: no view state has that key).
@@ -641,5 +698,44 @@ mod tests {
         assert!(broken.message.contains("owner 7"), "{}", broken.message);
         assert!(broken.partial);
         assert_eq!(broken.raw, "a|t:7");
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        /// Adding, removing or renaming one member (or setting the member count) leaves
+        /// every other member's colour as it was, and no two members share a colour.
+        #[test]
+        fn colours_follow_members(n in 1usize..12, action in 0u8..4, at in 0usize..12, count in 0usize..14) {
+            let ids: Vec<String> = (0..n).map(|i| format!("m{i}")).collect();
+            let members: Vec<String> = ids.iter().map(|id| format!("{id}***B")).collect();
+            let s = start(&format!("v1;a=r;t=t*7;m={}", members.join(",")));
+            // start from colours that are not simply in order
+            let s = s.apply(Action::RemoveMember(0)).apply(Action::AddMember);
+            let before: Vec<(String, u32)> = s.scenario.members.iter().map(|m| (m.id.clone(), s.colour_of(&m.id))).collect();
+            let at = at % s.scenario.members.len();
+            let next = match action {
+                0 => s.apply(Action::AddMember),
+                1 => s.apply(Action::RemoveMember(at)),
+                2 => s.apply(Action::RenameMember { index: at, id: "renamed".into() }),
+                _ => s.apply(Action::SetMemberCount(count.to_string())),
+            };
+            for (id, c) in &before {
+                if let Some(m) = next.scenario.members.iter().find(|m| &m.id == id) {
+                    proptest::prop_assert_eq!(next.colour_of(&m.id), *c, "{}", id);
+                }
+            }
+            if action == 2 {
+                proptest::prop_assert_eq!(next.colour_of("renamed"), before[at].1);
+            }
+            let mut slots: Vec<u32> = next.scenario.members.iter().map(|m| next.colour_of(&m.id)).collect();
+            slots.sort_unstable();
+            slots.dedup();
+            proptest::prop_assert_eq!(slots.len(), next.scenario.members.len());
+            // and the link carries them
+            let back = start(&to_fragment(&next.link_state()));
+            for m in &next.scenario.members {
+                proptest::prop_assert_eq!(back.colour_of(&m.id), next.colour_of(&m.id));
+            }
+        }
     }
 }

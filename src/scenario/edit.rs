@@ -1,6 +1,7 @@
 //! Edits a person makes to a scenario, each checked: a refused edit says why and changes
 //! nothing. The app's reducer is a thin layer over these.
 
+use super::member_id::next_consumer_id;
 use super::{Member, Scenario, Topic};
 
 /// Partition counts the editor accepts (files and links may hold up to
@@ -126,12 +127,59 @@ pub fn remove_topic(s: &mut Scenario, index: usize) {
     }
 }
 
-/// Adds a member with a fresh id subscribed to every topic; returns its id.
-pub fn add_member(s: &mut Scenario) -> String {
-    let id = unused("consumer-", |n| s.members.iter().any(|m| m.id == n));
-    let topics: Vec<&str> = s.topics.iter().map(|t| t.name.as_str()).collect();
+/// Adds a member subscribed as the last member is (to every topic when it is the first),
+/// with the id the coordinator would give a real Java consumer joining this group
+/// ([`next_consumer_id`]), so it sorts as a real join would; returns its id. `seed` makes
+/// the id's UUID.
+pub fn add_member(s: &mut Scenario, seed: u64) -> String {
+    let mut id = next_consumer_id(s.members.iter().map(|m| m.id.as_str()), seed);
+    let mut k = 1;
+    while s.members.iter().any(|m| m.id == id) {
+        id = next_consumer_id(
+            s.members.iter().map(|m| m.id.as_str()),
+            seed.wrapping_add(k),
+        );
+        k += 1;
+    }
+    let topics: Vec<String> = match s.members.last() {
+        Some(m) if m.subscription.is_none() => m.topics.clone(),
+        _ => s.topics.iter().map(|t| t.name.clone()).collect(),
+    };
+    let topics: Vec<&str> = topics.iter().map(String::as_str).collect();
     s.members.push(Member::new(&id, &topics));
     id
+}
+
+/// The most members "members: N" sets in one step.
+pub const MAX_MEMBER_COUNT: usize = 10_000;
+
+/// Sets the group to `text` members in one step: members join (as [`add_member`]) or the
+/// last listed ones leave. Returns the ids that joined and left.
+pub fn set_member_count(
+    s: &mut Scenario,
+    text: &str,
+    seed: u64,
+) -> Result<(Vec<String>, Vec<String>), String> {
+    let n: usize = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("\"{}\" is not a number of members", text.trim()))?;
+    if n > MAX_MEMBER_COUNT {
+        return Err(format!(
+            "{n} members: this sets at most {MAX_MEMBER_COUNT} in one step"
+        ));
+    }
+    let mut joined = Vec::new();
+    let mut left = Vec::new();
+    while s.members.len() > n {
+        left.push(s.members.pop().map(|m| m.id).unwrap_or_default());
+    }
+    let mut k = 0u64;
+    while s.members.len() < n {
+        joined.push(add_member(s, seed.wrapping_add(k * 7919)));
+        k += 1;
+    }
+    Ok((joined, left))
 }
 
 /// Changes a member id.
@@ -230,9 +278,21 @@ mod tests {
             .members
             .iter()
             .all(|m| m.topics.contains(&"orders".to_string())));
-        let id = add_member(&mut s);
-        assert_eq!(id, "consumer-0");
-        assert_eq!(add_member(&mut s), "consumer-1");
+        let id = add_member(&mut s, 1);
+        assert!(id.starts_with("consumer-my-group-1-"), "{id}");
+        // the next one counts on, and subscribes as the last member does
+        s.members.last_mut().unwrap().topics = vec!["orders".into()];
+        let next = add_member(&mut s, 2);
+        assert!(next.starts_with("consumer-my-group-2-"), "{next}");
+        assert_eq!(s.members.last().unwrap().topics, ["orders"]);
+        let (joined, left) = set_member_count(&mut s, "6", 3).unwrap();
+        assert_eq!((joined.len(), left.len(), s.members.len()), (2, 0, 6));
+        let (joined, left) = set_member_count(&mut s, " 1 ", 3).unwrap();
+        assert_eq!((joined.len(), left.len(), s.members.len()), (0, 5, 1));
+        assert!(set_member_count(&mut s, "10001", 3).is_err());
+        assert!(set_member_count(&mut s, "x", 3)
+            .unwrap_err()
+            .contains("not a number"));
         assert_eq!(add_topic(&mut s), "topic-0");
     }
 }

@@ -4,6 +4,7 @@
 //! `partition_racks`, `members` [...], `assignor`), so any vector entry is a valid scenario
 //! file; unknown fields are ignored. Its URL form is in [`link`].
 
+pub mod colours;
 pub mod edit;
 pub mod link;
 pub mod member_id;

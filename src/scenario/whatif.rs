@@ -331,7 +331,7 @@ mod tests {
         let s = super::super::presets::preset("seven-three").unwrap();
         let b = Baseline::of(&s);
         let mut t = s.clone();
-        super::super::edit::add_member(&mut t);
+        t.members.push(Member::new("consumer-0", &["orders"]));
         let d = diff_of(&t, &b);
         // consumer-0 sorts first. 7 over 3 (a 0-2, b 3-4, c 5-6) becomes 7 over 4
         // (consumer-0 0-1, a 2-3, b 4-5, c 6): partitions 0, 1, 3 and 5 move.

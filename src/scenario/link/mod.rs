@@ -18,7 +18,9 @@
 //!   `-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`); see [`ids`].
 //! - `p`: partition racks, `topic*racks!racks!...` with racks split by `:`.
 //! - `x<key>=<value>`: the app's state: `xb` the pinned baseline ([`baseline`]), `xs` the
-//!   story step, `xh<i>` hex still being typed for member `i`; other keys are kept verbatim.
+//!   story step, `xh<i>` hex still being typed for member `i`, `xc` the members' colour
+//!   slots (`.`-separated, in member order; only when not 0, 1, 2, ...); other keys are kept
+//!   verbatim.
 //!
 //! Names are percent-encoded except `A-Z a-z 0-9 - . _`, so every separator is unambiguous,
 //! a browser never rewrites the fragment, and a link is ASCII. Names are never empty. Every
@@ -91,6 +93,8 @@ pub struct LinkState {
     pub story_step: Option<usize>,
     /// Hex being typed per member (index) that is not whole bytes yet.
     pub hex_drafts: VecMap<usize, String>,
+    /// Colour slot per member (index), when not simply 0, 1, 2, ... in list order.
+    pub colours: Option<Vec<u32>>,
     /// App state from a newer build of the same format, kept in order.
     pub extra: Vec<(String, String)>,
 }
@@ -143,6 +147,7 @@ mod tests {
             baseline: Some(Ok(crate::scenario::whatif::Baseline::of(&sample()))),
             story_step: Some(2),
             hex_drafts: [(0, "00 0".to_string())].into_iter().collect(),
+            colours: Some(vec![1, 0]),
             extra: vec![("base".into(), "x;y=z".into())],
         };
         let f = to_fragment(&st);
@@ -240,6 +245,9 @@ mod tests {
             ("v1;a=r;t=a*1;m=x****v+3", "not a number"),
             ("v1;a=r;t=a*1;m=x***;xs=99", "does not exist"),
             ("v1;a=r;t=a*1;m=x***;xh5=00", "1 members"),
+            ("v1;a=r;t=a*1;m=x***,y***;xc=1.1", "twice"),
+            ("v1;a=r;t=a*1;m=x***,y***;xc=1", "1 given for 2"),
+            ("v1;a=r;t=a*1;m=x***;xc=99999999", "not a colour"),
         ];
         for (f, want) in must_refuse {
             let e = from_fragment(f).expect_err(f);

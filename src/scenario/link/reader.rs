@@ -214,6 +214,40 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                 }
                 state.story_step = Some(step);
             }
+            "c" => {
+                let n = state.scenario.members.len();
+                let mut slots = Vec::new();
+                if !v.is_empty() {
+                    for (k, part) in v.split('.').enumerate() {
+                        if k >= n {
+                            return Err(
+                                val.err(format!("colours: more than the link's {n} members"))
+                            );
+                        }
+                        let ok = !part.is_empty()
+                            && part.len() <= 6
+                            && part.bytes().all(|c| c.is_ascii_digit());
+                        let slot: u32 =
+                            ok.then(|| part.parse().ok()).flatten().ok_or_else(|| {
+                                val.err(format!(
+                                    "colours: \"{}\" is not a colour number",
+                                    shorten(part)
+                                ))
+                            })?;
+                        if slots.contains(&slot) {
+                            return Err(val.err(format!("colours: colour {slot} is given twice")));
+                        }
+                        slots.push(slot);
+                    }
+                }
+                if slots.len() != n {
+                    return Err(val.err(format!("colours: {} given for {n} members", slots.len())));
+                }
+                // In list order is what no `xc` means: the same state either way.
+                if slots.iter().enumerate().any(|(i, s)| *s as usize != i) {
+                    state.colours = Some(slots);
+                }
+            }
             h if h.starts_with('h') && h.len() > 1 => {
                 let i: usize = key.skip(1).number("member number of typed hex", "")?;
                 if i >= state.scenario.members.len() {

@@ -210,6 +210,10 @@ pub fn to_fragment(state: &LinkState) -> String {
     for (i, t) in &state.hex_drafts {
         extra(&format!("h{i}"), t);
     }
+    if let Some(c) = &state.colours {
+        let list: Vec<String> = c.iter().map(|k| k.to_string()).collect();
+        extra("c", &list.join("."));
+    }
     for (k, v) in &state.extra {
         extra(k, v);
     }
