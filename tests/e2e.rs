@@ -284,11 +284,17 @@ async fn adding_a_member_changes_the_grid_and_back_undoes_it() {
     click(&c, Locator::Id("add-member")).await;
     let after = until("the new member in the grid", || async {
         let (g, _) = read_grid(&c).await;
-        g.contains_key("consumer-0").then_some(g)
+        (g.len() == 3).then_some(g)
     })
     .await;
+    // The newcomer has the id a real Java consumer gets (consumer-<group>-<n>-<uuid>).
+    let new = after
+        .keys()
+        .find(|k| k.starts_with("consumer-my-group-1-"))
+        .cloned()
+        .unwrap_or_else(|| panic!("{after:?}"));
     assert_eq!(after["a"]["orders"], vec![0, 1, 2]);
-    assert_eq!(after["consumer-0"]["orders"], vec![5, 6]);
+    assert_eq!(after[&new]["orders"], vec![5, 6]);
     assert_ne!(
         c.current_url().await.unwrap().to_string(),
         url_before,
@@ -297,7 +303,7 @@ async fn adding_a_member_changes_the_grid_and_back_undoes_it() {
     c.back().await.unwrap();
     let undone = until("Back to undo the add", || async {
         let (g, _) = read_grid(&c).await;
-        (!g.contains_key("consumer-0")).then_some(g)
+        (!g.contains_key(&new)).then_some(g)
     })
     .await;
     assert_eq!(undone, before);
@@ -908,7 +914,29 @@ async fn pin_then_add_a_member_shows_what_moved() {
     })
     .await;
     assert_eq!((moved.len(), count), (0, Some(0)));
+    let class_of = |p: u32| {
+        let c = c.clone();
+        async move {
+            attr_of(
+                &c,
+                &format!(".cell[data-topic='orders'][data-partition='{p}']"),
+                "class",
+            )
+            .await
+            .unwrap_or_default()
+        }
+    };
+    let mut pinned_class = Vec::new();
+    for p in 0..7 {
+        pinned_class.push(class_of(p).await);
+    }
     click(&c, Locator::Id("add-member")).await;
+    until("the fourth member", || async {
+        c.find(Locator::Id("member-3-id")).await.ok().map(|_| ())
+    })
+    .await;
+    // It joins under an id that sorts first.
+    paste(&c, "#member-3-id", "consumer-0").await;
     // consumer-0 sorts first: consumer-0 0-1, a 2-3, b 4-5, c 6; partitions 0, 1, 3, 5 move.
     let (moved, count) = until("the moved cells", || async {
         let r = read_moved(&c).await;
@@ -940,7 +968,41 @@ async fn pin_then_add_a_member_shows_what_moved() {
         cell.attr("title").await.ok()?
     })
     .await;
-    assert_eq!(title, "orders-3: consumer-a (#1), moved since the baseline");
+    assert!(
+        title.starts_with(
+            "orders partition 3: owned by consumer-a, moved from consumer-b since the baseline; one of the n mod m extra"
+        ),
+        "{title}"
+    );
+    // Colours follow members: a cell that stayed with its owner looks as it did; a moved
+    // cell has its new owner's colour and a corner in its previous owner's.
+    for p in [2u32, 4, 6] {
+        assert_eq!(
+            class_of(p).await,
+            pinned_class[p as usize],
+            "partition {p} did not move"
+        );
+    }
+    for (p, from) in [(0u32, 0usize), (1, 0), (3, 3), (5, 5)] {
+        let class = class_of(p).await;
+        let prev_colour = pinned_class[from]
+            .split(' ')
+            .find(|k| k.len() == 2 && k.starts_with('c'))
+            .unwrap()
+            .to_string();
+        assert!(
+            class.contains(&format!("from-{prev_colour}")),
+            "{p}: {class}"
+        );
+        assert_ne!(class, pinned_class[p as usize]);
+    }
+    let from = attr_of(
+        &c,
+        ".cell[data-topic='orders'][data-partition='5']",
+        "data-from",
+    )
+    .await;
+    assert_eq!(from.as_deref(), Some("consumer-c"));
     assert!(summary.contains("Joined: consumer-0"), "{summary}");
     // The side-by-side table shows range and round-robin totals.
     let rr = attr_of(

@@ -230,22 +230,19 @@ async fn clicking_add_member_and_switching_assignor() {
     let root = mount("v1;a=r;t=t0*3,t1*3;m=C0***D,C1***D").await;
     click(&root, "#add-member");
     yew::scheduler::flush().await;
-    assert_eq!(
-        owners(&root, "t0"),
-        vec![
-            Some("C0".into()),
-            Some("C1".into()),
-            Some("consumer-0".into())
-        ]
-    );
-    // The URL is written in a task after the repaint.
+    // The newcomer has the id a real Java consumer gets: consumer-<group>-<n>-<uuid>.
+    let o = owners(&root, "t0");
+    assert_eq!(o[..2], [Some("C0".into()), Some("C1".into())]);
+    let new = o[2].clone().unwrap_or_default();
+    assert!(new.starts_with("consumer-my-group-1-"), "{new}");
+    // The URL is written in a task after the repaint (the id's client.id, in the link).
     until("the link to follow the edit", || {
         web_sys::window()
             .unwrap()
             .location()
             .hash()
             .unwrap()
-            .contains("consumer-0")
+            .contains("consumer-my-group-1~")
     })
     .await;
     root.remove();

@@ -64,6 +64,8 @@ pub struct AppState {
     pub story_step: Option<usize>,
     /// Each member's colour slot, by member id: it follows the member, not its position.
     pub colours: Colours,
+    /// The preset on screen, until an edit changes the group.
+    pub preset: Option<&'static str>,
 }
 
 /// The version librdkafka sends, and the default of the bytes view.
@@ -84,6 +86,7 @@ impl Default for AppState {
             baseline: None,
             story_step: None,
             colours: Colours::default(),
+            preset: Some("seven-three"),
         }
         .with_colours()
     }
@@ -164,6 +167,7 @@ pub enum Action {
 impl AppState {
     /// The pure transition.
     pub fn apply(&self, action: Action) -> AppState {
+        let is_preset = matches!(action, Action::LoadPreset(_));
         let mut next = self.clone();
         let s = &mut next.scenario;
         let (result, mode, field): (Result<(), String>, HistoryMode, String) = match action {
@@ -251,6 +255,10 @@ impl AppState {
                     *s = p;
                     // A new group: colours start again in list order.
                     next.colours = Colours::default();
+                    next.preset = presets::PRESETS
+                        .iter()
+                        .find(|p| p.key == key)
+                        .map(|p| p.key);
                     next.selected_topic = None;
                     next.bytes_member = None;
                     next.hex_drafts.clear();
@@ -269,6 +277,7 @@ impl AppState {
             }
             Action::LoadLink(state) => {
                 let state = *state;
+                next.preset = None;
                 *s = state.scenario;
                 next.broken_link = None;
                 next.baseline = None;
@@ -414,6 +423,9 @@ impl AppState {
         };
         match result {
             Ok(()) => {
+                if !is_preset && next.scenario != self.scenario {
+                    next.preset = None;
+                }
                 next.refusal = None;
                 next.revision += 1;
                 next.history = mode;

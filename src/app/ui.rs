@@ -20,6 +20,8 @@ pub struct Computed {
     pub kind: AssignorKind,
     /// What changed since the pinned baseline.
     pub diff: Option<Diff>,
+    /// The pinned baseline.
+    pub baseline: Option<whatif::Baseline>,
     /// The same group under range and under round-robin, side by side.
     pub range: assignor::Assignment,
     /// See `range`.
@@ -55,6 +57,7 @@ pub fn app() -> Html {
                 input,
                 kind: s.assignor,
                 diff: None,
+                baseline: baseline.clone(),
                 range,
                 round_robin,
             };
@@ -66,6 +69,7 @@ pub fn app() -> Html {
         })
     };
     let kind = state.scenario.assignor;
+    let colours = use_memo(state.colours.clone(), |c| c.clone());
     let on_assignor = {
         let dispatch = dispatch.clone();
         Callback::from(move |e: Event| {
@@ -117,10 +121,11 @@ pub fn app() -> Html {
         <div class="app">
             <header class="top">
                 <h1>{ "Rebalance Lab" }</h1>
-                <p class="tagline">{ "How a Kafka consumer group splits partitions among its members, exactly as the Java client does." }</p>
+                <p class="tagline">{ "How a Kafka consumer group" }<components::glossary::Term key_="group" />{ " splits partitions among its members, exactly as the Java client does." }</p>
+                <components::glossary::Glossary />
             </header>
             { for broken }
-            <components::presets::Presets dispatch={dispatch.clone()} />
+            <components::presets::Presets dispatch={dispatch.clone()} loaded={state.preset} />
             <main class="layout">
                 <section class="panel edit">
                     <Editor scenario={state.scenario.clone()} refusal={state.refusal.clone()} dispatch={dispatch.clone()} />
@@ -137,10 +142,11 @@ pub fn app() -> Html {
                         </select>
                         <LinkBar fragment={AttrValue::from(fragment)} />
                     </div>
-                    <Grid computed={computed.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
+                    <Grid computed={computed.clone()} colours={colours.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
+                    // The explanation of what is on screen comes right after it, not below the fold.
+                    <Explain computed={computed.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
                     <WhatIf computed={computed.clone()} pinned={state.baseline.is_some()} story_step={state.story_step} dispatch={dispatch.clone()} />
                     { for bytes_panel }
-                    <Explain computed={computed.clone()} selected={state.selected_topic.clone()} dispatch={dispatch} />
                 </section>
             </main>
         </div>

@@ -6,6 +6,7 @@
 
 pub mod colours;
 pub mod edit;
+pub mod glossary;
 pub mod link;
 pub mod member_id;
 pub mod presets;

@@ -196,13 +196,21 @@ pub fn editor(props: &Props) -> Html {
     });
     html! {
         <>
-            <h2>{ "Topics" }</h2>
+            <h2>{ "Topics" }<crate::app::components::glossary::Term key_="partition" /></h2>
             <ul class="topics">{ for topics }</ul>
             <button id="add-topic" onclick={d.reform(|_| Action::AddTopic)}>{ "+ Add topic" }</button>
-            <h2>{ "Members" }</h2>
+            <h2>{ "Members" }<crate::app::components::glossary::Term key_="member" /><crate::app::components::glossary::Term key_="static" /></h2>
             <ul class="members">{ for members }</ul>
             { show_all_toggle(&all, s.members.len(), "editor") }
-            <button id="add-member" onclick={d.reform(|_| Action::AddMember)}>{ "+ Add member" }</button>
+            <div class="member-count-row">
+                <button id="add-member" onclick={d.reform(|_| Action::AddMember)}>{ "+ Add member" }</button>
+                <label for="member-count">{ "members:" }</label>
+                <input id="member-count" type="number" min="0" max="10000" inputmode="numeric"
+                    aria-describedby="member-count-help" value={s.members.len().to_string()}
+                    onchange={d.reform(|e: Event| Action::SetMemberCount(e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))} />
+                <span id="member-count-help" class="hint">{ "sets the group's size in one step: joiners get real consumer ids, the last listed leave" }</span>
+            </div>
+            { refusal_html("member-count", &props.refusal) }
         </>
     }
 }

@@ -1,5 +1,9 @@
-//! The colored grid: one row of partition cells per topic, colored by owner and labelled
-//! with the owner's index, and one bar per member with its total, in assignor order.
+//! The colored grid: one row of partition cells per topic, each cell labelled with its
+//! partition number and coloured by its owner's own colour (which follows the member, not
+//! its position: [`crate::scenario::colours`]); the partitions range hands to the first
+//! members as the n mod m extra ones are marked; in a what-if, a moved cell carries a corner
+//! in its previous owner's colour. Then one bar per member with its total, in assignor
+//! order, and a members x topics table of counts.
 //!
 //! Cells carry only what a person and a test need (class, data attributes, label) and are
 //! painted straight into the DOM, touching only the cells whose owner changed.
@@ -8,12 +12,20 @@ use crate::app::components::{members_shown, show_all_toggle};
 use crate::app::markup::escape_into;
 use crate::app::state::Action;
 use crate::app::Computed;
-use crate::assignor::{explain, UNASSIGNED};
+use crate::assignor::{explain, AssignorKind, TopicAssignment, UNASSIGNED};
+use crate::scenario::colours::{self, Colours};
+use crate::scenario::member_id::display_id;
 use std::rc::Rc;
 use yew::prelude::*;
 
 /// Colours cycle over this many (Okabe-Ito) CSS custom properties.
-pub const PALETTE: usize = 8;
+pub const PALETTE: usize = colours::PALETTE as usize;
+
+/// The CSS classes of a colour slot: colour and pattern.
+pub fn slot_class(slot: u32) -> String {
+    let (c, p) = colours::classes(slot);
+    format!("c{c} p{p}")
+}
 
 /// At most this many cells are drawn per topic, and in all: a million cells would freeze the
 /// page for most of a minute. A row that stops early says who owns the rest.
@@ -24,17 +36,20 @@ pub const CELLS_IN_ALL: usize = 20_000;
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub computed: Rc<Computed>,
+    pub colours: Rc<Colours>,
     pub selected: Option<String>,
     pub dispatch: Callback<Action>,
 }
 
-/// A cell's owner as the row needs it: its label (rank) and id; `moved` when it changed
-/// owner since the pinned baseline.
+/// A cell's owner as the row needs it: its colour slot and id; `from` (the baseline
+/// owner's id and slot) when it changed owner since the pinned baseline; `extra` when it is
+/// one of the n mod m partitions range hands to the first members.
 #[derive(Clone, PartialEq)]
 pub struct Owner {
-    pub rank: usize,
+    pub slot: u32,
     pub id: AttrValue,
-    pub moved: bool,
+    pub from: Option<(AttrValue, u32)>,
+    pub extra: bool,
 }
 
 #[derive(Properties, PartialEq)]
@@ -48,9 +63,14 @@ struct RowProps {
     dispatch: Callback<Action>,
 }
 
-const CELL_CLASS: [&str; PALETTE] = [
-    "cell c0", "cell c1", "cell c2", "cell c3", "cell c4", "cell c5", "cell c6", "cell c7",
-];
+/// A cell's class attribute.
+fn cell_class(o: &Owner) -> String {
+    let mut c = format!("cell {}", slot_class(o.slot));
+    if let Some((_, from)) = &o.from {
+        c.push_str(&format!(" from-c{}", colours::classes(*from).0));
+    }
+    c
+}
 
 /// What a row's cells show now, to touch only the cells that change.
 #[derive(Default)]
@@ -65,26 +85,31 @@ struct Drawn {
 fn row_markup(topic: &str, owners: &[Option<Owner>]) -> String {
     let mut t = String::new();
     escape_into(topic, &mut t);
-    let mut s = String::with_capacity(owners.len() * (64 + t.len()));
+    let mut s = String::with_capacity(owners.len() * (80 + t.len()));
     for (p, o) in owners.iter().enumerate() {
         match o {
             None => {
                 s.push_str("<span class=\"cell unowned\" data-topic=\"");
                 s.push_str(&t);
-                s.push_str(&format!("\" data-partition=\"{p}\">–</span>"));
+                s.push_str(&format!("\" data-partition=\"{p}\">{p}</span>"));
             }
             Some(o) => {
                 s.push_str("<span class=\"");
-                s.push_str(CELL_CLASS[o.rank % PALETTE]);
+                s.push_str(&cell_class(o));
                 s.push_str("\" data-topic=\"");
                 s.push_str(&t);
                 s.push_str(&format!("\" data-partition=\"{p}\" data-owner=\""));
                 escape_into(&o.id, &mut s);
                 s.push('"');
-                if o.moved {
-                    s.push_str(" data-moved=\"true\"");
+                if let Some((from, _)) = &o.from {
+                    s.push_str(" data-moved=\"true\" data-from=\"");
+                    escape_into(from, &mut s);
+                    s.push('"');
                 }
-                s.push_str(&format!(">{}</span>", o.rank));
+                if o.extra {
+                    s.push_str(" data-extra=\"true\"");
+                }
+                s.push_str(&format!(">{p}</span>"));
             }
         }
     }
@@ -118,31 +143,67 @@ fn paint(el: &web_sys::Element, drawn: &mut Drawn, topic: &AttrValue, owners: &[
                 None => {
                     cell.set_class_name("cell unowned");
                     let _ = cell.remove_attribute("data-owner");
-                    cell.set_text_content(Some("–"));
+                    let _ = cell.remove_attribute("data-moved");
+                    let _ = cell.remove_attribute("data-from");
+                    let _ = cell.remove_attribute("data-extra");
                 }
                 Some(o) => {
-                    if old.as_ref().map(|x| x.rank) != Some(o.rank) {
-                        cell.set_class_name(CELL_CLASS[o.rank % PALETTE]);
-                        cell.set_text_content(Some(&o.rank.to_string()));
+                    let was = old.as_ref();
+                    if was.map(|x| (x.slot, &x.from)) != Some((o.slot, &o.from)) {
+                        cell.set_class_name(&cell_class(o));
                     }
-                    if old.as_ref().map(|x| &x.id) != Some(&o.id) {
+                    if was.map(|x| &x.id) != Some(&o.id) {
                         let _ = cell.set_attribute("data-owner", &o.id);
                     }
+                    if was.map(|x| &x.from) != Some(&o.from) {
+                        match &o.from {
+                            Some((from, _)) => {
+                                let _ = cell.set_attribute("data-moved", "true");
+                                let _ = cell.set_attribute("data-from", from);
+                            }
+                            None => {
+                                let _ = cell.remove_attribute("data-moved");
+                                let _ = cell.remove_attribute("data-from");
+                            }
+                        }
+                    }
+                    if was.map(|x| x.extra) != Some(o.extra) {
+                        if o.extra {
+                            let _ = cell.set_attribute("data-extra", "true");
+                        } else {
+                            let _ = cell.remove_attribute("data-extra");
+                        }
+                    }
                 }
-            }
-            let (was, is) = (
-                old.as_ref().is_some_and(|x| x.moved),
-                o.as_ref().is_some_and(|x| x.moved),
-            );
-            if is && !was {
-                let _ = cell.set_attribute("data-moved", "true");
-            } else if was && !is {
-                let _ = cell.remove_attribute("data-moved");
             }
         }
     }
     drawn.topic = topic.clone();
     drawn.owners = owners.to_vec();
+}
+
+/// What a cell says on hover and focus, from its data attributes (so it is always current):
+/// "orders partition 3: owned by consumer-b, moved from consumer-a".
+fn cell_title(cell: &web_sys::Element) -> String {
+    let get = |a: &str| cell.get_attribute(a).unwrap_or_default();
+    let mut t = format!(
+        "{} partition {}: ",
+        get("data-topic"),
+        get("data-partition")
+    );
+    match cell.get_attribute("data-owner") {
+        Some(o) => t.push_str(&format!("owned by {o}")),
+        None => t.push_str("nobody owns it"),
+    }
+    if let Some(from) = cell.get_attribute("data-from") {
+        t.push_str(&format!(", moved from {from} since the baseline"));
+    }
+    if cell.has_attribute("data-extra") {
+        t.push_str(
+            "; one of the n mod m extra partitions: range gives the first members in its order one partition more than the others",
+        );
+    }
+    t
 }
 
 #[function_component(GridRow)]
@@ -162,24 +223,7 @@ fn grid_row(p: &RowProps) -> Html {
         if !cell.has_attribute("data-partition") {
             return;
         }
-        let get = |a: &str| cell.get_attribute(a).unwrap_or_default();
-        let owner = match cell.get_attribute("data-owner") {
-            Some(o) => format!("{o} (#{})", cell.text_content().unwrap_or_default()),
-            None => "nobody".to_string(),
-        };
-        let moved = if cell.has_attribute("data-moved") {
-            ", moved since the baseline"
-        } else {
-            ""
-        };
-        let _ = cell.set_attribute(
-            "title",
-            &format!(
-                "{}-{}: {owner}{moved}",
-                get("data-topic"),
-                get("data-partition")
-            ),
-        );
+        let _ = cell.set_attribute("title", &cell_title(&cell));
     });
     {
         let cells = cells.clone();
@@ -216,11 +260,12 @@ pub fn grid(props: &Props) -> Html {
             <p class="notice" role="status">{ "This version runs the range and round-robin assignors; choose one of them to see the grid." }</p>
         };
     };
-    // Position of each member in assignor order: its label and colour.
-    let mut rank = vec![0usize; c.input.members.len()];
-    for (pos, m) in a.order.iter().enumerate() {
-        rank[*m as usize] = pos;
-    }
+    let slots: Vec<u32> = c
+        .input
+        .members
+        .iter()
+        .map(|m| props.colours.slot(&m.id).unwrap_or(0))
+        .collect();
     let ids: Vec<AttrValue> = c
         .input
         .members
@@ -240,14 +285,30 @@ pub fn grid(props: &Props) -> Html {
         budget -= shown;
         let rest = (shown < t.owners.len())
             .then(|| AttrValue::from(explain::rest_of_topic(&c.input, t, shown)));
+        let extra = extra_partitions(a.assignor, t);
         let owners: Vec<Option<Owner>> = t.owners[..shown]
             .iter()
             .enumerate()
             .map(|(p, o)| {
-                (*o != UNASSIGNED).then(|| Owner {
-                    rank: rank[*o as usize],
-                    id: ids[*o as usize].clone(),
-                    moved: moved.and_then(|m| m.get(p)).copied().unwrap_or(false),
+                (*o != UNASSIGNED).then(|| {
+                    let from = moved
+                        .and_then(|m| m.get(p))
+                        .copied()
+                        .unwrap_or(false)
+                        .then(|| c.baseline.as_ref().and_then(|b| b.owner(&t.topic, p)))
+                        .flatten()
+                        .map(|id| {
+                            (
+                                AttrValue::from(id.to_string()),
+                                props.colours.slot(id).unwrap_or(0),
+                            )
+                        });
+                    Owner {
+                        slot: slots[*o as usize],
+                        id: ids[*o as usize].clone(),
+                        from,
+                        extra: extra.get(p).copied().unwrap_or(false),
+                    }
                 })
             })
             .collect();
@@ -257,15 +318,17 @@ pub fn grid(props: &Props) -> Html {
                 selected={props.selected.as_deref() == Some(t.topic.as_str())} dispatch={props.dispatch.clone()} />
         }
     });
+    let highlight = highlight_callbacks();
     let bars = a.order.iter().take(members_shown(*all, a.order.len())).enumerate().map(|(pos, m)| {
         let member = &c.input.members[*m as usize];
         let total = a.totals[*m as usize];
         // Per mille, in integers: float formatting would add kilobytes to the bundle.
         let width = (total as u64 * 1000).checked_div(max as u64).unwrap_or(0);
         html! {
-            <li key={member.id.clone()} class="member-total" data-member={member.id.clone()} data-total={total.to_string()}>
-                <span class={classes!("swatch", format!("c{}", pos % PALETTE))}>{ pos.to_string() }</span>
-                <span class="member-name">{ member.id.clone() }</span>
+            <li key={member.id.clone()} class="member-total" data-member={member.id.clone()} data-total={total.to_string()}
+                tabindex="0" onmouseenter={highlight.0.clone()} onmouseleave={highlight.1.clone()} onfocus={highlight.2.clone()} onblur={highlight.3.clone()}>
+                <span class={classes!("swatch", slot_class(slots[*m as usize]))} aria-hidden="true">{ (pos + 1).to_string() }</span>
+                <span class="member-name" title={member.id.clone()}>{ display_id(&member.id) }</span>
                 <span class="badge-slot">
                     if let Some(instance) = &member.instance_id {
                         <span class="badge" title={format!("group.instance.id = {instance}")}>{ "static" }</span>
@@ -274,7 +337,7 @@ pub fn grid(props: &Props) -> Html {
                 // An SVG rectangle: its width is an attribute, not an inline style (the page's
                 // Content-Security-Policy allows none).
                 <svg class="bar-track" viewBox="0 0 1000 10" preserveAspectRatio="none" aria-hidden="true" focusable="false">
-                    <rect class={classes!("bar", format!("c{}", pos % PALETTE))} width={width.to_string()} height="10" />
+                    <rect class={classes!("bar", format!("c{}", slots[*m as usize] % PALETTE as u32))} width={width.to_string()} height="10" />
                 </svg>
                 <span class="total">{ if total == 0 { "idle".to_string() } else { total.to_string() } }</span>
             </li>
@@ -289,17 +352,161 @@ pub fn grid(props: &Props) -> Html {
     };
     html! {
         <div class="grid-wrap">
-            <h2>{ "Assignment" }</h2>
+            <h2>{ "Assignment" }<crate::app::components::glossary::Term key_="assignment" /></h2>
             if a.topics.is_empty() {
                 <p class="notice">{ "No member subscribes to any topic yet." }</p>
             }
             <div class="grid" id="grid">{ for rows }</div>
+            <p class="grid-key">{ "Each cell is a partition, labelled with its number and coloured by its owner (hover or focus a cell to read who). " }
+                if a.assignor == AssignorKind::Range { <span class="key-extra">{ "A dot marks the extra partitions range gives the first members (n mod m per topic). " }</span> }
+                if c.diff.is_some() { <span class="key-moved">{ "A corner in another colour marks a partition that moved; the corner is its previous owner's colour." }</span> }
+            </p>
             <h3>{ "Partitions per member, in assignor order" }</h3>
             <ol class="totals" id="totals">{ for bars }</ol>
             { show_all_toggle(&all, a.order.len(), "totals") }
+            { counts_table(c, a, &slots, *all) }
             <p class="skew" id="skew" data-max={max.to_string()} data-min={min.to_string()}>
                 { format!("max {max}, min {min}, max/min {ratio}") }
             </p>
+        </div>
+    }
+}
+
+/// Per partition of `t`, whether it is one of the n mod m extra partitions range gives the
+/// first members: each of the first n mod m subscribers gets one more, and the last of its
+/// range is that one. Only for plain range (rack-aware ranges are not contiguous).
+fn extra_partitions(kind: AssignorKind, t: &TopicAssignment) -> Vec<bool> {
+    let mut out = vec![false; t.owners.len()];
+    if kind != AssignorKind::Range || t.rack_aware || t.extra() == 0 {
+        return out;
+    }
+    for s in t.shares.iter().filter(|s| s.index < t.extra()) {
+        if let Some(first) = s.first {
+            let last = (first + s.quota).saturating_sub(1) as usize;
+            if let Some(x) = out.get_mut(last) {
+                *x = t.owners[last] == s.member;
+            }
+        }
+    }
+    out
+}
+
+/// Hovering or focusing a member's total lights its cells in every topic (and dims the
+/// rest): enter, leave, focus, blur.
+fn highlight_callbacks() -> (
+    Callback<MouseEvent>,
+    Callback<MouseEvent>,
+    Callback<FocusEvent>,
+    Callback<FocusEvent>,
+) {
+    fn set(e: &Event, on: bool) {
+        let Some(li) = e.current_target().and_then(|t| {
+            use wasm_bindgen::JsCast;
+            t.dyn_into::<web_sys::Element>().ok()
+        }) else {
+            return;
+        };
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+            return;
+        };
+        let Some(grid) = doc.get_element_by_id("grid") else {
+            return;
+        };
+        if let Ok(lit) = grid.query_selector_all(".cell.lit") {
+            for i in 0..lit.length() {
+                if let Some(el) = lit.item(i).and_then(|n| {
+                    use wasm_bindgen::JsCast;
+                    n.dyn_into::<web_sys::Element>().ok()
+                }) {
+                    let _ = el.class_list().remove_1("lit");
+                }
+            }
+        }
+        let _ = li.class_list().toggle_with_force("lit", on);
+        let id = li.get_attribute("data-member").unwrap_or_default();
+        if !on {
+            let _ = grid.class_list().remove_1("highlighting");
+            return;
+        }
+        let _ = grid.class_list().add_1("highlighting");
+        // Compare attribute values in code, not in a selector: an id may hold any character.
+        if let Ok(cells) = grid.query_selector_all(".cell[data-owner]") {
+            for i in 0..cells.length() {
+                if let Some(el) = cells.item(i).and_then(|n| {
+                    use wasm_bindgen::JsCast;
+                    n.dyn_into::<web_sys::Element>().ok()
+                }) {
+                    if el.get_attribute("data-owner").as_deref() == Some(id.as_str()) {
+                        let _ = el.class_list().add_1("lit");
+                    }
+                }
+            }
+        }
+    }
+    (
+        Callback::from(|e: MouseEvent| set(&e, true)),
+        Callback::from(|e: MouseEvent| set(&e, false)),
+        Callback::from(|e: FocusEvent| set(&e, true)),
+        Callback::from(|e: FocusEvent| set(&e, false)),
+    )
+}
+
+/// Topics the counts table shows at most (it is a summary; the grid has every topic).
+const TABLE_TOPICS: usize = 12;
+
+/// Members x topics: how many partitions of each topic each member got, the extra one of
+/// range's first members marked "+1", so "the first member gets the extra partition of every
+/// topic" shows at one look.
+fn counts_table(c: &Computed, a: &crate::assignor::Assignment, slots: &[u32], all: bool) -> Html {
+    let topics: Vec<&TopicAssignment> = a
+        .topics
+        .iter()
+        .filter(|t| t.partitions > 0)
+        .take(TABLE_TOPICS)
+        .collect();
+    if topics.is_empty() || a.order.is_empty() {
+        return html! {};
+    }
+    let range = a.assignor == AssignorKind::Range;
+    let rows = a
+        .order
+        .iter()
+        .take(members_shown(all, a.order.len()))
+        .map(|m| {
+            let member = &c.input.members[*m as usize];
+            let cells = topics.iter().map(|t| {
+                let n = t.owners.iter().filter(|o| **o == *m).count();
+                let share = t.shares.iter().find(|s| s.member == *m);
+                let extra = range
+                    && !t.rack_aware
+                    && share.is_some_and(|s| s.index < t.extra());
+                html! {
+                    <td data-count-topic={t.topic.clone()} data-count={n.to_string()} class={classes!(extra.then_some("extra"))}>
+                        { n.to_string() }
+                        if extra { <span class="plus-one" title="one of the n mod m extra partitions">{ " +1" }</span> }
+                    </td>
+                }
+            });
+            html! {
+                <tr key={member.id.clone()} data-count-member={member.id.clone()}>
+                    <th scope="row"><span class={classes!("swatch", slot_class(slots[*m as usize]))} aria-hidden="true"></span>
+                        <span class="member-name" title={member.id.clone()}>{ display_id(&member.id) }</span></th>
+                    { for cells }
+                    <td class="count-total">{ a.totals[*m as usize].to_string() }</td>
+                </tr>
+            }
+        });
+    html! {
+        <div class="counts-wrap">
+            <table class="counts" id="counts">
+                <caption>{ "Partitions per member and topic" }
+                    if a.topics.iter().filter(|t| t.partitions > 0).count() > TABLE_TOPICS { { format!(" (first {TABLE_TOPICS} topics)") } }
+                </caption>
+                <thead><tr><th scope="col">{ "member" }</th>
+                    { for topics.iter().map(|t| html! { <th scope="col" class="topic-title">{ t.topic.clone() }</th> }) }
+                    <th scope="col">{ "total" }</th></tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
         </div>
     }
 }

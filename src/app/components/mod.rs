@@ -3,6 +3,7 @@
 pub mod bytes;
 pub mod editor;
 pub mod explain;
+pub mod glossary;
 pub mod grid;
 pub mod linkbar;
 pub mod presets;
