@@ -163,6 +163,14 @@ fn link_state() -> impl Strategy<Value = LinkState> {
             }
             if pin {
                 st.baseline = Some(Ok(Baseline::of(&s)));
+                let mut was = s.clone();
+                was.members.truncate(was.members.len() / 2);
+                let renames = was
+                    .members
+                    .first()
+                    .map(|m| vec![(m.id.clone(), format!("{}-restarted", m.id))])
+                    .unwrap_or_default();
+                st.pinned = Some((was, renames));
             }
             st.story_step = step;
             st.scenario = s;

@@ -66,6 +66,9 @@ pub struct AppState {
     pub colours: Colours,
     /// The preset on screen, until an edit changes the group.
     pub preset: Option<&'static str>,
+    /// The group as it was when pinned (what each assignor's "before" is computed from),
+    /// and the members that came back under new ids since (old id, new id).
+    pub pinned: Option<(Scenario, Vec<(String, String)>)>,
 }
 
 /// The version librdkafka sends, and the default of the bytes view.
@@ -87,6 +90,7 @@ impl Default for AppState {
             story_step: None,
             colours: Colours::default(),
             preset: Some("seven-three"),
+            pinned: None,
         }
         .with_colours()
     }
@@ -282,6 +286,7 @@ impl AppState {
                 next.broken_link = None;
                 next.baseline = None;
                 next.story_step = state.story_step;
+                next.pinned = state.pinned;
                 match state.baseline {
                     Some(Ok(b)) => next.baseline = Some(b),
                     Some(Err(bad)) => {
@@ -368,15 +373,21 @@ impl AppState {
             }
             Action::PinBaseline => {
                 next.baseline = Some(Baseline::of(s));
+                next.pinned = Some((s.clone(), Vec::new()));
                 (Ok(()), HistoryMode::Push, String::new())
             }
             Action::Unpin => {
                 next.baseline = None;
+                next.pinned = None;
                 next.story_step = None;
                 (Ok(()), HistoryMode::Push, String::new())
             }
             Action::RollingRestart => {
                 let mut base = next.baseline.take().unwrap_or_else(|| Baseline::of(s));
+                let (pinned, mut renames) = next
+                    .pinned
+                    .take()
+                    .unwrap_or_else(|| (s.clone(), Vec::new()));
                 let seed = next
                     .revision
                     .wrapping_mul(2_654_435_761)
@@ -384,12 +395,18 @@ impl AppState {
                 for (old, new) in whatif::rolling_restart(s, seed) {
                     base.rename(&old, &new);
                     next.colours.rename(&old, &new);
+                    // a second restart renames the first one's new id
+                    match renames.iter_mut().find(|(_, n)| *n == old) {
+                        Some(r) => r.1 = new.clone(),
+                        None => renames.push((old.clone(), new.clone())),
+                    }
                     next.versions = rekeyed(&next.versions, &old, &new);
                     if next.bytes_member.as_deref() == Some(old.as_str()) {
                         next.bytes_member = Some(new);
                     }
                 }
                 next.baseline = Some(base);
+                next.pinned = Some((pinned, renames));
                 next.hex_drafts.clear();
                 (Ok(()), HistoryMode::Push, String::new())
             }
@@ -397,6 +414,7 @@ impl AppState {
                 Some(step) => {
                     *s = step.scenario;
                     next.baseline = step.baseline;
+                    next.pinned = step.previous.map(|p| (p, step.renames));
                     next.story_step = Some(k);
                     next.hex_drafts.clear();
                     next.versions.clear();
@@ -451,6 +469,7 @@ impl AppState {
             scenario: self.scenario.clone(),
             versions: by_index(&self.scenario, &self.versions),
             baseline: self.baseline.clone().map(Ok),
+            pinned: self.pinned.clone(),
             story_step: self.story_step,
             hex_drafts,
             colours: {

@@ -22,6 +22,8 @@ pub struct Computed {
     pub diff: Option<Diff>,
     /// The pinned baseline.
     pub baseline: Option<whatif::Baseline>,
+    /// Each assignor's before (the pinned group) and after (now).
+    pub changes: Vec<whatif::AssignorChange>,
     /// The same group under range and under round-robin, side by side.
     pub range: assignor::Assignment,
     /// See `range`.
@@ -48,8 +50,12 @@ pub fn app() -> Html {
     // Stable across renders, so rows whose props did not change skip their repaint.
     let dispatch: Callback<Action> = use_callback(state.dispatcher(), |a: Action, d| d.dispatch(a));
     let computed = {
-        let deps = (state.scenario.clone(), state.baseline.clone());
-        use_memo(deps, |(s, baseline)| {
+        let deps = (
+            state.scenario.clone(),
+            state.baseline.clone(),
+            state.pinned.clone(),
+        );
+        use_memo(deps, |(s, baseline, pinned)| {
             let input = s.group_input();
             let range = assignor::range(&input);
             let round_robin = assignor::round_robin(&input);
@@ -58,6 +64,17 @@ pub fn app() -> Html {
                 kind: s.assignor,
                 diff: None,
                 baseline: baseline.clone(),
+                changes: pinned
+                    .as_ref()
+                    .map(|(p, renames)| {
+                        whatif::compare_assignors(
+                            p,
+                            renames,
+                            s,
+                            &[AssignorKind::Range, AssignorKind::RoundRobin],
+                        )
+                    })
+                    .unwrap_or_default(),
                 range,
                 round_robin,
             };

@@ -1,7 +1,7 @@
 //! What-if: pin an assignment as the baseline, change the group, and see exactly what moved;
 //! plus stories that step through the changes people ask about.
 
-use super::member_id::{client_id_of, coordinator_member_id};
+use super::member_id::{client_id_of, coordinator_member_id, display_id};
 use super::{Member, Scenario, Topic};
 use crate::assignor::{Assignment, AssignorKind, GroupInput, UNASSIGNED};
 use crate::collections::VecMap;
@@ -194,6 +194,82 @@ fn ids_with<'a>(ids: impl Iterator<Item = &'a str>, counts: Vec<u32>) -> VecMap<
     VecMap::from_vec_merging(entries, |a, b| *a += b)
 }
 
+/// One assignor's before and after for a what-if: the group as pinned against the group
+/// now, each under that assignor.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AssignorChange {
+    /// The assignor.
+    pub kind: AssignorKind,
+    /// Largest and smallest member total before.
+    pub before: (u32, u32),
+    /// Largest and smallest member total after.
+    pub after: (u32, u32),
+    /// Partitions owned before and after whose owner changed.
+    pub moved: u32,
+    /// Members with nothing after.
+    pub idle: u32,
+}
+
+impl AssignorChange {
+    /// One line: "range: max 3 / min 2 (1.50) before, max 2 / min 1 (2.00) after; 4
+    /// partitions moved; 1 member idle".
+    pub fn line(&self) -> String {
+        let mm = |(max, min): (u32, u32)| {
+            format!(
+                "max {max} / min {min} ({})",
+                crate::assignor::explain::ratio(max, min)
+            )
+        };
+        format!(
+            "{}: {} before, {} after; {} moved; {} idle",
+            self.kind.name(),
+            mm(self.before),
+            mm(self.after),
+            if self.moved == 1 {
+                "1 partition".to_string()
+            } else {
+                format!("{} partitions", self.moved)
+            },
+            if self.idle == 1 {
+                "1 member".to_string()
+            } else {
+                format!("{} members", self.idle)
+            }
+        )
+    }
+}
+
+/// Each assignor in `kinds` (that this version runs) on the pinned group and on the group
+/// now (members that came back under new ids, `renames`, count as the same member): the
+/// what-if summary, one line per assignor.
+pub fn compare_assignors(
+    pinned: &Scenario,
+    renames: &[(String, String)],
+    now: &Scenario,
+    kinds: &[AssignorKind],
+) -> Vec<AssignorChange> {
+    let (was, is) = (pinned.group_input(), now.group_input());
+    kinds
+        .iter()
+        .filter_map(|k| {
+            let before = crate::assignor::assign(*k, &was)?;
+            let after = crate::assignor::assign(*k, &is)?;
+            let mut base = Baseline::pin(&was, &before);
+            for (o, n) in renames {
+                base.rename(o, n);
+            }
+            let d = diff(&base, &is, &after);
+            Some(AssignorChange {
+                kind: *k,
+                before: before.max_min(),
+                after: after.max_min(),
+                moved: d.moved,
+                idle: after.totals.iter().filter(|t| **t == 0).count() as u32,
+            })
+        })
+        .collect()
+}
+
 /// Every dynamic member rejoins with a new member id, as after a rolling restart; static
 /// members (group.instance.id) rejoin with a new member id too, but keep their instance id.
 /// Returns the renames (old id, new id).
@@ -213,12 +289,74 @@ pub fn rolling_restart(s: &mut Scenario, seed: u64) -> Vec<(String, String)> {
 pub struct Step {
     /// Short title.
     pub title: &'static str,
-    /// What happened and why, in one sentence.
-    pub sentence: &'static str,
+    /// What happened and why, in one sentence, with the numbers computed from the step.
+    pub sentence: String,
     /// The group at this step.
     pub scenario: Scenario,
     /// The baseline to compare with (the previous step's assignment), members renamed.
     pub baseline: Option<Baseline>,
+    /// The previous step's group: what every assignor's before is computed from.
+    pub previous: Option<Scenario>,
+    /// Members that came back under a new id since `previous` (old id, new id).
+    pub renames: Vec<(String, String)>,
+}
+
+/// "first", "second", ... for small positions (1-based).
+pub fn ordinal(n: usize) -> String {
+    const WORDS: [&str; 10] = [
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+        "tenth",
+    ];
+    match WORDS.get(n.wrapping_sub(1)) {
+        Some(w) => w.to_string(),
+        None => format!("{n}th"),
+    }
+}
+
+/// A member's 1-based position in range's order of a scenario.
+fn range_position(s: &Scenario, id: &str) -> usize {
+    let input = s.group_input();
+    let a = crate::assignor::range(&input);
+    a.order
+        .iter()
+        .position(|m| input.members[*m as usize].id == id)
+        .map_or(0, |p| p + 1)
+}
+
+/// Partitions whose owner changed between two members that are in both groups.
+fn moved_between_stayers(base: &Baseline, now: &Scenario) -> u32 {
+    let input = now.group_input();
+    let a = crate::assignor::range(&input);
+    let mut n = 0;
+    for t in &a.topics {
+        for (p, o) in t.owners.iter().enumerate() {
+            if *o == UNASSIGNED {
+                continue;
+            }
+            let new = &input.members[*o as usize].id;
+            if let Some(old) = base.owner(&t.topic, p) {
+                if old != new && input.members.iter().any(|m| m.id == old) {
+                    n += 1;
+                }
+            }
+        }
+    }
+    n
+}
+
+fn moved_under_range(base: &Baseline, now: &Scenario) -> u32 {
+    let input = now.group_input();
+    let a = crate::assignor::range(&input);
+    diff(base, &input, &a).moved
+}
+
+/// The baseline of `s`, its members then renamed (a restart: the same processes, new ids).
+pub fn renamed_baseline(s: &Scenario, renames: &[(String, String)]) -> Baseline {
+    let mut b = Baseline::of(s);
+    for (o, n) in renames {
+        b.rename(o, n);
+    }
+    b
 }
 
 fn group(ids: &[String], static_ids: bool) -> Scenario {
@@ -261,57 +399,86 @@ pub fn story() -> Vec<Step> {
     let mut leave = join.clone();
     leave.members.remove(1);
     let mut restart = leave.clone();
-    let renames = rolling_restart(&mut restart, 1_000);
-    let mut restart_base = Baseline::of(&leave);
-    for (o, n) in &renames {
-        restart_base.rename(o, n);
-    }
+    let restart_renames = rolling_restart(&mut restart, 1_000);
+    let restart_base = renamed_baseline(&leave, &restart_renames);
     let mut statics = leave.clone();
     for (i, m) in statics.members.iter_mut().enumerate() {
         m.instance_id = Some(format!("orders-app-{}", i + 1));
     }
     let mut static_restart = statics.clone();
-    let renames = rolling_restart(&mut static_restart, 1_000);
-    let mut static_base = Baseline::of(&statics);
-    for (o, n) in &renames {
-        static_base.rename(o, n);
-    }
+    let static_renames = rolling_restart(&mut static_restart, 1_000);
+    let static_base = renamed_baseline(&statics, &static_renames);
+    let (join_base, leave_base) = (Baseline::of(&start), Baseline::of(&join));
+    let joiner = &ids[3];
+    let leaver = &ids[1];
+    let total: u32 = start.topics.iter().map(|t| t.partitions).sum();
+    let join_moved = moved_under_range(&join_base, &join);
+    let leave_moved = moved_under_range(&leave_base, &leave);
+    let restart_moved = moved_under_range(&restart_base, &restart);
+    let static_moved = moved_under_range(&static_base, &static_restart);
     vec![
         Step {
             title: "Start",
-            sentence: "Three dynamic members share orders (6 partitions) and payments (4); their member ids are the coordinator's client.id-UUID, so range orders them by UUID.",
+            sentence: "Three dynamic members share orders (6 partitions) and payments (4); their member ids are the coordinator's client.id-UUID, so range orders them by UUID.".to_string(),
             baseline: None,
             scenario: start.clone(),
+            previous: None,
+            renames: Vec::new(),
         },
         Step {
             title: "A member joins",
-            sentence: "A fourth member joins: range recomputes every topic over four subscribers, so partitions move even between members that stayed.",
-            baseline: Some(Baseline::of(&start)),
+            sentence: format!(
+                "A fourth member joins ({}, {} in range's order): range recomputes every topic over four subscribers, so {join_moved} of {total} partitions move, {} of them between members that stayed.",
+                display_id(joiner),
+                ordinal(range_position(&join, joiner)),
+                moved_between_stayers(&join_base, &join)
+            ),
+            baseline: Some(join_base),
             scenario: join.clone(),
+            previous: Some(start.clone()),
+            renames: Vec::new(),
         },
         Step {
             title: "A member leaves",
-            sentence: "The second member in the order leaves: everyone after it shifts up one place, and its partitions and more change hands.",
-            baseline: Some(Baseline::of(&join)),
+            sentence: format!(
+                "The {} member in range's order ({}) leaves: the members after it shift up, and {leave_moved} of {total} partitions change hands, {} of them between members that stayed.",
+                ordinal(range_position(&join, leaver)),
+                display_id(leaver),
+                moved_between_stayers(&leave_base, &leave)
+            ),
+            baseline: Some(leave_base),
             scenario: leave.clone(),
+            previous: Some(join.clone()),
+            renames: Vec::new(),
         },
         Step {
             title: "Rolling restart, dynamic members",
-            sentence: "Every member restarts and rejoins with a new member id (client.id plus a fresh UUID): the UUIDs decide the order, so range can reshuffle much of the group although nothing else changed.",
+            sentence: format!(
+                "Every member restarts and rejoins with a new member id (client.id plus a fresh UUID): the UUIDs decide the order, so {restart_moved} of {total} partitions move although nothing else changed. Each process is shown under its new id."
+            ),
             baseline: Some(restart_base),
             scenario: restart,
+            previous: Some(leave.clone()),
+            renames: restart_renames,
         },
         Step {
             title: "The same group with static members",
-            sentence: "The same three processes now set group.instance.id (orders-app-1 to 3): static members come first, ordered by instance id.",
+            sentence: "The same three processes now set group.instance.id (orders-app-1 to 3): static members come first, ordered by instance id.".to_string(),
             baseline: None,
-            scenario: statics,
+            scenario: statics.clone(),
+            previous: None,
+            renames: Vec::new(),
         },
         Step {
             title: "Rolling restart, static members",
-            sentence: "Every member restarts and gets a new member id again, but range orders static members by group.instance.id, which did not change: nothing moves.",
+            sentence: format!(
+                "Every member restarts and gets a new member id again, but range orders static members by group.instance.id, which did not change: {}.",
+                if static_moved == 0 { "nothing moves".to_string() } else { format!("{static_moved} partitions move") }
+            ),
             baseline: Some(static_base),
             scenario: static_restart,
+            previous: Some(statics),
+            renames: static_renames,
         },
     ]
 }
@@ -367,5 +534,82 @@ mod tests {
             client_id_of(&steps[3].scenario.members[0].id),
             "consumer-orders-1"
         );
+    }
+
+    /// Each step's sentence says what its data does: the numbers and the member named are
+    /// computed again here, independently, and must appear in the text.
+    #[test]
+    fn story_texts_match_their_data() {
+        let steps = story();
+        for (k, step) in steps.iter().enumerate() {
+            let Some(base) = &step.baseline else { continue };
+            let input = step.scenario.group_input();
+            let a = crate::assignor::range(&input);
+            let d = diff(base, &input, &a);
+            let total: u32 = step.scenario.topics.iter().map(|t| t.partitions).sum();
+            if d.moved == 0 {
+                assert!(
+                    step.sentence.contains("nothing moves"),
+                    "{k}: {}",
+                    step.sentence
+                );
+            } else {
+                assert!(
+                    step.sentence
+                        .contains(&format!("{} of {total} partitions", d.moved)),
+                    "step {k}: {} moved, but: {}",
+                    d.moved,
+                    step.sentence
+                );
+            }
+            // who joined or left, and where range put them
+            let prev = step.previous.as_ref().unwrap();
+            for id in d
+                .joined
+                .iter()
+                .filter(|id| !prev.members.iter().any(|m| &m.id == *id))
+            {
+                if k == 1 {
+                    let pos = a
+                        .order
+                        .iter()
+                        .position(|m| input.members[*m as usize].id == *id)
+                        .unwrap()
+                        + 1;
+                    assert!(
+                        step.sentence.contains(&ordinal(pos)),
+                        "{k}: {}",
+                        step.sentence
+                    );
+                    assert!(step.sentence.contains(&display_id(id)), "{k}");
+                }
+            }
+            for id in d
+                .left
+                .iter()
+                .filter(|id| !step.renames.iter().any(|(o, _)| o == *id))
+            {
+                let pin = prev.group_input();
+                let pa = crate::assignor::range(&pin);
+                let pos = pa
+                    .order
+                    .iter()
+                    .position(|m| pin.members[*m as usize].id == *id)
+                    .unwrap()
+                    + 1;
+                assert!(
+                    step.sentence
+                        .contains(&format!("The {} member", ordinal(pos))),
+                    "{k}: {}",
+                    step.sentence
+                );
+                assert!(step.sentence.contains(&display_id(id)), "{k}");
+            }
+            // the baseline is the previous group's assignment, members renamed
+            assert_eq!(*base, renamed_baseline(prev, &step.renames), "step {k}");
+            // and the per-assignor summary agrees for range
+            let c = compare_assignors(prev, &step.renames, &step.scenario, &[AssignorKind::Range]);
+            assert_eq!(c[0].moved, d.moved, "step {k}");
+        }
     }
 }

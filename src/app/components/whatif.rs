@@ -86,6 +86,16 @@ pub fn what_if(p: &Props) -> Html {
         .collect();
         html! {
             <div class="moved-summary" id="moved-summary" data-moved-count={diff.moved.to_string()} role="status">
+                if !c.changes.is_empty() {
+                    <ul class="assignor-changes" id="assignor-changes" aria-label="Before and after, per assignor">
+                        { for c.changes.iter().map(|ch| html! {
+                            <li data-assignor={ch.kind.name()} data-moved={ch.moved.to_string()}
+                                data-before-max={ch.before.0.to_string()} data-before-min={ch.before.1.to_string()}
+                                data-after-max={ch.after.0.to_string()} data-after-min={ch.after.1.to_string()}
+                                data-idle={ch.idle.to_string()}>{ ch.line() }</li>
+                        }) }
+                    </ul>
+                }
                 <p class="moved-headline">
                     { if diff.moved == 0 { "Nothing moved since the baseline.".to_string() } else { format!("{} moved since the baseline.", plural(diff.moved, "partition", "partitions")) } }
                     if diff.newly_assigned > 0 { { format!(" {} newly assigned.", plural(diff.newly_assigned, "partition", "partitions")) } }
@@ -142,7 +152,7 @@ pub fn what_if(p: &Props) -> Html {
             html! {
                 <div class="story" id="story" data-story-step={k.to_string()}>
                     <p class="story-title"><strong>{ format!("Step {} of {}: {}", k + 1, steps.len(), step.title) }</strong></p>
-                    <p class="story-sentence">{ step.sentence }</p>
+                    <p class="story-sentence">{ step.sentence.clone() }</p>
                     <button id="story-back" disabled={k == 0} onclick={back}>{ "← Back" }</button>
                     <button id="story-forward" disabled={k + 1 >= steps.len()} onclick={forward}>{ "Forward →" }</button>
                     <button id="story-exit" onclick={d.reform(|_| Action::ExitStory)}>{ "Leave the story" }</button>

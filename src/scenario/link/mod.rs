@@ -19,8 +19,9 @@
 //! - `p`: partition racks, `topic*racks!racks!...` with racks split by `:`.
 //! - `x<key>=<value>`: the app's state: `xb` the pinned baseline ([`baseline`]), `xs` the
 //!   story step, `xh<i>` hex still being typed for member `i`, `xc` the members' colour
-//!   slots (`.`-separated, in member order; only when not 0, 1, 2, ...); other keys are kept
-//!   verbatim.
+//!   slots (`.`-separated, in member order; only when not 0, 1, 2, ...), `xp` the pinned group
+//!   (itself a link fragment: its `t`, `m` and `p` sections), `xr` renames since the pin
+//!   (`old!new` pairs split by `,`, names percent-encoded); other keys are kept verbatim.
 //!
 //! Names are percent-encoded except `A-Z a-z 0-9 - . _`, so every separator is unambiguous,
 //! a browser never rewrites the fragment, and a link is ASCII. Names are never empty. Every
@@ -95,6 +96,8 @@ pub struct LinkState {
     pub hex_drafts: VecMap<usize, String>,
     /// Colour slot per member (index), when not simply 0, 1, 2, ... in list order.
     pub colours: Option<Vec<u32>>,
+    /// The group as pinned, and members that came back under new ids since (old, new).
+    pub pinned: Option<(Scenario, Vec<(String, String)>)>,
     /// App state from a newer build of the same format, kept in order.
     pub extra: Vec<(String, String)>,
 }
@@ -148,6 +151,13 @@ mod tests {
             story_step: Some(2),
             hex_drafts: [(0, "00 0".to_string())].into_iter().collect(),
             colours: Some(vec![1, 0]),
+            pinned: Some((
+                Scenario {
+                    members: vec![Member::new("old", &["orders"])],
+                    ..sample()
+                },
+                vec![("old".into(), "new".into())],
+            )),
             extra: vec![("base".into(), "x;y=z".into())],
         };
         let f = to_fragment(&st);

@@ -214,6 +214,50 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                 }
                 state.story_step = Some(step);
             }
+            "p" => {
+                // The pinned group is a link of its own: read it as one, and say where.
+                let inner = from_fragment(&v).map_err(|e| {
+                    val.err(format!(
+                        "pinned group, its character {}: {}",
+                        e.position, e.message
+                    ))
+                })?;
+                if inner.pinned.is_some() || inner.baseline.is_some() {
+                    return Err(val.err("pinned group: it cannot carry a pin of its own"));
+                }
+                let renames = state.pinned.take().map(|p| p.1).unwrap_or_default();
+                state.pinned = Some((inner.scenario, renames));
+            }
+            "r" => {
+                let mut renames = Vec::new();
+                if !v.is_empty() {
+                    for pair in v.split(',') {
+                        let (o, n) = pair.split_once('!').ok_or_else(|| {
+                            val.err("renames: expected old!new pairs split by ','")
+                        })?;
+                        let un = |t: &str| {
+                            super::text::unescape(t)
+                                .map_err(|e| val.err(format!("renames: {e}")))
+                                .and_then(|x| {
+                                    if x.is_empty() {
+                                        Err(val.err("renames: a member id cannot be empty"))
+                                    } else {
+                                        Ok(x)
+                                    }
+                                })
+                        };
+                        renames.push((un(o)?, un(n)?));
+                    }
+                }
+                match state.pinned.as_mut() {
+                    Some(p) => p.1 = renames,
+                    None => {
+                        return Err(
+                            val.err("renames (xr) come with a pinned group (xp) before them")
+                        )
+                    }
+                }
+            }
             "c" => {
                 let n = state.scenario.members.len();
                 let mut slots = Vec::new();

@@ -210,6 +210,27 @@ pub fn to_fragment(state: &LinkState) -> String {
     for (i, t) in &state.hex_drafts {
         extra(&format!("h{i}"), t);
     }
+    if let Some((p, renames)) = &state.pinned {
+        extra(
+            "p",
+            &to_fragment(&LinkState {
+                scenario: p.clone(),
+                ..Default::default()
+            }),
+        );
+        if !renames.is_empty() {
+            let mut r = String::new();
+            for (i, (o, n)) in renames.iter().enumerate() {
+                if i > 0 {
+                    r.push(',');
+                }
+                escape(o, &mut r);
+                r.push('!');
+                escape(n, &mut r);
+            }
+            extra("r", &r);
+        }
+    }
     if let Some(c) = &state.colours {
         let list: Vec<String> = c.iter().map(|k| k.to_string()).collect();
         extra("c", &list.join("."));
