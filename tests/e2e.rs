@@ -757,6 +757,31 @@ async fn pasted_subscription_bytes_drive_the_member() {
     })
     .await;
     assert_eq!(shaded, json!([6, 7, "|", 8, 9, 10, 11, 12]));
+    // Each field has its own colour, on its bytes and in the tree: topics[0]'s colour class
+    // is on its row and on its 7 bytes, and differs from the next field's.
+    let colours = c
+        .execute(
+            "const v = document.querySelector(\"[data-view='subscription']\");
+             const f = (e) => [...e.classList].find(k => /^f[1-9]$/.test(k));
+             const row = f(v.querySelector(\"[data-field='topics[0]']\"));
+             const next = f(v.querySelector(\"[data-field='user_data']\"));
+             const bytes = [6,7,8,9,10,11,12].map(o => f(v.querySelector(`.byte[data-offset='${o}']`)));
+             return [row, next, bytes];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    let row = colours[0].as_str().unwrap_or_default().to_string();
+    assert!(row.starts_with('f'), "{colours}");
+    assert_ne!(colours[1], colours[0], "{colours}");
+    assert!(
+        colours[2]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b == &colours[0]),
+        "{colours}"
+    );
     // Hovering a byte shows its field.
     let byte = c
         .find(Locator::Css(

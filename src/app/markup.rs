@@ -50,8 +50,8 @@ pub fn field_row(i: usize, f: &Field, s: &mut String) {
         None => format!("@0x{:04x} +{}", whole.start, whole.len()),
     };
     s.push_str(&format!(
-        "<li class=\"field depth-{}\" tabindex=\"0\" data-index=\"{i}\" data-bytes=\"{}-{}\" data-field=\"",
-        f.depth.min(MAX_DEPTH_CLASS), whole.start, whole.end
+        "<li class=\"field depth-{} f{}\" tabindex=\"0\" data-index=\"{i}\" data-bytes=\"{}-{}\" data-field=\"",
+        f.depth.min(MAX_DEPTH_CLASS), field_colour(i), whole.start, whole.end
     ));
     escape_into(&path, s);
     s.push_str("\"><span class=\"field-path\">");
@@ -63,10 +63,19 @@ pub fn field_row(i: usize, f: &Field, s: &mut String) {
     s.push_str("</span></li>");
 }
 
-/// One byte of the bytes view, with its offset in `data-offset`.
-pub fn byte_cell(i: usize, b: u8, s: &mut String) {
+/// Field colours cycle over this many classes (`f1` .. `f6`; `f0` is a byte no field holds).
+pub const FIELD_COLOURS: usize = 6;
+
+/// The colour class number of field `i` (in the tree and on its bytes, as hex editors do).
+pub fn field_colour(i: usize) -> u8 {
+    (i % FIELD_COLOURS) as u8 + 1
+}
+
+/// One byte of the bytes view, with its offset in `data-offset` and the colour of the
+/// deepest field holding it (0 for none).
+pub fn byte_cell(i: usize, b: u8, colour: u8, s: &mut String) {
     s.push_str(&format!(
-        "<span class=\"byte\" data-offset=\"{i}\">{}</span>",
+        "<span class=\"byte f{colour}\" data-offset=\"{i}\">{}</span>",
         hex::to_hex(&[b])
     ));
 }
@@ -190,7 +199,7 @@ mod tests {
         field_row(3, &f, &mut s);
         assert_eq!(
             s,
-            "<li class=\"field depth-1\" tabindex=\"0\" data-index=\"3\" \
+            "<li class=\"field depth-1 f4\" tabindex=\"0\" data-index=\"3\" \
              data-bytes=\"6-36\" data-field=\"topics[0]\"><span class=\"field-path\">topics[0]</span>\
              <span class=\"field-value\">&quot;&lt;img src=x onerror=alert(1)&gt;&quot;</span>\
              <span class=\"field-where\">@0x0006 +30 (2 prefix, 28 payload)</span></li>"
@@ -214,11 +223,11 @@ mod tests {
         assert!(s.contains("<span class=\"field-value\">-1</span>"));
         assert!(s.contains("<span class=\"field-where\">@0x0014 +4</span>"));
         let mut s = String::new();
-        byte_cell(0, 0x00, &mut s);
-        byte_cell(1, 0xab, &mut s);
+        byte_cell(0, 0x00, 0, &mut s);
+        byte_cell(1, 0xab, field_colour(7), &mut s);
         assert_eq!(
             s,
-            "<span class=\"byte\" data-offset=\"0\">00</span><span class=\"byte\" data-offset=\"1\">ab</span>"
+            "<span class=\"byte f0\" data-offset=\"0\">00</span><span class=\"byte f2\" data-offset=\"1\">ab</span>"
         );
     }
 }

@@ -1,7 +1,7 @@
 //! Bytes beside their field tree, painted straight into the DOM and patched in place: the
 //! view under both the subscription and the leader's answer.
 
-use crate::app::markup::{byte_cell, field_row};
+use crate::app::markup::{byte_cell, field_colour, field_row};
 use crate::protocol::{Field, Span};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -70,105 +70,7 @@ pub(super) fn bytes_and_tree(p: &ViewProps) -> Html {
     let tree_ref = use_node_ref();
     let shaded = use_mut_ref(Vec::<usize>::new);
     let marked = use_mut_ref(|| None::<usize>);
-    let drawn = use_mut_ref(|| (Rc::new(Vec::<u8>::new()), Rc::new(Vec::<Field>::new())));
-    {
-        let (bytes_ref, tree_ref, shaded, marked) = (
-            bytes_ref.clone(),
-            tree_ref.clone(),
-            shaded.clone(),
-            marked.clone(),
-        );
-        use_effect_with(
-            (p.bytes.clone(), p.fields.clone()),
-            move |(bytes, fields)| {
-                let mut drawn = drawn.borrow_mut();
-                if let Some(el) = bytes_ref.cast::<web_sys::Element>() {
-                    patch(
-                        &el,
-                        &drawn.0[..drawn.0.len().min(BYTES_DRAWN)],
-                        &bytes[..bytes.len().min(BYTES_DRAWN)],
-                        |i, b, s| byte_cell(i, *b, s),
-                    );
-                    // Rewritten bytes lost their shading: clear the record of it.
-                    let children = el.children();
-                    for i in shaded.borrow_mut().drain(..) {
-                        if let Some(c) = children.item(i as u32) {
-                            c.set_class_name("byte");
-                        }
-                    }
-                }
-                if let Some(el) = tree_ref.cast::<web_sys::Element>() {
-                    patch(
-                        &el,
-                        &drawn.1[..drawn.1.len().min(FIELDS_DRAWN)],
-                        &fields[..fields.len().min(FIELDS_DRAWN)],
-                        field_row,
-                    );
-                    if let Some(c) = marked
-                        .borrow_mut()
-                        .take()
-                        .and_then(|i| el.children().item(i as u32))
-                    {
-                        c.set_class_name("field");
-                    }
-                }
-                *drawn = (bytes.clone(), fields.clone());
-            },
-        );
-    }
-    let sel = (*selected)
-        .and_then(|i| p.fields.get(i))
-        .map(|f| (f.prefix, f.payload));
-    {
-        let (bytes_ref, tree_ref) = (bytes_ref.clone(), tree_ref.clone());
-        use_effect_with(
-            (p.bytes.clone(), p.fields.clone(), *selected, sel, p.error),
-            move |(_, _, index, sel, error)| {
-                if let Some(el) = bytes_ref.cast::<web_sys::Element>() {
-                    let children = el.children();
-                    let mut shaded = shaded.borrow_mut();
-                    for i in shaded.drain(..) {
-                        if let Some(c) = children.item(i as u32) {
-                            c.set_class_name("byte");
-                        }
-                    }
-                    let mut mark = |range: std::ops::Range<usize>, class: &str| {
-                        for i in range {
-                            if let Some(c) = children.item(i as u32) {
-                                c.set_class_name(class);
-                                shaded.push(i);
-                            }
-                        }
-                    };
-                    if let Some((prefix, payload)) = sel {
-                        if let Some(pr) = prefix {
-                            mark(pr.start..pr.end, "byte pre");
-                        }
-                        mark(payload.start..payload.end, "byte pay");
-                    }
-                    if let Some((span, incomplete)) = error {
-                        let class = if *incomplete {
-                            "byte incomplete"
-                        } else {
-                            "byte err"
-                        };
-                        mark(span.start..span.end.max(span.start + 1), class);
-                    }
-                }
-                if let Some(el) = tree_ref.cast::<web_sys::Element>() {
-                    let children = el.children();
-                    let mut marked = marked.borrow_mut();
-                    if let Some(c) = marked.and_then(|i| children.item(i as u32)) {
-                        c.set_class_name("field");
-                    }
-                    *marked = *index;
-                    if let Some(c) = index.and_then(|i| children.item(i as u32)) {
-                        c.set_class_name("field selected");
-                    }
-                }
-            },
-        );
-    }
+    let drawn = use_mut_ref(|| (Vec::<(u8, u8)>::new(), Rc::new(Vec::<Field>::new())));
     // The deepest field holding each byte: fields come in wire order, parents before their
     // children, so later fields overwrite.
     let owners = {
@@ -185,6 +87,108 @@ pub(super) fn bytes_and_tree(p: &ViewProps) -> Html {
             owners
         })
     };
+    {
+        let (bytes_ref, tree_ref, shaded, marked, owners) = (
+            bytes_ref.clone(),
+            tree_ref.clone(),
+            shaded.clone(),
+            marked.clone(),
+            owners.clone(),
+        );
+        use_effect_with(
+            (p.bytes.clone(), p.fields.clone()),
+            move |(bytes, fields)| {
+                let mut drawn = drawn.borrow_mut();
+                // Each byte with the colour of the deepest field that holds it.
+                let cells: Vec<(u8, u8)> = bytes
+                    .iter()
+                    .take(BYTES_DRAWN)
+                    .enumerate()
+                    .map(|(i, b)| {
+                        let colour = owners.get(i).copied().flatten().map_or(0, field_colour);
+                        (*b, colour)
+                    })
+                    .collect();
+                if let Some(el) = bytes_ref.cast::<web_sys::Element>() {
+                    patch(&el, &drawn.0, &cells, |i, (b, c), s| {
+                        byte_cell(i, *b, *c, s)
+                    });
+                    // Rewritten bytes lost their shading: clear the record of it.
+                    let children = el.children();
+                    for i in shaded.borrow_mut().drain(..) {
+                        if let Some(c) = children.item(i as u32) {
+                            unshade(&c);
+                        }
+                    }
+                }
+                if let Some(el) = tree_ref.cast::<web_sys::Element>() {
+                    patch(
+                        &el,
+                        &drawn.1[..drawn.1.len().min(FIELDS_DRAWN)],
+                        &fields[..fields.len().min(FIELDS_DRAWN)],
+                        field_row,
+                    );
+                    if let Some(c) = marked
+                        .borrow_mut()
+                        .take()
+                        .and_then(|i| el.children().item(i as u32))
+                    {
+                        let _ = c.class_list().remove_1("selected");
+                    }
+                }
+                *drawn = (cells, fields.clone());
+            },
+        );
+    }
+    let sel = (*selected)
+        .and_then(|i| p.fields.get(i))
+        .map(|f| (f.prefix, f.payload));
+    {
+        let (bytes_ref, tree_ref) = (bytes_ref.clone(), tree_ref.clone());
+        use_effect_with(
+            (p.bytes.clone(), p.fields.clone(), *selected, sel, p.error),
+            move |(_, _, index, sel, error)| {
+                if let Some(el) = bytes_ref.cast::<web_sys::Element>() {
+                    let children = el.children();
+                    let mut shaded = shaded.borrow_mut();
+                    for i in shaded.drain(..) {
+                        if let Some(c) = children.item(i as u32) {
+                            unshade(&c);
+                        }
+                    }
+                    let mut mark = |range: std::ops::Range<usize>, class: &str| {
+                        for i in range {
+                            if let Some(c) = children.item(i as u32) {
+                                let _ = c.class_list().add_1(class);
+                                shaded.push(i);
+                            }
+                        }
+                    };
+                    if let Some((prefix, payload)) = sel {
+                        if let Some(pr) = prefix {
+                            mark(pr.start..pr.end, "pre");
+                        }
+                        mark(payload.start..payload.end, "pay");
+                    }
+                    if let Some((span, incomplete)) = error {
+                        let class = if *incomplete { "incomplete" } else { "err" };
+                        mark(span.start..span.end.max(span.start + 1), class);
+                    }
+                }
+                if let Some(el) = tree_ref.cast::<web_sys::Element>() {
+                    let children = el.children();
+                    let mut marked = marked.borrow_mut();
+                    if let Some(c) = marked.and_then(|i| children.item(i as u32)) {
+                        let _ = c.class_list().remove_1("selected");
+                    }
+                    *marked = *index;
+                    if let Some(c) = index.and_then(|i| children.item(i as u32)) {
+                        let _ = c.class_list().add_1("selected");
+                    }
+                }
+            },
+        );
+    }
     // One listener for all bytes, one for the tree: the target's data attribute says which.
     let over_bytes = {
         let selected = selected.clone();
@@ -236,5 +240,13 @@ pub(super) fn bytes_and_tree(p: &ViewProps) -> Html {
                 ) }</p>
             }
         </>
+    }
+}
+
+/// Takes a byte's shading off, keeping its field colour.
+fn unshade(c: &web_sys::Element) {
+    let list = c.class_list();
+    for class in ["pre", "pay", "err", "incomplete"] {
+        let _ = list.remove_1(class);
     }
 }
