@@ -153,7 +153,11 @@ fn member_row(p: &MemberRowProps) -> Html {
     html! {
         <li class="member-row">
             <div class="member-fields">
-                <input class="member-id" id={id_field.clone()} aria-label="Member id" value={m.id.clone()} oninput={rename} />
+                <input class="member-id" id={id_field.clone()} aria-label="Member id" value={m.id.clone()} title={m.id.clone()} oninput={rename} />
+                // A long id is cut to the same prefix in every input: say what tells it apart.
+                if crate::scenario::member_id::display_id(&m.id) != m.id {
+                    <span class="id-hint" aria-hidden="true">{ crate::scenario::member_id::display_id(&m.id) }</span>
+                }
                 <input class="member-instance" aria-label="group.instance.id" placeholder="group.instance.id (static)"
                     value={m.instance_id.clone().unwrap_or_default()} oninput={instance} />
                 <input class="member-rack" aria-label="client.rack" placeholder="client.rack"
