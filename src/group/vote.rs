@@ -277,7 +277,7 @@ pub fn select_protocol(requests: &[JoinRequest]) -> Result<ProtocolSelection, Du
             out.accepted.push(Admission {
                 id: r.id.clone(),
                 why: format!(
-                    "the group is empty: any protocol list is accepted, {} becomes the group's",
+                    "the group was empty, and an empty group accepts any non-empty list ({})",
                     list(&r.protocols)
                 ),
             });
