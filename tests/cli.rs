@@ -6,7 +6,17 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_rebalance-lab");
-const COMMANDS: [&str; 6] = ["assign", "decode", "encode", "link", "bench", "completions"];
+const COMMANDS: [&str; 9] = [
+    "assign",
+    "coordinator",
+    "vote",
+    "leader",
+    "decode",
+    "encode",
+    "link",
+    "bench",
+    "completions",
+];
 const SUBSCRIPTION_HEX: &str = "00030000000100057330312d610000000000000000ffffffff0000";
 
 fn example() -> String {

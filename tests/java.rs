@@ -166,3 +166,79 @@ fn order_differs_from_insertion_and_from_sorted() {
     assert_ne!(order[0], "consumer-0");
     assert_eq!(java::string_compare("a", "b"), Ordering::Less);
 }
+
+#[test]
+fn protocol_vote_tally_and_stream_max() {
+    // ClassicGroup.selectProtocol's HashMap<String, Integer> and Stream.max, as recorded.
+    let v = recorded();
+    let cases = v["tally"].as_array().unwrap();
+    assert!(cases.len() >= 10);
+    let mut ties = 0;
+    for c in cases {
+        let votes: Vec<&str> = c["votes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap())
+            .collect();
+        let t = rebalance_lab::group::tally(votes.iter().copied());
+        let want: Vec<(String, u32)> = c["order"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                (
+                    e[0].as_str().unwrap().to_string(),
+                    e[1].as_u64().unwrap() as u32,
+                )
+            })
+            .collect();
+        assert_eq!(t.counts, want, "{votes:?}");
+        assert_eq!(t.winner.as_deref(), c["max"].as_str(), "{votes:?}");
+        ties += usize::from(t.tied.len() > 1);
+    }
+    assert!(ties >= 5, "{ties}");
+}
+
+#[test]
+fn members_map_when_leaders_leave() {
+    // The recorded member-id maps with a leader leaving: the group's members (in map order)
+    // and the new leader (the first key) follow Java's map.
+    use rebalance_lab::group::{run_events, GroupEvent};
+    let v = recorded();
+    let mut n = 0;
+    for c in v["hash_order"].as_array().unwrap() {
+        let name = c["name"].as_str().unwrap();
+        if !name.contains("leave") {
+            continue;
+        }
+        let events: Vec<GroupEvent> = c["ops"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| match o.as_str().unwrap().split_once(' ').unwrap() {
+                ("put", k) => GroupEvent::Join(k.into()),
+                ("remove", k) => GroupEvent::Leave(k.into()),
+                other => panic!("{other:?}"),
+            })
+            .collect();
+        let want: Vec<String> = c["order"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|o| o.as_str().unwrap().to_string())
+            .collect();
+        let h = run_events(&events);
+        assert_eq!(h.members, want, "{name}");
+        // each leader change names the first key of the map at that moment
+        for s in h.steps.iter().filter(|s| s.changed) {
+            assert_eq!(s.leader.as_ref(), s.members.first(), "{name}");
+        }
+        assert!(h
+            .steps
+            .iter()
+            .any(|s| s.changed && matches!(s.event, GroupEvent::Leave(_))));
+        n += 1;
+    }
+    assert_eq!(n, 4);
+}

@@ -886,3 +886,150 @@ proptest! {
         prop_assert_eq!(serde_json::to_string(&ours).unwrap(), serde_json::to_string(&std).unwrap());
     }
 }
+
+mod classic_group {
+    use proptest::prelude::*;
+    use rebalance_lab::group::{leader_after, select_protocol, JoinRequest};
+
+    const NAMES: [&str; 6] = [
+        "range",
+        "roundrobin",
+        "sticky",
+        "cooperative-sticky",
+        "custom-v1",
+        "x",
+    ];
+
+    fn requests() -> impl Strategy<Value = Vec<JoinRequest>> {
+        prop::collection::vec(prop::collection::vec(0..NAMES.len(), 0..4), 0..12).prop_map(
+            |lists| {
+                lists
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, l)| {
+                        let mut protocols: Vec<String> = Vec::new();
+                        for p in l {
+                            // distinct names, as every real client sends
+                            if !protocols.iter().any(|q| q == NAMES[p]) {
+                                protocols.push(NAMES[p].to_string());
+                            }
+                        }
+                        JoinRequest {
+                            id: format!("m{i}"),
+                            protocols,
+                        }
+                    })
+                    .collect()
+            },
+        )
+    }
+
+    proptest! {
+        #[test]
+        fn the_winner_is_listed_by_every_accepted_member(reqs in requests()) {
+            let s = select_protocol(&reqs).unwrap();
+            prop_assert_eq!(s.accepted.len() + s.refused.len(), reqs.len());
+            match &s.selected {
+                Some(w) => {
+                    for id in s.accepted_ids() {
+                        let r = reqs.iter().find(|r| r.id == id).unwrap();
+                        prop_assert!(r.protocols.contains(w), "{} lacks {}", id, w);
+                    }
+                    // one vote per accepted member, and the winner has the most
+                    let total: u32 = s.tally.counts.iter().map(|c| c.1).sum();
+                    prop_assert_eq!(total as usize, s.accepted.len());
+                    prop_assert!(s.tally.counts.iter().all(|c| c.1 <= s.tally.votes(w)));
+                }
+                None => prop_assert!(s.accepted.is_empty()),
+            }
+        }
+
+        #[test]
+        fn a_refused_member_never_changes_the_group(reqs in requests()) {
+            let s = select_protocol(&reqs).unwrap();
+            let without: Vec<JoinRequest> = reqs
+                .iter()
+                .filter(|r| !s.refused.iter().any(|x| x.id == r.id))
+                .cloned()
+                .collect();
+            let t = select_protocol(&without).unwrap();
+            prop_assert!(t.refused.is_empty());
+            prop_assert_eq!(s.accepted_ids(), t.accepted_ids());
+            prop_assert_eq!(&s.tally, &t.tally);
+            prop_assert_eq!(s.selected, t.selected);
+        }
+
+        #[test]
+        fn the_leader_is_a_member_and_the_next_leader_takes_over(
+            joins in prop::collection::vec("[a-zA-Z0-9-]{1,12}", 0..40),
+            leave_picks in prop::collection::vec(any::<prop::sample::Index>(), 0..20),
+        ) {
+            let mut joins_unique: Vec<String> = Vec::new();
+            for j in joins {
+                if !joins_unique.contains(&j) {
+                    joins_unique.push(j);
+                }
+            }
+            let leaves: Vec<String> = if joins_unique.is_empty() {
+                Vec::new()
+            } else {
+                leave_picks.iter().map(|i| i.get(&joins_unique).clone()).collect()
+            };
+            let h = leader_after(&joins_unique, &leaves);
+            match &h.leader {
+                Some(l) => prop_assert!(h.members.contains(l)),
+                None => prop_assert!(h.members.is_empty()),
+            }
+            // with no leader leaving, the first joiner leads
+            if !leaves.iter().any(|l| Some(l) == joins_unique.first()) {
+                prop_assert_eq!(h.leader.as_ref(), joins_unique.first());
+            }
+            // the announced next leader is who leads once the leader leaves
+            if let Some(l) = &h.leader {
+                let mut more = leaves.clone();
+                more.push(l.clone());
+                prop_assert_eq!(leader_after(&joins_unique, &more).leader, h.next_leader);
+            }
+        }
+    }
+}
+
+mod librdkafka_order {
+    use proptest::prelude::*;
+    use rebalance_lab::assignor::{
+        self, AssignorKind, GroupInput, LeaderClient, MemberMeta, TopicMeta,
+    };
+
+    proptest! {
+        /// Where the two clients order the members alike, their answers are equal.
+        #[test]
+        fn same_order_same_answer(
+            ids in prop::collection::vec("\\PC{1,4}", 1..8),
+            statics in prop::collection::vec(prop::option::of("[a-c]{1,2}"), 8),
+            parts in 1u32..12,
+        ) {
+            let mut members: Vec<MemberMeta> = Vec::new();
+            for (i, id) in ids.iter().enumerate() {
+                let id = format!("{id}{i}");
+                let instance_id = statics[i].clone().map(|s| format!("{s}{i}"));
+                members.push(MemberMeta { id, instance_id, rack: None, topics: vec!["t".into(), "u".into()] });
+            }
+            let input = GroupInput {
+                topics: vec![
+                    TopicMeta { name: "t".into(), partitions: parts, racks: vec![] },
+                    TopicMeta { name: "u".into(), partitions: parts + 1, racks: vec![] },
+                ],
+                members,
+            };
+            for kind in [AssignorKind::Range, AssignorKind::RoundRobin] {
+                let j = assignor::assign_with(kind, &input, LeaderClient::Java).unwrap();
+                let r = assignor::assign_with(kind, &input, LeaderClient::Librdkafka).unwrap();
+                if j.order == r.order {
+                    prop_assert_eq!(j.to_map(&input), r.to_map(&input));
+                }
+                // each partition once, either way
+                prop_assert_eq!(r.totals.iter().sum::<u32>(), 2 * parts + 1);
+            }
+        }
+    }
+}

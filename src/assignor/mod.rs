@@ -10,9 +10,11 @@ mod order;
 mod range;
 mod round_robin;
 
-pub use order::member_cmp;
-pub use range::range;
-pub use round_robin::round_robin;
+pub use order::{
+    librdkafka_member_cmp, librdkafka_order, librdkafka_order_is_total, member_cmp, LeaderClient,
+};
+pub use range::{range, range_with};
+pub use round_robin::{round_robin, round_robin_with};
 
 use crate::collections::FastMap;
 use crate::java::string_compare;
@@ -144,7 +146,8 @@ impl TopicAssignment {
 pub struct Assignment {
     /// The assignor that produced it.
     pub assignor: AssignorKind,
-    /// Member indices in assignor order (static members first, then Java string order).
+    /// Member indices in assignor order (the Java client's: static members first, then
+    /// Java string order; librdkafka's: see [`LeaderClient`]).
     pub order: Vec<u32>,
     /// Every subscribed topic, in Java name order.
     pub topics: Vec<TopicAssignment>,
@@ -227,9 +230,19 @@ pub fn benchmark_input(members: u32, topics: u32, partitions: u32) -> GroupInput
 /// Runs the chosen assignor; `None` for the sticky assignors, which this version does not
 /// run yet.
 pub fn assign(kind: AssignorKind, input: &GroupInput) -> Option<Assignment> {
+    assign_with(kind, input, LeaderClient::Java)
+}
+
+/// Runs the chosen assignor as the leader's client would: range and round-robin in that
+/// client's member order (see [`LeaderClient`]).
+pub fn assign_with(
+    kind: AssignorKind,
+    input: &GroupInput,
+    client: LeaderClient,
+) -> Option<Assignment> {
     match kind {
-        AssignorKind::Range => Some(range(input)),
-        AssignorKind::RoundRobin => Some(round_robin(input)),
+        AssignorKind::Range => Some(range_with(input, client)),
+        AssignorKind::RoundRobin => Some(round_robin_with(input, client)),
         AssignorKind::Sticky | AssignorKind::CooperativeSticky => None,
     }
 }
@@ -242,7 +255,18 @@ pub(crate) struct Prepared<'a> {
     pub topics: Vec<(&'a str, Option<&'a TopicMeta>, Vec<u32>)>,
 }
 
-pub(crate) fn prepare(input: &GroupInput) -> Prepared<'_> {
+/// Members in the leader `client`'s order, and every subscribed topic (in that client's name
+/// order) with its subscribers in member order.
+pub(crate) fn prepare_with(input: &GroupInput, client: LeaderClient) -> Prepared<'_> {
+    let order = match client {
+        LeaderClient::Java => java_order(input),
+        LeaderClient::Librdkafka => librdkafka_order(&input.members),
+    };
+    prepare_in_order(input, order, client)
+}
+
+/// The Java client's member order.
+fn java_order(input: &GroupInput) -> Vec<u32> {
     // Sort compact keys (static first, then the compared id) rather than chasing each
     // member on every comparison.
     let mut keys: Vec<(bool, &str, &str, u32)> = input
@@ -260,7 +284,10 @@ pub(crate) fn prepare(input: &GroupInput) -> Prepared<'_> {
             .then_with(|| string_compare(a.2, b.2))
             .then(a.3.cmp(&b.3))
     });
-    let order: Vec<u32> = keys.iter().map(|k| k.3).collect();
+    keys.iter().map(|k| k.3).collect()
+}
+
+fn prepare_in_order(input: &GroupInput, order: Vec<u32>, client: LeaderClient) -> Prepared<'_> {
     let meta: FastMap<&str, &TopicMeta> = input
         .topics
         .iter()
@@ -320,7 +347,15 @@ pub(crate) fn prepare(input: &GroupInput) -> Prepared<'_> {
             }
         }
     }
-    crate::collections::sort_by(&mut topics, |a, b| string_compare(a.0, b.0));
+    match client {
+        LeaderClient::Java => {
+            crate::collections::sort_by(&mut topics, |a, b| string_compare(a.0, b.0))
+        }
+        // rd_kafka_assignor_topic_cmp: strcmp on the names.
+        LeaderClient::Librdkafka => {
+            crate::collections::sort_by(&mut topics, |a, b| a.0.as_bytes().cmp(b.0.as_bytes()))
+        }
+    }
     Prepared { order, topics }
 }
 

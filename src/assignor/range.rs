@@ -7,8 +7,8 @@
 //! together; then the plain rule places the rest.
 
 use super::{
-    prepare, totals, Assignment, AssignorKind, GroupInput, Share, TopicAssignment, TopicMeta,
-    UNASSIGNED,
+    prepare_with, totals, Assignment, AssignorKind, GroupInput, LeaderClient, Share,
+    TopicAssignment, TopicMeta, UNASSIGNED,
 };
 use crate::collections::{sort, sort_by, FastMap};
 use std::rc::Rc;
@@ -313,9 +313,18 @@ fn assign_co_partitioned(states: &mut [&mut State<'_>], num_partitions: u32) {
     }
 }
 
-/// Runs the RangeAssignor.
+/// Runs the RangeAssignor (the Java client's).
 pub fn range(input: &GroupInput) -> Assignment {
-    let prep = prepare(input);
+    range_with(input, LeaderClient::Java)
+}
+
+/// Runs the RangeAssignor with the member order of the leader's `client`.
+///
+/// Without racks librdkafka's range is Java's over its own member order. With racks,
+/// librdkafka's rack-aware pass (src/rdkafka_range_assignor.c) groups co-partitioned topics
+/// differently from Java's; this uses Java's rack-aware logic in either case.
+pub fn range_with(input: &GroupInput, client: LeaderClient) -> Assignment {
+    let prep = prepare_with(input, client);
     let racks: Vec<Option<&str>> = input
         .members
         .iter()

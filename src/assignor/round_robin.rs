@@ -6,12 +6,20 @@
 //! group gets an empty assignment.
 
 use super::{
-    prepare, totals, Assignment, AssignorKind, GroupInput, Share, TopicAssignment, UNASSIGNED,
+    prepare_with, totals, Assignment, AssignorKind, GroupInput, LeaderClient, Share,
+    TopicAssignment, UNASSIGNED,
 };
 
-/// Runs the RoundRobinAssignor.
+/// Runs the RoundRobinAssignor (the Java client's).
 pub fn round_robin(input: &GroupInput) -> Assignment {
-    let prep = prepare(input);
+    round_robin_with(input, LeaderClient::Java)
+}
+
+/// Runs the round-robin assignor with the member order of the leader's `client`.
+/// librdkafka's (src/rdkafka_roundrobin_assignor.c) walks the same circle, skipping members
+/// not subscribed to the topic, over its own member order and topics in byte order.
+pub fn round_robin_with(input: &GroupInput, client: LeaderClient) -> Assignment {
+    let prep = prepare_with(input, client);
     let n = input.members.len();
     // position of each member in the circle
     let mut pos = vec![0usize; n];

@@ -1,7 +1,7 @@
 //! `rebalance-lab assign`: the assignment of a scenario file.
 
 use super::input::read_input;
-use crate::assignor::AssignorKind;
+use crate::assignor::{librdkafka_order_is_total, AssignorKind, LeaderClient};
 use crate::scenario::Scenario;
 
 /// The assignors this version runs.
@@ -23,6 +23,25 @@ impl From<Assignor> for AssignorKind {
     }
 }
 
+/// The client library of the group leader, which computes the assignment.
+#[derive(Debug, Clone, Copy, Default, clap::ValueEnum)]
+pub enum Client {
+    /// The Apache Kafka Java client (static members first, Java string order).
+    #[default]
+    Java,
+    /// librdkafka (member ids in byte order, two static members by instance id).
+    Librdkafka,
+}
+
+impl From<Client> for LeaderClient {
+    fn from(c: Client) -> Self {
+        match c {
+            Client::Java => LeaderClient::Java,
+            Client::Librdkafka => LeaderClient::Librdkafka,
+        }
+    }
+}
+
 /// Print the assignment of a scenario as JSON {member: {topic: [partitions]}}.
 #[derive(Debug, clap::Args)]
 #[command(
@@ -34,7 +53,8 @@ owned, generation, or `subscription` as hex) and `assignor`.",
     after_help = "\
 Examples:
   rebalance-lab assign examples/three-topics.json
-  cat examples/three-topics.json | rebalance-lab assign - --assignor roundrobin"
+  cat examples/three-topics.json | rebalance-lab assign - --assignor roundrobin
+  rebalance-lab assign examples/three-topics.json --leader-client librdkafka"
 )]
 pub struct Args {
     /// The scenario file (JSON), or - for standard input.
@@ -43,6 +63,9 @@ pub struct Args {
     /// The assignor to run instead of the scenario's own.
     #[arg(long, value_enum, value_name = "ASSIGNOR")]
     assignor: Option<Assignor>,
+    /// The leader's client, whose member order range and round-robin follow.
+    #[arg(long, value_enum, value_name = "CLIENT", default_value = "java")]
+    leader_client: Client,
 }
 
 pub fn run(a: Args) -> Result<String, String> {
@@ -56,10 +79,23 @@ pub fn run(a: Args) -> Result<String, String> {
             "note: Java's RoundRobinAssignor throws on an empty group; here it is an empty result"
         );
     }
-    let (input, result) = scenario.assign(kind).ok_or(format!(
+    let client = LeaderClient::from(a.leader_client);
+    let (input, result) = scenario.assign_with(kind, client).ok_or(format!(
         "the {} assignor is not implemented in this version; use --assignor range or roundrobin",
         kind.name()
     ))?;
+    if client == LeaderClient::Librdkafka {
+        if !librdkafka_order_is_total(&input.members) {
+            eprintln!(
+                "note: with these static and dynamic members librdkafka's member comparison is                  cyclic; its order then depends on the C library's qsort, and this is one                  possible answer"
+            );
+        }
+        if kind == AssignorKind::Range && input.members.iter().any(|m| m.rack.is_some()) {
+            eprintln!(
+                "note: racks are placed with the Java client's rack-aware range; librdkafka's                  differs in details and is not reproduced"
+            );
+        }
+    }
     // One member per line: readable, and still JSON.
     let map = result.to_map(&input);
     let lines: Vec<String> = map

@@ -1,4 +1,5 @@
-//! The command-line tool: `rebalance-lab assign|decode|encode|link|bench|completions`.
+//! The command-line tool: `rebalance-lab
+//! assign|coordinator|vote|leader|decode|encode|link|bench|completions`.
 //!
 //! Parsing is clap's (derive): `--help` on every command, `--version`, a repeated option
 //! or an unknown one is a usage error (stderr, exit code 2, with a hint). Bad input (a
@@ -11,10 +12,13 @@
 
 mod assign;
 mod bench;
+mod coordinator;
 mod decode;
 mod encode;
 mod input;
+mod leader;
 mod link;
+mod vote;
 
 pub use decode::decoded_json;
 pub use encode::subscription_from_json;
@@ -27,6 +31,7 @@ const ABOUT: &str = "See exactly how a Kafka consumer group splits partitions am
 const AFTER_HELP: &str = "\
 Examples:
   rebalance-lab assign examples/three-topics.json
+  rebalance-lab coordinator --group-id orders
   rebalance-lab decode 00030000000100057330312d610000000000000000ffffffff0000
   rebalance-lab assign --help
 
@@ -51,6 +56,9 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     Assign(assign::Args),
+    Coordinator(coordinator::Args),
+    Vote(vote::Args),
+    Leader(leader::Args),
     Decode(decode::Args),
     Encode(encode::Args),
     Link(link::Args),
@@ -75,6 +83,9 @@ impl Command {
     fn run(self) -> Result<String, String> {
         match self {
             Command::Assign(a) => assign::run(a),
+            Command::Coordinator(a) => coordinator::run(a),
+            Command::Vote(a) => vote::run(a),
+            Command::Leader(a) => leader::run(a),
             Command::Decode(a) => decode::run(a),
             Command::Encode(a) => encode::run(a),
             Command::Link(a) => link::run(a),

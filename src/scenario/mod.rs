@@ -263,6 +263,17 @@ impl Scenario {
         let a = assignor::assign(kind, &input)?;
         Some((input, a))
     }
+
+    /// [`Scenario::assign`] as computed by a leader running `client` (its member order).
+    pub fn assign_with(
+        &self,
+        kind: AssignorKind,
+        client: assignor::LeaderClient,
+    ) -> Option<(GroupInput, assignor::Assignment)> {
+        let input = self.group_input();
+        let a = assignor::assign_with(kind, &input, client)?;
+        Some((input, a))
+    }
 }
 
 /// `topics` as a JSON object {name: count}, keeping the file's order.

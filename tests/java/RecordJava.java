@@ -1,7 +1,8 @@
 // Records what Java itself answers for the behaviour Rebalance Lab reproduces in src/java/:
 // String.compareTo, String.hashCode, Kafka's Utils.abs and Uuid (method bodies copied from
 // apache/kafka 1eb7644: clients/src/main/java/org/apache/kafka/common/{Uuid,utils/Utils}.java),
-// and java.util.HashMap / HashSet iteration order after sequences of operations.
+// java.util.HashMap / HashSet iteration order after sequences of operations, and the protocol
+// vote's tally (ClassicGroup.selectProtocol's HashMap<String, Integer> and Stream.max).
 //
 // Run: javac -d /tmp/rj tests/java/RecordJava.java && java -cp /tmp/rj RecordJava > tests/vectors/java.json
 import java.nio.ByteBuffer;
@@ -216,6 +217,55 @@ public class RecordJava {
         List<String> rs = new ArrayList<>();
         for (int i = 0; i < 40; i++) rs.add(strings.get(26 + (i % 40)).isEmpty() ? "e" + i : strings.get(26 + (i % 40)) + i);
         hashCase("unicode keys", "string", puts(rs));
+        // the maps the classic group relies on: protocol names counted, member ids with the
+        // leader leaving (the new leader is the first key)
+        hashCase("protocol tally, same bucket", "string", puts(Arrays.asList("custom-v1", "roundrobin", "range", "sticky", "stream", "lag-aware", "my-assignor")));
+        List<String> lead = puts(Arrays.asList("z", "y", "x"));
+        lead.add("remove z");
+        hashCase("leader z leaves: x is the first key", "string", lead);
+        List<String> same = puts(Arrays.asList("x", "BB", "Aa"));
+        same.add("remove x");
+        hashCase("leader leaves, equal hashes keep insertion order", "string", same);
+        List<String> thirteen = new ArrayList<>();
+        for (int i = 1; i <= 14; i++) thirteen.add("put member-" + i);
+        thirteen.add("remove member-1"); thirteen.add("remove member-5"); thirteen.add("remove member-6");
+        hashCase("14 members, leaders leave after a resize", "string", thirteen);
+        List<String> javaIds = new ArrayList<>();
+        for (int i = 1; i <= 5; i++) javaIds.add("put consumer-orders-" + i + "-" + UUID.nameUUIDFromBytes(("o" + i).getBytes()));
+        javaIds.add(javaIds.get(0).replace("put ", "remove "));
+        hashCase("Java client member ids, leader leaves", "string", javaIds);
+        out.append("\n  ],\n");
+        // the vote tally: votes in the order members cast them, counted as selectProtocol does
+        out.append("  \"tally\": [");
+        List<List<String>> tallies = Arrays.asList(
+            Arrays.asList("range", "roundrobin"),
+            Arrays.asList("roundrobin", "range"),
+            Arrays.asList("cooperative-sticky", "range"),
+            Arrays.asList("roundrobin", "custom-v1"),
+            Arrays.asList("custom-v1", "roundrobin"),
+            Arrays.asList("sticky", "range", "range", "sticky", "cooperative-sticky"),
+            Arrays.asList("roundrobin", "roundrobin", "range"),
+            Arrays.asList("lag-aware"),
+            Arrays.asList("b", "c", "d", "e", "f", "g", "h", "i", "j", "k", "l", "m", "n", "a"),
+            Arrays.asList("uniform", "range", "stream", "my-assignor", "custom-v1", "sticky", "roundrobin", "cooperative-sticky"));
+        for (int t = 0; t < tallies.size(); t++) {
+            Map<String, Integer> votesByProtocol = new HashMap<>();
+            for (String protocolName : tallies.get(t)) {
+                int count = votesByProtocol.getOrDefault(protocolName, 0);
+                votesByProtocol.put(protocolName, count + 1);
+            }
+            String max = votesByProtocol.entrySet().stream()
+                .max(Comparator.comparingInt(Map.Entry::getValue))
+                .map(Map.Entry::getKey).orElse(null);
+            out.append(t > 0 ? ",\n    " : "\n    ").append("{\"votes\": [");
+            for (int i = 0; i < tallies.get(t).size(); i++) out.append(i > 0 ? ", " : "").append(q(tallies.get(t).get(i)));
+            out.append("], \"order\": [");
+            int i = 0;
+            for (Map.Entry<String, Integer> e : votesByProtocol.entrySet()) {
+                out.append(i++ > 0 ? ", " : "").append("[").append(q(e.getKey())).append(", ").append(e.getValue()).append("]");
+            }
+            out.append("], \"max\": ").append(q(max)).append("}");
+        }
         out.append("\n  ]\n}");
         System.out.println(out);
     }

@@ -1,0 +1,163 @@
+//! The group leader (`ClassicGroup.add` and `remove`): the first member added leads; when
+//! the leader leaves, the first key of the members `HashMap<String, ClassicGroupMember>`
+//! (member id keys) leads, which is neither the second joiner nor random; with nobody left,
+//! nobody leads.
+
+use crate::java::hash_map::spread;
+use crate::java::{JavaHash, JavaHashMap};
+
+/// Something that changes the members.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GroupEvent {
+    /// A member joins (is added).
+    Join(String),
+    /// A member leaves (is removed).
+    Leave(String),
+}
+
+/// The group after one event.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LeaderStep {
+    /// The event.
+    pub event: GroupEvent,
+    /// The leader after it.
+    pub leader: Option<String>,
+    /// True when the event changed the leader.
+    pub changed: bool,
+    /// Member ids in the members map's iteration order, after the event.
+    pub members: Vec<String>,
+    /// Why the leader is who it is.
+    pub why: String,
+}
+
+/// The leader through a sequence of events.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct LeaderHistory {
+    /// One step per event.
+    pub steps: Vec<LeaderStep>,
+    /// The leader at the end.
+    pub leader: Option<String>,
+    /// Who would lead if the leader left now: the first other key of the members map.
+    pub next_leader: Option<String>,
+    /// Member ids in the members map's iteration order at the end.
+    pub members: Vec<String>,
+    /// The members map's table size at the end (it never shrinks).
+    pub capacity: usize,
+}
+
+fn bucket(id: &str, capacity: usize) -> usize {
+    spread(id.java_hash()) as usize & capacity.saturating_sub(1)
+}
+
+/// Runs `events` on an empty group.
+pub fn run_events(events: &[GroupEvent]) -> LeaderHistory {
+    let mut members: JavaHashMap<String, ()> = JavaHashMap::new();
+    let mut leader: Option<String> = None;
+    let mut steps = Vec::with_capacity(events.len());
+    for e in events {
+        let before = leader.clone();
+        let why = match e {
+            GroupEvent::Join(id) => {
+                if members.contains_key(id.as_str()) {
+                    format!("{id:?} is already a member: no change")
+                } else {
+                    members.insert(id.clone(), ());
+                    if leader.is_none() {
+                        leader = Some(id.clone());
+                        format!("{id:?} is the first member added: it leads")
+                    } else {
+                        format!("{id:?} joins; the leader stays")
+                    }
+                }
+            }
+            GroupEvent::Leave(id) => {
+                if members.remove(id.as_str()).is_none() {
+                    format!("{id:?} was not a member: no change")
+                } else if leader.as_deref() == Some(id.as_str()) {
+                    leader = members.keys().next().cloned();
+                    match &leader {
+                        Some(n) => format!(
+                            "the leader {id:?} left: {n:?} leads, the first key of the members \
+                             HashMap (capacity {}, bucket {})",
+                            members.capacity(),
+                            bucket(n, members.capacity())
+                        ),
+                        None => format!("the leader {id:?} left and the group is empty: no leader"),
+                    }
+                } else {
+                    format!("{id:?} leaves; the leader stays")
+                }
+            }
+        };
+        steps.push(LeaderStep {
+            event: e.clone(),
+            changed: leader != before,
+            leader: leader.clone(),
+            members: members.keys().cloned().collect(),
+            why,
+        });
+    }
+    let next_leader = members
+        .keys()
+        .find(|k| Some(k.as_str()) != leader.as_deref())
+        .cloned();
+    LeaderHistory {
+        steps,
+        next_leader,
+        leader,
+        members: members.keys().cloned().collect(),
+        capacity: members.capacity(),
+    }
+}
+
+/// All `joins` first, then the `leaves` in order (the vectors' shape).
+pub fn leader_after(joins: &[String], leaves: &[String]) -> LeaderHistory {
+    let events: Vec<GroupEvent> = joins
+        .iter()
+        .map(|j| GroupEvent::Join(j.clone()))
+        .chain(leaves.iter().map(|l| GroupEvent::Leave(l.clone())))
+        .collect();
+    run_events(&events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ids(s: &[&str]) -> Vec<String> {
+        s.iter().map(|x| x.to_string()).collect()
+    }
+
+    #[test]
+    fn not_the_second_joiner() {
+        let h = leader_after(&ids(&["z", "y", "x"]), &ids(&["z"]));
+        assert_eq!(h.leader.as_deref(), Some("x"));
+        assert!(h.steps[3].changed);
+        assert!(h.steps[3].why.contains("bucket 8"), "{}", h.steps[3].why);
+        assert_eq!(h.next_leader.as_deref(), Some("y"));
+    }
+
+    #[test]
+    fn next_leader_before_the_leader_leaves() {
+        let h = leader_after(&ids(&["z", "y", "x"]), &[]);
+        assert_eq!(h.leader.as_deref(), Some("z"));
+        assert_eq!(h.next_leader.as_deref(), Some("x"));
+        let after = leader_after(&ids(&["z", "y", "x"]), &ids(&["z"]));
+        assert_eq!(after.leader, h.next_leader);
+    }
+
+    #[test]
+    fn empty_and_unknown() {
+        let h = leader_after(&ids(&["a"]), &ids(&["b", "a"]));
+        assert!(!h.steps[1].changed);
+        assert_eq!(h.leader, None);
+        assert_eq!(h.next_leader, None);
+        // the first joiner after the group emptied leads
+        let h = run_events(&[
+            GroupEvent::Join("a".into()),
+            GroupEvent::Leave("a".into()),
+            GroupEvent::Join("b".into()),
+        ]);
+        assert_eq!(h.leader.as_deref(), Some("b"));
+    }
+}
