@@ -438,5 +438,6 @@ pub fn range(input: &GroupInput) -> Assignment {
         order: prep.order,
         topics,
         totals,
+        ..Default::default()
     }
 }

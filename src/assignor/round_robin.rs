@@ -65,6 +65,7 @@ pub fn round_robin(input: &GroupInput) -> Assignment {
         order: prep.order,
         topics,
         totals,
+        ..Default::default()
     }
 }
 

@@ -12,6 +12,11 @@ pub enum Assignor {
     /// RoundRobinAssignor.
     #[value(name = "roundrobin", alias = "round-robin", alias = "round_robin")]
     RoundRobin,
+    /// StickyAssignor (eager); previous assignment from each member's owned + generation.
+    Sticky,
+    /// CooperativeStickyAssignor, round 1 (--follow-up for round 2).
+    #[value(name = "cooperative-sticky")]
+    CooperativeSticky,
 }
 
 impl From<Assignor> for AssignorKind {
@@ -19,6 +24,8 @@ impl From<Assignor> for AssignorKind {
         match a {
             Assignor::Range => AssignorKind::Range,
             Assignor::RoundRobin => AssignorKind::RoundRobin,
+            Assignor::Sticky => AssignorKind::Sticky,
+            Assignor::CooperativeSticky => AssignorKind::CooperativeSticky,
         }
     }
 }
@@ -34,7 +41,8 @@ owned, generation, or `subscription` as hex) and `assignor`.",
     after_help = "\
 Examples:
   rebalance-lab assign examples/three-topics.json
-  cat examples/three-topics.json | rebalance-lab assign - --assignor roundrobin"
+  cat examples/three-topics.json | rebalance-lab assign - --assignor roundrobin
+  rebalance-lab assign group.json --assignor cooperative-sticky --follow-up"
 )]
 pub struct Args {
     /// The scenario file (JSON), or - for standard input.
@@ -43,6 +51,10 @@ pub struct Args {
     /// The assignor to run instead of the scenario's own.
     #[arg(long, value_enum, value_name = "ASSIGNOR")]
     assignor: Option<Assignor>,
+    /// cooperative-sticky: print the follow-up rebalance (round 2: members own what round 1
+    /// gave them) instead of round 1.
+    #[arg(long)]
+    follow_up: bool,
 }
 
 pub fn run(a: Args) -> Result<String, String> {
@@ -56,10 +68,28 @@ pub fn run(a: Args) -> Result<String, String> {
             "note: Java's RoundRobinAssignor throws on an empty group; here it is an empty result"
         );
     }
-    let (input, result) = scenario.assign(kind).ok_or(format!(
-        "the {} assignor is not implemented in this version; use --assignor range or roundrobin",
-        kind.name()
-    ))?;
+    if a.follow_up && kind != AssignorKind::CooperativeSticky {
+        return Err("--follow-up is for --assignor cooperative-sticky".into());
+    }
+    let (mut input, mut result) = scenario.try_assign(kind).map_err(|e| e.to_string())?;
+    if a.follow_up {
+        input = crate::assignor::sticky::follow_up_input(&input, &result);
+        result = crate::assignor::sticky::cooperative_sticky(&input).map_err(|e| e.to_string())?;
+    }
+    for n in &result.notes {
+        eprintln!("note: {}", n.text);
+    }
+    if !result.withheld.is_empty() {
+        let list: Vec<String> = result
+            .withheld
+            .iter()
+            .map(|w| format!("{}-{}", w.topic, w.partition))
+            .collect();
+        eprintln!(
+            "note: withheld until the follow-up rebalance (they change owner): {}",
+            list.join(", ")
+        );
+    }
     // One member per line: readable, and still JSON.
     let map = result.to_map(&input);
     let lines: Vec<String> = map
