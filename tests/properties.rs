@@ -714,6 +714,7 @@ fn group() -> impl Strategy<Value = GroupInput> {
                         .filter(|(_, s)| **s)
                         .map(|(i, _)| format!("t{i}"))
                         .collect(),
+                    ..Default::default()
                 })
                 .collect();
             GroupInput { topics, members }

@@ -505,8 +505,8 @@ impl Builder<'_, '_> {
         let mut topic_max = vec![0usize; self.prep.topics.len()];
         let mut topic_gap = vec![false; self.prep.topics.len()];
         for (t, ti) in self.prep.topics.iter().enumerate() {
-            for d in ti.offset as usize..(ti.offset + ti.partitions) as usize {
-                match holder[d] {
+            for &h in &holder[ti.offset as usize..(ti.offset + ti.partitions) as usize] {
+                match h {
                     NONE => topic_gap[t] = true,
                     h => topic_max[t] = topic_max[t].max(count(h)),
                 }
