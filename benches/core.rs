@@ -128,6 +128,31 @@ fn main() {
             println!("roundrobin, 10,000 members × 1,000 topics × 500 partitions (500,000): median {:.2} ms", us / 1000.0);
         }
     }
+    if want("sticky") {
+        use rebalance_lab::assignor::{one_leaves, try_assign, AssignorKind};
+        for kind in [AssignorKind::Sticky, AssignorKind::CooperativeSticky] {
+            let fresh = benchmark_input(1000, 50, 200);
+            let left = one_leaves(&fresh, kind).unwrap();
+            for (what, input) in [("fresh", &fresh), ("one member left", &left)] {
+                let us = median_us(51, || {
+                    black_box(try_assign(kind, black_box(input)).unwrap());
+                });
+                println!(
+                    "{}, 1,000 members × 50 topics × 200 partitions, {what}: median {us:.1} µs",
+                    kind.name()
+                );
+            }
+            let big = one_leaves(&benchmark_input(10_000, 50, 10_000), kind).unwrap();
+            let us = median_us(5, || {
+                black_box(try_assign(kind, black_box(&big)).unwrap());
+            });
+            println!(
+                "{}, 10,000 members × 50 topics × 10,000 partitions (500,000), one member left: median {:.1} ms",
+                kind.name(),
+                us / 1000.0
+            );
+        }
+    }
     if want("diff") {
         // What-if at scale: range pinned, round-robin now (most partitions change owner).
         use rebalance_lab::scenario::whatif::{diff, Baseline};

@@ -125,7 +125,15 @@ fn unknown_options_and_commands_exit_2_with_a_hint() {
         vec!["bench", "--members"],
         vec!["bench", "--members", "0"],
         vec!["bench", "--members", "many"],
-        vec!["assign", &example, "--assignor", "sticky"],
+        vec!["assign", &example, "--assignor", "uniform"],
+        vec![
+            "assign",
+            &example,
+            "--assignor",
+            "sticky",
+            "--follow-up",
+            "extra",
+        ],
         vec!["encode", "--version", "-1", "-"],
         vec!["encode", &example],
         vec!["assign"],
@@ -140,6 +148,27 @@ fn unknown_options_and_commands_exit_2_with_a_hint() {
         assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
         assert!(stderr.contains("--help"), "{args:?}: no hint: {stderr}");
     }
+}
+
+#[test]
+fn sticky_assignors_run_and_follow_up_needs_cooperative() {
+    let example = example();
+    for a in ["sticky", "cooperative-sticky"] {
+        let out = run(&["assign", &example, "--assignor", a]);
+        assert!(out.status.success(), "{a}: {}", text(&out.stderr));
+        let _: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    }
+    let out = run(&[
+        "assign",
+        &example,
+        "--assignor",
+        "cooperative-sticky",
+        "--follow-up",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run(&["assign", &example, "--assignor", "sticky", "--follow-up"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("cooperative-sticky"));
 }
 
 #[test]

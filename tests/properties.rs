@@ -714,6 +714,7 @@ fn group() -> impl Strategy<Value = GroupInput> {
                         .filter(|(_, s)| **s)
                         .map(|(i, _)| format!("t{i}"))
                         .collect(),
+                    ..Default::default()
                 })
                 .collect();
             GroupInput { topics, members }
@@ -1012,7 +1013,7 @@ mod librdkafka_order {
             for (i, id) in ids.iter().enumerate() {
                 let id = format!("{id}{i}");
                 let instance_id = statics[i].clone().map(|s| format!("{s}{i}"));
-                members.push(MemberMeta { id, instance_id, rack: None, topics: vec!["t".into(), "u".into()] });
+                members.push(MemberMeta { id, instance_id, rack: None, topics: vec!["t".into(), "u".into()], ..Default::default() });
             }
             let input = GroupInput {
                 topics: vec![

@@ -232,3 +232,120 @@ fn every_assignor_vector_is_a_valid_scenario_file() {
     );
     let _ = assignor::UNASSIGNED;
 }
+
+/// Per member, per topic, the partitions as a set (sticky results are compared as sets).
+type SetMap = BTreeMap<String, BTreeMap<String, std::collections::BTreeSet<u32>>>;
+
+fn as_sets(m: &Map) -> SetMap {
+    m.iter()
+        .map(|(k, v)| {
+            (
+                k.clone(),
+                v.iter()
+                    .filter(|(_, ps)| !ps.is_empty())
+                    .map(|(t, ps)| (t.clone(), ps.iter().copied().collect()))
+                    .collect(),
+            )
+        })
+        .collect()
+}
+
+/// `expected` and every entry of `alternatives`, as sets.
+fn accepted(v: &Value) -> Vec<SetMap> {
+    let mut out = vec![as_sets(&expected(v))];
+    for alt in v["alternatives"].as_array().into_iter().flatten() {
+        out.push(as_sets(&serde_json::from_value(alt.clone()).unwrap()));
+    }
+    out
+}
+
+fn throws(v: &Value) -> bool {
+    v.get("java_exception").is_some_and(|e| !e.is_null()) || v["expected"].is_null()
+}
+
+fn check_sticky(file: &str, kind: AssignorKind) -> (usize, usize) {
+    let (mut answered, mut thrown) = (0, 0);
+    for v in load(file) {
+        let name = v["name"].as_str().unwrap();
+        let scenario =
+            Scenario::from_json(&v.to_string()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(scenario.assignor, kind, "{name}");
+        match scenario.try_assign(kind) {
+            Err(e) => {
+                assert!(throws(&v), "{name}: unexpected error {e}");
+                let want = v["java_exception"].as_str().unwrap_or_default();
+                assert!(
+                    e.java_exception
+                        .starts_with(want.split(':').next().unwrap()),
+                    "{name}: {e} vs {want}"
+                );
+                thrown += 1;
+            }
+            Ok((input, result)) => {
+                assert!(!throws(&v), "{name}: Java throws, we answered");
+                let got = as_sets(&result.to_map(&input));
+                assert!(
+                    accepted(&v).contains(&got),
+                    "{name}: got {got:?}, expected {:?}",
+                    accepted(&v)
+                );
+                if v.get("quirk").is_some_and(|q| !q.is_null()) {
+                    // our answer is Java's, quirk included, and says so
+                    let a = &accepted(&v)[0];
+                    if *a == got {
+                        assert!(!result.notes.is_empty(), "{name}: quirk without a note");
+                    }
+                }
+                answered += 1;
+            }
+        }
+    }
+    (answered, thrown)
+}
+
+#[test]
+fn sticky_vectors() {
+    assert_eq!(check_sticky("sticky.json", AssignorKind::Sticky), (36, 1));
+}
+
+#[test]
+fn cooperative_sticky_vectors() {
+    assert_eq!(
+        check_sticky("cooperative-sticky.json", AssignorKind::CooperativeSticky),
+        (36, 1)
+    );
+}
+
+#[test]
+fn sticky_vectors_through_the_binary() {
+    let bin = env!("CARGO_BIN_EXE_rebalance-lab");
+    let dir = std::env::temp_dir().join(format!("rl-sticky-vectors-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut n = 0;
+    for (file, flag) in [
+        ("sticky.json", "sticky"),
+        ("cooperative-sticky.json", "cooperative-sticky"),
+    ] {
+        for (i, v) in load(file).into_iter().enumerate() {
+            let path = dir.join(format!("{file}-{i}.json"));
+            std::fs::write(&path, v.to_string()).unwrap();
+            let out = Command::new(bin)
+                .args(["assign", path.to_str().unwrap(), "--assignor", flag])
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            if throws(&v) {
+                assert!(!out.status.success(), "{}", v["name"]);
+                assert!(stderr.contains("java.lang."), "{}: {stderr}", v["name"]);
+                n += 1;
+                continue;
+            }
+            assert!(out.status.success(), "{}: {stderr}", v["name"]);
+            let got: Map = serde_json::from_slice(&out.stdout).unwrap();
+            assert!(accepted(&v).contains(&as_sets(&got)), "{}", v["name"]);
+            n += 1;
+        }
+    }
+    assert_eq!(n, 74);
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -1,7 +1,11 @@
 //! Kafka's client-side assignors, with the Java client's exact answers: [`range`] (the
 //! default RangeAssignor, rack-aware as in KIP-881) and [`round_robin`].
 //!
-//! Both return one shared [`Assignment`]: an owner per partition plus, per topic, the
+//! The sticky assignors ([`sticky`](sticky::sticky) and
+//! [`cooperative_sticky`](sticky::cooperative_sticky)) are in [`sticky`]; Java throws for
+//! some inputs, so [`try_assign`] returns a `Result`.
+//!
+//! All return one shared [`Assignment`]: an owner per partition plus, per topic, the
 //! ordered subscribers with their quota, so a UI can explain the arithmetic without
 //! computing it again.
 
@@ -9,6 +13,7 @@ pub mod explain;
 mod order;
 mod range;
 mod round_robin;
+pub mod sticky;
 
 pub use order::{
     librdkafka_member_cmp, librdkafka_order, librdkafka_order_is_total, member_cmp, LeaderClient,
@@ -34,11 +39,10 @@ pub enum AssignorKind {
     /// org.apache.kafka.clients.consumer.RoundRobinAssignor.
     #[serde(rename = "roundrobin")]
     RoundRobin,
-    /// org.apache.kafka.clients.consumer.StickyAssignor: read from scenario files, not run
-    /// by this version.
+    /// org.apache.kafka.clients.consumer.StickyAssignor (eager).
     Sticky,
-    /// org.apache.kafka.clients.consumer.CooperativeStickyAssignor: read from scenario
-    /// files, not run by this version.
+    /// org.apache.kafka.clients.consumer.CooperativeStickyAssignor (round 1; see
+    /// [`sticky::cooperative_follow_up`] for the follow-up rebalance).
     #[serde(rename = "cooperative-sticky")]
     CooperativeSticky,
 }
@@ -53,7 +57,7 @@ impl AssignorKind {
             AssignorKind::CooperativeSticky => "cooperative-sticky",
         }
     }
-    /// Parses `range` or `roundrobin` (also `round-robin`).
+    /// Parses `range`, `roundrobin` (also `round-robin`), `sticky` or `cooperative-sticky`.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "range" => Some(AssignorKind::Range),
@@ -87,6 +91,12 @@ pub struct MemberMeta {
     pub rack: Option<String>,
     /// Subscribed topics.
     pub topics: Vec<String>,
+    /// Partitions owned before this rebalance, per topic (the sticky assignors only: for
+    /// StickyAssignor its user data, for CooperativeStickyAssignor the subscription's owned
+    /// partitions). A partition may lie outside its topic, as Java allows.
+    pub owned: Vec<(String, Vec<i32>)>,
+    /// Generation of `owned` (`None`: no generation, Java's -1).
+    pub generation: Option<i32>,
 }
 
 /// What the assignor is given: cluster metadata and the members' subscriptions.
@@ -142,7 +152,7 @@ impl TopicAssignment {
 }
 
 /// An assignment with the reasons for it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Assignment {
     /// The assignor that produced it.
     pub assignor: AssignorKind,
@@ -153,6 +163,13 @@ pub struct Assignment {
     pub topics: Vec<TopicAssignment>,
     /// Per member (input index), the partitions it got across all topics.
     pub totals: Vec<u32>,
+    /// What the Java client did that a reader would not expect, and why (sticky assignors).
+    pub notes: Vec<sticky::Note>,
+    /// Grants [`TopicAssignment::owners`] cannot hold: a partition that does not exist, or a
+    /// second member given one partition (Java quirks; see `notes`).
+    pub extra: Vec<sticky::Grant>,
+    /// Cooperative-sticky: partitions changing owner, withheld until the follow-up rebalance.
+    pub withheld: Vec<sticky::Withheld>,
 }
 
 impl Assignment {
@@ -173,6 +190,14 @@ impl Assignment {
                 if let Some(m) = out.get_mut(id) {
                     m.entry(t.topic.clone()).or_default().push(p as u32);
                 }
+            }
+        }
+        // Java's quirks: a partition that does not exist (a negative one cannot be shown
+        // in this shape), or one given twice
+        for g in &self.extra {
+            let id = &input.members[g.member as usize].id;
+            if let (Some(m), Ok(p)) = (out.get_mut(id), u32::try_from(g.partition)) {
+                m.entry(g.topic.clone()).or_default().push(p);
             }
         }
         out
@@ -222,28 +247,60 @@ pub fn benchmark_input(members: u32, topics: u32, partitions: u32) -> GroupInput
                 instance_id: None,
                 rack: None,
                 topics: names.clone(),
+                ..Default::default()
             })
             .collect(),
     }
 }
 
-/// Runs the chosen assignor; `None` for the sticky assignors, which this version does not
-/// run yet.
+/// The benchmark's second scenario: assign `input` with `kind`, give every member what it
+/// got (generation 1), then remove the last member.
+pub fn one_leaves(
+    input: &GroupInput,
+    kind: AssignorKind,
+) -> Result<GroupInput, sticky::StickyError> {
+    let first = try_assign(kind, input)?;
+    let mut next = sticky::follow_up_input(input, &first);
+    next.members.pop();
+    Ok(next)
+}
+
+/// Runs the chosen assignor; `None` where Java throws (see [`try_assign`] for why).
 pub fn assign(kind: AssignorKind, input: &GroupInput) -> Option<Assignment> {
-    assign_with(kind, input, LeaderClient::Java)
+    try_assign(kind, input).ok()
 }
 
 /// Runs the chosen assignor as the leader's client would: range and round-robin in that
-/// client's member order (see [`LeaderClient`]).
+/// client's member order (see [`LeaderClient`]); `None` where Java throws.
 pub fn assign_with(
     kind: AssignorKind,
     input: &GroupInput,
     client: LeaderClient,
 ) -> Option<Assignment> {
+    try_assign_with(kind, input, client).ok()
+}
+
+/// Runs the chosen assignor; an error names the exception Java throws instead of assigning
+/// (the sticky assignors only: range and round-robin always answer).
+pub fn try_assign(
+    kind: AssignorKind,
+    input: &GroupInput,
+) -> Result<Assignment, sticky::StickyError> {
+    try_assign_with(kind, input, LeaderClient::Java)
+}
+
+/// [`try_assign`] as the leader's client would run it (the sticky assignors exist only in
+/// the Java client's order).
+pub fn try_assign_with(
+    kind: AssignorKind,
+    input: &GroupInput,
+    client: LeaderClient,
+) -> Result<Assignment, sticky::StickyError> {
     match kind {
-        AssignorKind::Range => Some(range_with(input, client)),
-        AssignorKind::RoundRobin => Some(round_robin_with(input, client)),
-        AssignorKind::Sticky | AssignorKind::CooperativeSticky => None,
+        AssignorKind::Range => Ok(range_with(input, client)),
+        AssignorKind::RoundRobin => Ok(round_robin_with(input, client)),
+        AssignorKind::Sticky => sticky::sticky(input),
+        AssignorKind::CooperativeSticky => sticky::cooperative_sticky(input),
     }
 }
 

@@ -447,5 +447,6 @@ pub fn range_with(input: &GroupInput, client: LeaderClient) -> Assignment {
         order: prep.order,
         topics,
         totals,
+        ..Default::default()
     }
 }

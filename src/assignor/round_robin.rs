@@ -73,6 +73,7 @@ pub fn round_robin_with(input: &GroupInput, client: LeaderClient) -> Assignment 
         order: prep.order,
         topics,
         totals,
+        ..Default::default()
     }
 }
 

@@ -12,6 +12,11 @@ pub enum Assignor {
     /// RoundRobinAssignor.
     #[value(name = "roundrobin", alias = "round-robin", alias = "round_robin")]
     RoundRobin,
+    /// StickyAssignor (eager); previous assignment from each member's owned + generation.
+    Sticky,
+    /// CooperativeStickyAssignor, round 1 (--follow-up for round 2).
+    #[value(name = "cooperative-sticky")]
+    CooperativeSticky,
 }
 
 impl From<Assignor> for AssignorKind {
@@ -19,6 +24,8 @@ impl From<Assignor> for AssignorKind {
         match a {
             Assignor::Range => AssignorKind::Range,
             Assignor::RoundRobin => AssignorKind::RoundRobin,
+            Assignor::Sticky => AssignorKind::Sticky,
+            Assignor::CooperativeSticky => AssignorKind::CooperativeSticky,
         }
     }
 }
@@ -54,7 +61,8 @@ owned, generation, or `subscription` as hex) and `assignor`.",
 Examples:
   rebalance-lab assign examples/three-topics.json
   cat examples/three-topics.json | rebalance-lab assign - --assignor roundrobin
-  rebalance-lab assign examples/three-topics.json --leader-client librdkafka"
+  rebalance-lab assign examples/three-topics.json --leader-client librdkafka
+  rebalance-lab assign group.json --assignor cooperative-sticky --follow-up"
 )]
 pub struct Args {
     /// The scenario file (JSON), or - for standard input.
@@ -66,6 +74,10 @@ pub struct Args {
     /// The leader's client, whose member order range and round-robin follow.
     #[arg(long, value_enum, value_name = "CLIENT", default_value = "java")]
     leader_client: Client,
+    /// cooperative-sticky: print the follow-up rebalance (round 2: members own what round 1
+    /// gave them) instead of round 1.
+    #[arg(long)]
+    follow_up: bool,
 }
 
 pub fn run(a: Args) -> Result<String, String> {
@@ -79,20 +91,43 @@ pub fn run(a: Args) -> Result<String, String> {
             "note: Java's RoundRobinAssignor throws on an empty group; here it is an empty result"
         );
     }
+    if a.follow_up && kind != AssignorKind::CooperativeSticky {
+        return Err("--follow-up is for --assignor cooperative-sticky".into());
+    }
     let client = LeaderClient::from(a.leader_client);
-    let (input, result) = scenario.assign_with(kind, client).ok_or(format!(
-        "the {} assignor is not implemented in this version; use --assignor range or roundrobin",
-        kind.name()
-    ))?;
+    let (mut input, mut result) = scenario
+        .try_assign_with(kind, client)
+        .map_err(|e| e.to_string())?;
+    if a.follow_up {
+        input = crate::assignor::sticky::follow_up_input(&input, &result);
+        result = crate::assignor::sticky::cooperative_sticky(&input).map_err(|e| e.to_string())?;
+    }
+    for n in &result.notes {
+        eprintln!("note: {}", n.text);
+    }
+    if !result.withheld.is_empty() {
+        let list: Vec<String> = result
+            .withheld
+            .iter()
+            .map(|w| format!("{}-{}", w.topic, w.partition))
+            .collect();
+        eprintln!(
+            "note: withheld until the follow-up rebalance (they change owner): {}",
+            list.join(", ")
+        );
+    }
     if client == LeaderClient::Librdkafka {
         if !librdkafka_order_is_total(&input.members) {
             eprintln!(
-                "note: with these static and dynamic members librdkafka's member comparison is                  cyclic; its order then depends on the C library's qsort, and this is one                  possible answer"
+                "note: with these static and dynamic members librdkafka's member comparison is \
+                 cyclic; its order then depends on the C library's qsort, and this is one \
+                 possible answer"
             );
         }
         if kind == AssignorKind::Range && input.members.iter().any(|m| m.rack.is_some()) {
             eprintln!(
-                "note: racks are placed with the Java client's rack-aware range; librdkafka's                  differs in details and is not reproduced"
+                "note: racks are placed with the Java client's rack-aware range; librdkafka's \
+                 differs in details and is not reproduced"
             );
         }
     }

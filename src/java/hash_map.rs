@@ -243,6 +243,15 @@ impl<K: PartialEq + JavaHash, V> JavaHashMap<K, V> {
         self.get(key).is_some()
     }
 
+    /// `clear()`: every key goes, the table keeps its size (Java never shrinks it), so keys
+    /// added afterwards land in the buckets of the current capacity.
+    pub fn clear(&mut self) {
+        for b in &mut self.buckets {
+            b.clear();
+        }
+        self.len = 0;
+    }
+
     /// Entries in Java's iteration order (`entrySet()`).
     pub fn iter(&self) -> impl Iterator<Item = (&K, &V)> {
         self.buckets.iter().flatten().map(|e| (&e.1, &e.2))
@@ -295,6 +304,20 @@ mod tests {
             order,
             ["sticky", "range", "roundrobin", "cooperative-sticky"]
         );
+    }
+
+    #[test]
+    fn clear_keeps_the_table() {
+        let mut m = JavaHashMap::new();
+        for i in 0..13 {
+            m.insert(i, ());
+        }
+        m.clear();
+        assert!(m.is_empty() && m.capacity() == 32);
+        // 16 and 0 share a bucket at capacity 16, not at 32
+        m.insert(16, ());
+        m.insert(0, ());
+        assert_eq!(m.keys().copied().collect::<Vec<_>>(), [0, 16]);
     }
 
     #[test]

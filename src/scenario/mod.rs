@@ -225,7 +225,16 @@ impl Scenario {
 
     /// What the assignor sees. A member whose subscription bytes do not decode subscribes
     /// to nothing (a Java leader would fail the rebalance; [`Scenario::problems`] says why).
+    /// Owned partitions and generation are the subscription's (what cooperative-sticky
+    /// reads); see [`Scenario::group_input_for`].
     pub fn group_input(&self) -> GroupInput {
+        self.group_input_for(AssignorKind::CooperativeSticky)
+    }
+
+    /// What the given assignor sees. StickyAssignor takes each member's previous assignment
+    /// from its user data: for a member given as bytes, the decoded StickyAssignor user
+    /// data; for a member given as fields, its `owned` and `generation` (as in the vectors).
+    pub fn group_input_for(&self, kind: AssignorKind) -> GroupInput {
         GroupInput {
             topics: self
                 .topics
@@ -245,23 +254,32 @@ impl Scenario {
                 .iter()
                 .map(|m| {
                     let sub = m.effective_subscription().unwrap_or_default();
+                    let (owned, generation) = previous_assignment(m, &sub, kind);
                     MemberMeta {
                         id: m.id.clone(),
                         instance_id: m.instance_id.clone(),
                         rack: sub.rack_id.clone(),
                         topics: sub.topics,
+                        owned,
+                        generation,
                     }
                 })
                 .collect(),
         }
     }
 
-    /// Runs an assignor over the scenario (range or round-robin; `None` for the sticky
-    /// assignors, not run by this version).
+    /// Runs an assignor over the scenario; `None` where Java throws (see
+    /// [`Scenario::try_assign`]).
     pub fn assign(&self, kind: AssignorKind) -> Option<(GroupInput, assignor::Assignment)> {
-        let input = self.group_input();
-        let a = assignor::assign(kind, &input)?;
-        Some((input, a))
+        self.try_assign(kind).ok()
+    }
+
+    /// Runs an assignor over the scenario; an error names the exception Java throws.
+    pub fn try_assign(
+        &self,
+        kind: AssignorKind,
+    ) -> Result<(GroupInput, assignor::Assignment), assignor::sticky::StickyError> {
+        self.try_assign_with(kind, assignor::LeaderClient::Java)
     }
 
     /// [`Scenario::assign`] as computed by a leader running `client` (its member order).
@@ -270,9 +288,68 @@ impl Scenario {
         kind: AssignorKind,
         client: assignor::LeaderClient,
     ) -> Option<(GroupInput, assignor::Assignment)> {
-        let input = self.group_input();
-        let a = assignor::assign_with(kind, &input, client)?;
-        Some((input, a))
+        self.try_assign_with(kind, client).ok()
+    }
+
+    /// [`Scenario::try_assign`] as computed by a leader running `client`.
+    pub fn try_assign_with(
+        &self,
+        kind: AssignorKind,
+        client: assignor::LeaderClient,
+    ) -> Result<(GroupInput, assignor::Assignment), assignor::sticky::StickyError> {
+        let input = self.group_input_for(kind);
+        let a = assignor::try_assign_with(kind, &input, client)?;
+        Ok((input, a))
+    }
+}
+
+/// A member's previous assignment and generation as the sticky assignor `kind` reads them
+/// (Java's `memberData`).
+fn previous_assignment(
+    m: &Member,
+    sub: &Subscription,
+    kind: AssignorKind,
+) -> (Vec<(String, Vec<i32>)>, Option<i32>) {
+    use protocol::sticky::{decode_sticky_user_data, StickyUserData};
+    let pairs = |tps: &[TopicPartitions]| -> Vec<(String, Vec<i32>)> {
+        tps.iter()
+            .map(|tp| (tp.topic.clone(), tp.partitions.clone()))
+            .collect()
+    };
+    if m.subscription.is_none() {
+        return (
+            m.owned
+                .iter()
+                .map(|(t, ps)| (t.clone(), ps.clone()))
+                .collect(),
+            m.generation,
+        );
+    }
+    let user_data = sub.user_data.as_deref();
+    match kind {
+        AssignorKind::Sticky => match user_data {
+            None | Some([]) => (Vec::new(), None),
+            Some(bytes) => match decode_sticky_user_data(bytes) {
+                Some(StickyUserData::Sticky {
+                    previous,
+                    generation,
+                }) => (pairs(&previous), generation),
+                // Java ignores user data it cannot parse, with the default generation
+                _ => (Vec::new(), Some(-1)),
+            },
+        },
+        _ => {
+            let generation = if sub.generation_id >= 0 {
+                Some(sub.generation_id)
+            } else {
+                match user_data.map(decode_sticky_user_data) {
+                    None => None,
+                    Some(Some(StickyUserData::Cooperative { generation })) => Some(generation),
+                    Some(_) => Some(-1),
+                }
+            };
+            (pairs(&sub.owned_partitions), generation)
+        }
     }
 }
 

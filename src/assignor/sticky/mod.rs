@@ -1,0 +1,409 @@
+//! Kafka's sticky assignors, as the Java client computes them (`AbstractStickyAssignor`,
+//! `StickyAssignor`, `CooperativeStickyAssignor` at apache/kafka 1eb7644):
+//! [`sticky`] (eager) and [`cooperative_sticky`] (two rounds: [`cooperative_sticky`], then
+//! [`cooperative_follow_up`]).
+//!
+//! - All raw subscriptions equal: the constrained algorithm ([`constrained`]); otherwise the
+//!   general one ([`general`]).
+//! - The previous assignment is each member's [`MemberMeta::owned`] with its
+//!   [`MemberMeta::generation`] (for StickyAssignor the user data, for cooperative-sticky the
+//!   subscription's owned partitions and generation id).
+//! - Every place where Java iterates a `HashMap` uses [`crate::java::JavaHashMap`]; member
+//!   order elsewhere is the member id in Java `String` order (group.instance.id ignored).
+//! - Java's quirks are reproduced and explained in [`Assignment::notes`]; where Java throws,
+//!   a [`StickyError`] names the exception.
+//!
+//! [`MemberMeta::owned`]: super::MemberMeta::owned
+//! [`MemberMeta::generation`]: super::MemberMeta::generation
+
+mod constrained;
+mod cooperative_sticky;
+mod general;
+mod input;
+#[allow(clippy::module_inception)]
+mod sticky;
+
+pub use cooperative_sticky::{cooperative_follow_up, cooperative_sticky, follow_up_input};
+pub use sticky::sticky;
+
+use super::{Assignment, AssignorKind, GroupInput, Share, TopicAssignment, UNASSIGNED};
+use crate::collections::FastMap;
+use crate::java::string_compare;
+use input::{Prep, Racks, Tp, NONE};
+use std::fmt;
+
+/// Java's sticky assignor throws for this input: there is no assignment.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StickyError {
+    /// The exception Java throws, with its message when it has one
+    /// (`java.lang.IllegalStateException: No more unfilled consumers to be assigned.`).
+    pub java_exception: String,
+}
+
+impl StickyError {
+    fn java(e: impl Into<String>) -> StickyError {
+        StickyError {
+            java_exception: e.into(),
+        }
+    }
+}
+
+impl fmt::Display for StickyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "the Java client's assignor throws {} for this group, so the rebalance fails and \
+             nobody gets an assignment",
+            self.java_exception
+        )
+    }
+}
+
+impl std::error::Error for StickyError {}
+
+/// What Java did that breaks an obvious rule, or where our answer stops short of Java's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum NoteKind {
+    /// A member got a partition of a topic it does not subscribe to.
+    UnsubscribedTopic,
+    /// A member with an empty subscription got partitions.
+    EmptySubscription,
+    /// A member got a partition that does not exist in the metadata.
+    NonexistentPartition,
+    /// Two members got the same partition.
+    SharedPartition,
+    /// Balancing stopped on our work bound; Java would have gone on (possibly forever).
+    StoppedBalancing,
+    /// Members with the same id: Java's map keeps only the last one.
+    DuplicateMember,
+}
+
+/// A note for the reader: "this is what Java does, because ...".
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Note {
+    /// Which rule was broken.
+    pub kind: NoteKind,
+    /// The sentence a UI can show.
+    pub text: String,
+}
+
+/// A grant that [`TopicAssignment::owners`] cannot hold: a partition that does not exist in
+/// the metadata, or a second member given the same partition (Java quirks, see
+/// [`Assignment::notes`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Grant {
+    /// Topic name.
+    pub topic: String,
+    /// Partition number as Java has it (may be outside the topic).
+    pub partition: i32,
+    /// The member (input index).
+    pub member: u32,
+}
+
+/// Cooperative-sticky, round 1: a partition that changes owner, so Java leaves it
+/// unassigned until its previous owner has revoked it (the follow-up rebalance gives it).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Withheld {
+    /// Topic name.
+    pub topic: String,
+    /// Partition number.
+    pub partition: i32,
+    /// The member that gets it in the follow-up rebalance (input index).
+    pub to: u32,
+    /// The members that claimed it as owned (who must revoke it first).
+    pub from: Vec<u32>,
+}
+
+/// What the algorithms produce before conversion: Java's per-member lists.
+struct Raw {
+    lists: Vec<Vec<Tp>>,
+    withheld: Vec<(Tp, u32)>,
+    stopped_early: bool,
+}
+
+fn run(prep: &Prep<'_>, cooperative: bool) -> Result<Raw, StickyError> {
+    let racks = Racks::new(prep);
+    let claims = input::claims(prep);
+    if claims.all_equal {
+        let b = constrained::build(prep, &racks, &claims)?;
+        let mut lists = b.lists;
+        let mut withheld = Vec::new();
+        if cooperative {
+            withheld = b.transferring.into_iter().collect();
+            withhold(&mut lists, &withheld);
+        }
+        Ok(Raw {
+            lists,
+            withheld,
+            stopped_early: false,
+        })
+    } else {
+        let g = general::build(prep, &racks, &claims)?;
+        let mut lists = g.lists;
+        let mut withheld = Vec::new();
+        if cooperative {
+            withheld = transferring(prep, &lists, &g.final_order);
+            withhold(&mut lists, &withheld);
+        }
+        Ok(Raw {
+            lists,
+            withheld,
+            stopped_early: g.stopped_early,
+        })
+    }
+}
+
+/// `adjustAssignment`: each partition changing owner leaves its new owner's list.
+fn withhold(lists: &mut [Vec<Tp>], withheld: &[(Tp, u32)]) {
+    for (tp, m) in withheld {
+        input::remove_first(&mut lists[*m as usize], *tp);
+    }
+}
+
+/// `computePartitionsTransferringOwnership` (general algorithm): partitions some member
+/// gets that it did not own, and that some member owned and does not get.
+fn transferring(prep: &Prep<'_>, lists: &[Vec<Tp>], order: &[u32]) -> Vec<(Tp, u32)> {
+    let mut added: FastMap<Tp, u32> = FastMap::default();
+    let mut revoked: FastMap<Tp, ()> = FastMap::default();
+    for &m in order {
+        let owned: FastMap<Tp, ()> = prep.member_data[m as usize]
+            .iter()
+            .map(|t| (*t, ()))
+            .collect();
+        let assigned: FastMap<Tp, ()> = lists[m as usize].iter().map(|t| (*t, ())).collect();
+        for tp in &lists[m as usize] {
+            if !owned.contains_key(tp) {
+                added.insert(*tp, m);
+            }
+        }
+        for tp in &prep.member_data[m as usize] {
+            if !assigned.contains_key(tp) {
+                revoked.insert(*tp, ());
+            }
+        }
+    }
+    added.retain(|tp, _| revoked.contains_key(tp));
+    added.into_iter().collect()
+}
+
+/// Converts Java's lists into the shared [`Assignment`], with notes on Java's quirks.
+fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
+    let input = prep.input;
+    let n = input.members.len();
+    // every subscribed topic name, Java order, with its subscribers in member id order
+    let names = &prep.names;
+    let mut sorted: Vec<usize> = (0..names.len()).collect();
+    crate::collections::sort_by(&mut sorted, |a, b| string_compare(names[*a], names[*b]));
+    let mut slot = vec![0usize; names.len()];
+    for (i, s) in sorted.iter().enumerate() {
+        slot[*s] = i;
+    }
+    let mut subscribers: Vec<Vec<u32>> = vec![Vec::new(); names.len()];
+    for &m in &prep.by_rank {
+        for id in &prep.subs[m as usize] {
+            let s = &mut subscribers[slot[*id as usize]];
+            if s.last() != Some(&m) {
+                s.push(m);
+            }
+        }
+    }
+    let mut topic_slot = vec![0usize; prep.topics.len()];
+    for (id, t) in prep.topic_of_name.iter().enumerate() {
+        if *t != NONE {
+            topic_slot[*t as usize] = slot[id];
+        }
+    }
+    let mut owners: Vec<Vec<u32>> = sorted
+        .iter()
+        .map(|s| {
+            let t = prep.topic_of_name[*s];
+            let p = if t == NONE {
+                0
+            } else {
+                prep.topics[t as usize].partitions
+            };
+            vec![UNASSIGNED; p as usize]
+        })
+        .collect();
+    let mut totals = vec![0u32; n];
+    let mut extra = Vec::new();
+    let mut notes = Vec::new();
+    let mut unsubscribed: FastMap<(u32, u32), Vec<i32>> = FastMap::default();
+    let mut subscribed = vec![false; prep.topics.len()];
+    for &m in &prep.map_order {
+        let own_topics = || {
+            prep.subs[m as usize]
+                .iter()
+                .map(|id| prep.topic_of_name[*id as usize])
+                .filter(|t| *t != NONE)
+        };
+        for t in own_topics() {
+            subscribed[t as usize] = true;
+        }
+        for tp in &raw.lists[m as usize] {
+            totals[m as usize] += 1;
+            let t = &prep.topics[tp.t as usize];
+            if !subscribed[tp.t as usize] {
+                unsubscribed.entry((m, tp.t)).or_default().push(tp.p);
+            }
+            let o = prep
+                .dense(*tp)
+                .map(|_| &mut owners[topic_slot[tp.t as usize]][tp.p as usize]);
+            match o {
+                Some(o) if *o == UNASSIGNED => *o = m,
+                _ => {
+                    let member = &input.members[m as usize].id;
+                    notes.push(match o {
+                        Some(first) => Note {
+                            kind: NoteKind::SharedPartition,
+                            text: format!(
+                                "{}-{} goes to both {} and {member}: this is what Java does, because \
+                                 a kept partition that no longer exists stops Java's walk over the \
+                                 kept partitions from matching, so partitions already kept are \
+                                 handed out again",
+                                t.name, tp.p, input.members[*first as usize].id
+                            ),
+                        },
+                        None => Note {
+                            kind: NoteKind::NonexistentPartition,
+                            text: format!(
+                                "{member} gets {}-{}, which does not exist ({} has {} partitions): \
+                                 this is what Java does, because it checks only that an owned \
+                                 partition's topic exists, not its number",
+                                t.name, tp.p, t.name, t.partitions
+                            ),
+                        },
+                    });
+                    extra.push(Grant {
+                        topic: t.name.to_string(),
+                        partition: tp.p,
+                        member: m,
+                    });
+                }
+            }
+        }
+        for t in own_topics() {
+            subscribed[t as usize] = false;
+        }
+    }
+    let mut unsub: Vec<_> = unsubscribed.into_iter().collect();
+    unsub.sort_unstable_by_key(|((m, t), _)| (prep.rank[*m as usize], *t));
+    for ((m, t), ps) in unsub {
+        let member = &input.members[m as usize];
+        let topic = prep.topics[t as usize].name;
+        let list = ps
+            .iter()
+            .map(|p| p.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        notes.push(if member.topics.is_empty() {
+            Note {
+                kind: NoteKind::EmptySubscription,
+                text: format!(
+                    "{} subscribes to nothing but gets {topic} [{list}]: this is what Java does, \
+                     because its equal-subscriptions check starts over when it meets an empty \
+                     subscription, so the group counts as equally subscribed and every member \
+                     gets a share",
+                    member.id
+                ),
+            }
+        } else {
+            Note {
+                kind: NoteKind::UnsubscribedTopic,
+                text: format!(
+                    "{} gets {topic} [{list}] without subscribing to {topic}: this is what Java \
+                     does, because balancing gives a partition back to its previous owner (from \
+                     an older generation) without checking that it still subscribes",
+                    member.id
+                ),
+            }
+        });
+    }
+    if raw.stopped_early {
+        notes.push(Note {
+            kind: NoteKind::StoppedBalancing,
+            text: "balancing stopped after a bounded amount of work: Java's balancing loop \
+                   would have gone on, possibly forever, so this is the assignment at that point"
+                .into(),
+        });
+    }
+    if prep.map_order.len() < n {
+        notes.push(Note {
+            kind: NoteKind::DuplicateMember,
+            text: "some members share an id: Java keys members by id, so only the last of them \
+                   takes part"
+                .into(),
+        });
+    }
+    let mut withheld: Vec<Withheld> = raw
+        .withheld
+        .iter()
+        .map(|(tp, to)| Withheld {
+            topic: prep.topics[tp.t as usize].name.to_string(),
+            partition: tp.p,
+            to: *to,
+            from: prep
+                .map_order
+                .iter()
+                .copied()
+                .filter(|m| prep.member_data[*m as usize].contains(tp))
+                .collect(),
+        })
+        .collect();
+    withheld.sort_by(|a, b| string_compare(&a.topic, &b.topic).then(a.partition.cmp(&b.partition)));
+    let rack_aware = Racks::new(prep).rack_aware;
+    let mut got = vec![0u32; n];
+    let topics = sorted
+        .iter()
+        .zip(owners)
+        .map(|(s, owners)| {
+            let subs = &subscribers[slot[*s]];
+            for o in &owners {
+                if *o != UNASSIGNED {
+                    got[*o as usize] += 1;
+                }
+            }
+            let shares = subs
+                .iter()
+                .enumerate()
+                .map(|(i, m)| Share {
+                    member: *m,
+                    index: i as u32,
+                    quota: got[*m as usize],
+                    first: None,
+                })
+                .collect();
+            for o in &owners {
+                if *o != UNASSIGNED {
+                    got[*o as usize] = 0;
+                }
+            }
+            TopicAssignment {
+                topic: names[*s].to_string(),
+                partitions: owners.len() as u32,
+                owners,
+                shares,
+                rack_aware,
+            }
+        })
+        .collect();
+    let mut order = prep.by_rank.clone();
+    order.extend((0..n as u32).filter(|m| prep.rank[*m as usize] == u32::MAX));
+    Assignment {
+        assignor: kind,
+        order,
+        topics,
+        totals,
+        notes,
+        extra,
+        withheld,
+    }
+}
+
+/// Shared by both assignors: runs and converts.
+fn assign(input: &GroupInput, kind: AssignorKind) -> Result<Assignment, StickyError> {
+    let prep = Prep::new(input);
+    let raw = run(&prep, kind == AssignorKind::CooperativeSticky)?;
+    Ok(convert(&prep, raw, kind))
+}
