@@ -1158,3 +1158,81 @@ async fn a_shared_link_with_a_baseline_reopens_the_comparison() {
     assert_eq!(summary2, summary);
     finish(c).await;
 }
+
+/// Cooperative-sticky after a pin: a member joins; round 1 revokes only what moves (nobody
+/// owns those partitions until the follow-up), round 2 hands them over; the per-assignor
+/// lines count what each assignor pauses.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn cooperative_sticky_revokes_then_hands_over() {
+    let (_d, c, base) = session().await;
+    open(
+        &c,
+        &format!("{base}#v1;a=c;t=orders*7;m=consumer-a***B,consumer-b***B,consumer-c***B"),
+    )
+    .await;
+    click(&c, Locator::Id("pin")).await;
+    click(&c, Locator::Id("add-member")).await;
+    until("the fourth member", || async {
+        c.find(Locator::Id("member-3-id")).await.ok().map(|_| ())
+    })
+    .await;
+    paste(&c, "#member-3-id", "consumer-0").await;
+    let revoking = until("revoked cells in round 1", || async {
+        let n = c
+            .find_all(Locator::Css(".cell[data-state='revoking']"))
+            .await
+            .ok()?
+            .len();
+        (n > 0).then_some(n)
+    })
+    .await;
+    // Revoked cells have no owner in round 1, and say who gets them.
+    let owned = c
+        .find_all(Locator::Css(".cell[data-state='revoking'][data-owner]"))
+        .await
+        .unwrap()
+        .len();
+    assert_eq!(owned, 0);
+    let to = attr_of(&c, ".cell[data-state='revoking']", "data-to").await;
+    assert_eq!(to.as_deref(), Some("consumer-0"));
+    let withheld = attr_of(&c, "#sticky-status .rounds", "data-withheld").await;
+    assert_eq!(withheld, Some(revoking.to_string()));
+    // Round 2: everything has an owner again, and the newcomer has its share.
+    click(&c, Locator::Id("round-toggle")).await;
+    let (grid, totals) = until("round 2", || async {
+        let n = c
+            .find_all(Locator::Css(".cell[data-state='revoking']"))
+            .await
+            .ok()?
+            .len();
+        (n == 0).then_some(())?;
+        Some(read_grid(&c).await)
+    })
+    .await;
+    assert_eq!(totals.values().sum::<u32>(), 7);
+    assert!(totals["consumer-0"] >= 1, "{grid:?}");
+    // One line per assignor: range pauses all 7, cooperative-sticky only what moved.
+    let paused = |k: &'static str| {
+        let c = c.clone();
+        async move {
+            c.find(Locator::Css(&format!(
+                "#assignor-changes li[data-assignor='{k}']"
+            )))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+        }
+    };
+    let range = paused("range").await;
+    assert!(range.contains("7 paused"), "{range}");
+    let coop = paused("cooperative-sticky").await;
+    assert!(
+        coop.contains(&format!("{revoking} paused over 2 rebalances")),
+        "{coop}"
+    );
+    assert!(paused("sticky").await.starts_with("sticky: "));
+    finish(c).await;
+}

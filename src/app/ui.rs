@@ -28,15 +28,35 @@ pub struct Computed {
     pub range: assignor::Assignment,
     /// See `range`.
     pub round_robin: assignor::Assignment,
+    /// The scenario's assignor when it is sticky or cooperative-sticky (the pinned baseline
+    /// is the previous generation): round 1, and the follow-up round when cooperative-sticky
+    /// withheld partitions; or why Java would throw.
+    pub sticky: Option<Result<(assignor::Assignment, Option<assignor::Assignment>), String>>,
+    /// Showing cooperative-sticky's follow-up round instead of round 1.
+    pub round2: bool,
 }
 
 impl Computed {
-    /// The result under the scenario's assignor (None for assignors this version does not
-    /// run): one of the two computed side by side, not a copy.
+    /// The result under the scenario's assignor (None when Java would throw): range and
+    /// round-robin are the two computed side by side, not copies.
     pub fn assignment(&self) -> Option<&assignor::Assignment> {
         match self.kind {
             AssignorKind::Range => Some(&self.range),
             AssignorKind::RoundRobin => Some(&self.round_robin),
+            _ => match &self.sticky {
+                Some(Ok((r1, r2))) => Some(match (self.round2, r2) {
+                    (true, Some(r2)) => r2,
+                    _ => r1,
+                }),
+                _ => None,
+            },
+        }
+    }
+
+    /// Why the scenario's assignor gives no answer (the exception Java throws).
+    pub fn failure(&self) -> Option<&str> {
+        match &self.sticky {
+            Some(Err(e)) => Some(e),
             _ => None,
         }
     }
@@ -46,6 +66,8 @@ impl Computed {
 #[function_component(App)]
 pub fn app() -> Html {
     let state = use_reducer(hooks::initial_state);
+    // View state: cooperative-sticky's follow-up round on screen instead of round 1.
+    let round2 = use_state(|| false);
     let fragment = hooks::use_url_sync(state.clone());
     // Stable across renders, so rows whose props did not change skip their repaint.
     let dispatch: Callback<Action> = use_callback(state.dispatcher(), |a: Action, d| d.dispatch(a));
@@ -54,12 +76,26 @@ pub fn app() -> Html {
             state.scenario.clone(),
             state.baseline.clone(),
             state.pinned.clone(),
+            *round2,
         );
-        use_memo(deps, |(s, baseline, pinned)| {
+        use_memo(deps, |(s, baseline, pinned, round2)| {
             let input = s.group_input();
             let range = assignor::range(&input);
             let round_robin = assignor::round_robin(&input);
+            let sticky = matches!(
+                s.assignor,
+                AssignorKind::Sticky | AssignorKind::CooperativeSticky
+            )
+            .then(|| {
+                whatif::assign_after(
+                    s.assignor,
+                    &s.group_input_for(s.assignor),
+                    baseline.as_ref(),
+                )
+            });
             let mut c = Computed {
+                sticky,
+                round2: *round2,
                 input,
                 kind: s.assignor,
                 diff: None,
@@ -71,7 +107,12 @@ pub fn app() -> Html {
                             p,
                             renames,
                             s,
-                            &[AssignorKind::Range, AssignorKind::RoundRobin],
+                            &[
+                                AssignorKind::Range,
+                                AssignorKind::RoundRobin,
+                                AssignorKind::Sticky,
+                                AssignorKind::CooperativeSticky,
+                            ],
                         )
                     })
                     .unwrap_or_default(),
@@ -153,12 +194,12 @@ pub fn app() -> Html {
                         <select id="assignor" onchange={on_assignor}>
                             <option value="range" selected={kind == AssignorKind::Range}>{ "RangeAssignor (default)" }</option>
                             <option value="roundrobin" selected={kind == AssignorKind::RoundRobin}>{ "RoundRobinAssignor" }</option>
-                            if matches!(kind, AssignorKind::Sticky | AssignorKind::CooperativeSticky) {
-                                <option value={kind.name()} selected=true>{ kind.name() }</option>
-                            }
+                            <option value="sticky" selected={kind == AssignorKind::Sticky}>{ "StickyAssignor" }</option>
+                            <option value="cooperative-sticky" selected={kind == AssignorKind::CooperativeSticky}>{ "CooperativeStickyAssignor" }</option>
                         </select>
                         <LinkBar fragment={AttrValue::from(fragment)} />
                     </div>
+                    { sticky_status(&computed, &round2) }
                     <Grid computed={computed.clone()} colours={colours.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
                     // The explanation of what is on screen comes right after it, not below the fold.
                     <Explain computed={computed.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
@@ -166,6 +207,49 @@ pub fn app() -> Html {
                     { for bytes_panel }
                 </section>
             </main>
+        </div>
+    }
+}
+
+/// What the sticky assignors add above the grid: where the previous assignment came from,
+/// Java's quirks and exceptions, and cooperative-sticky's two rounds.
+fn sticky_status(c: &Computed, round2: &UseStateHandle<bool>) -> Html {
+    let Some(result) = &c.sticky else {
+        return html! {};
+    };
+    let (r1, r2) = match result {
+        Err(e) => {
+            return html! { <p class="alert" role="alert" id="assignor-error">{ format!("Java would not assign this group: {e}") }</p> }
+        }
+        Ok(r) => r,
+    };
+    let from = if c.baseline.is_some() {
+        "Each member's previous assignment is the pinned baseline (generation 1), unless its own owned partitions or bytes say otherwise."
+    } else {
+        "Each member's previous assignment comes from its owned partitions and generation (or its subscription bytes); pin a baseline, then change the group, to see what stays."
+    };
+    let toggle = {
+        let round2 = round2.clone();
+        Callback::from(move |_| round2.set(!*round2))
+    };
+    html! {
+        <div class="sticky-status" id="sticky-status">
+            <p class="hint">{ from }</p>
+            if r2.is_some() {
+                <p class="rounds" data-withheld={r1.withheld.len().to_string()}>
+                    { if c.round2 {
+                        "Round 2, after the follow-up rebalance: the revoked partitions have their new owners.".to_string()
+                    } else {
+                        format!("Round 1: {} partitions change owner, so cooperative-sticky revokes them first (hatched) and hands them over in a follow-up rebalance; every other partition keeps flowing.", r1.withheld.len())
+                    } }
+                    <button id="round-toggle" onclick={toggle} aria-pressed={c.round2.to_string()}>
+                        { if c.round2 { "Show round 1" } else { "Show round 2" } }
+                    </button>
+                </p>
+            }
+            if !r1.notes.is_empty() {
+                <ul class="notes" id="assignor-notes">{ for r1.notes.iter().map(|n| html! { <li>{ n.text.clone() }</li> }) }</ul>
+            }
         </div>
     }
 }

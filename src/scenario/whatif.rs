@@ -202,70 +202,176 @@ pub struct AssignorChange {
     pub kind: AssignorKind,
     /// Largest and smallest member total before.
     pub before: (u32, u32),
-    /// Largest and smallest member total after.
+    /// Largest and smallest member total after (after the follow-up rebalance, for
+    /// cooperative-sticky).
     pub after: (u32, u32),
     /// Partitions owned before and after whose owner changed.
     pub moved: u32,
+    /// Partitions that stop being consumed during the rebalance: with an eager assignor
+    /// every member gives up everything it owned until the new assignment arrives; with
+    /// cooperative-sticky only the partitions that move, revoked in a first rebalance and
+    /// handed over in a second.
+    pub paused: u32,
+    /// Rebalances the change takes (2 for cooperative-sticky when something moves).
+    pub rebalances: u32,
     /// Members with nothing after.
     pub idle: u32,
+    /// Why Java would throw instead (the assignor then gives no answer).
+    pub error: Option<String>,
 }
 
 impl AssignorChange {
     /// One line: "range: max 3 / min 2 (1.50) before, max 2 / min 1 (2.00) after; 4
-    /// partitions moved; 1 member idle".
+    /// partitions moved; 7 paused; 0 members idle".
     pub fn line(&self) -> String {
+        if let Some(e) = &self.error {
+            return format!("{}: {e}", self.kind.name());
+        }
         let mm = |(max, min): (u32, u32)| {
             format!(
                 "max {max} / min {min} ({})",
                 crate::assignor::explain::ratio(max, min)
             )
         };
+        let n = |k: u32, one: &str, many: &str| {
+            if k == 1 {
+                format!("1 {one}")
+            } else {
+                format!("{k} {many}")
+            }
+        };
         format!(
-            "{}: {} before, {} after; {} moved; {} idle",
+            "{}: {} before, {} after; {} moved; {} paused{}; {} idle",
             self.kind.name(),
             mm(self.before),
             mm(self.after),
-            if self.moved == 1 {
-                "1 partition".to_string()
+            n(self.moved, "partition", "partitions"),
+            self.paused,
+            if self.rebalances > 1 {
+                format!(" over {} rebalances", self.rebalances)
             } else {
-                format!("{} partitions", self.moved)
+                String::new()
             },
-            if self.idle == 1 {
-                "1 member".to_string()
-            } else {
-                format!("{} members", self.idle)
-            }
+            n(self.idle, "member", "members")
         )
     }
 }
 
-/// Each assignor in `kinds` (that this version runs) on the pinned group and on the group
-/// now (members that came back under new ids, `renames`, count as the same member): the
-/// what-if summary, one line per assignor.
+/// The group now as a sticky assignor sees it after a pin: each member owns what the
+/// baseline gave it, in generation 1 (a member that brings its own owned partitions or
+/// subscription bytes keeps them).
+pub fn with_previous(input: &GroupInput, base: &Baseline) -> GroupInput {
+    let mut out = input.clone();
+    for m in &mut out.members {
+        if !m.owned.is_empty() || m.generation.is_some() {
+            continue;
+        }
+        let mut owned: Vec<(String, Vec<i32>)> = Vec::new();
+        for (t, owners) in &base.topics {
+            let ps: Vec<i32> = owners
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| o.and_then(|o| base.members.get(o as usize)) == Some(&m.id))
+                .map(|(p, _)| p as i32)
+                .collect();
+            if !ps.is_empty() {
+                owned.push((t.clone(), ps));
+            }
+        }
+        if !owned.is_empty() {
+            m.owned = owned;
+            m.generation = Some(1);
+        }
+    }
+    out
+}
+
+/// The assignment `kind` gives the group now, the baseline being the previous generation
+/// for the sticky assignors: (round 1, the follow-up round when cooperative-sticky withheld
+/// partitions).
+pub fn assign_after(
+    kind: AssignorKind,
+    input: &GroupInput,
+    base: Option<&Baseline>,
+) -> Result<(Assignment, Option<Assignment>), String> {
+    use crate::assignor::sticky;
+    let sticky_kind = matches!(kind, AssignorKind::Sticky | AssignorKind::CooperativeSticky);
+    let input = match base {
+        Some(b) if sticky_kind => with_previous(input, b),
+        _ => input.clone(),
+    };
+    let round1 = crate::assignor::try_assign(kind, &input).map_err(|e| e.to_string())?;
+    let round2 = if kind == AssignorKind::CooperativeSticky && !round1.withheld.is_empty() {
+        Some(sticky::cooperative_follow_up(&input, &round1).map_err(|e| e.to_string())?)
+    } else {
+        None
+    };
+    Ok((round1, round2))
+}
+
+/// Each assignor in `kinds` on the pinned group and on the group now (members that came
+/// back under new ids, `renames`, count as the same member; for the sticky assignors the
+/// pinned assignment is the previous generation): the what-if summary, one line per
+/// assignor.
 pub fn compare_assignors(
     pinned: &Scenario,
     renames: &[(String, String)],
     now: &Scenario,
     kinds: &[AssignorKind],
 ) -> Vec<AssignorChange> {
-    let (was, is) = (pinned.group_input(), now.group_input());
     kinds
         .iter()
-        .filter_map(|k| {
-            let before = crate::assignor::assign(*k, &was)?;
-            let after = crate::assignor::assign(*k, &is)?;
+        .map(|k| {
+            let (was, is) = (pinned.group_input_for(*k), now.group_input_for(*k));
+            let empty = AssignorChange {
+                kind: *k,
+                before: (0, 0),
+                after: (0, 0),
+                moved: 0,
+                paused: 0,
+                rebalances: 1,
+                idle: 0,
+                error: None,
+            };
+            let before = match crate::assignor::try_assign(*k, &was) {
+                Ok(a) => a,
+                Err(e) => {
+                    return AssignorChange {
+                        error: Some(format!("before: {e}")),
+                        ..empty
+                    }
+                }
+            };
             let mut base = Baseline::pin(&was, &before);
             for (o, n) in renames {
                 base.rename(o, n);
             }
+            let (round1, round2) = match assign_after(*k, &is, Some(&base)) {
+                Ok(r) => r,
+                Err(e) => {
+                    return AssignorChange {
+                        error: Some(format!("after: {e}")),
+                        ..empty
+                    }
+                }
+            };
+            let cooperative = round2.is_some();
+            let after = round2.unwrap_or(round1.clone());
             let d = diff(&base, &is, &after);
-            Some(AssignorChange {
-                kind: *k,
+            let owned_before: u32 = before.totals.iter().sum();
+            AssignorChange {
                 before: before.max_min(),
                 after: after.max_min(),
                 moved: d.moved,
+                paused: if *k == AssignorKind::CooperativeSticky {
+                    round1.withheld.len() as u32
+                } else {
+                    owned_before
+                },
+                rebalances: if cooperative { 2 } else { 1 },
                 idle: after.totals.iter().filter(|t| **t == 0).count() as u32,
-            })
+                ..empty
+            }
         })
         .collect()
 }
@@ -415,6 +521,17 @@ pub fn story() -> Vec<Step> {
     let join_moved = moved_under_range(&join_base, &join);
     let leave_moved = moved_under_range(&leave_base, &leave);
     let restart_moved = moved_under_range(&restart_base, &restart);
+    // Scale out by one under cooperative-sticky: the same join as step 2.
+    let mut coop_join = join.clone();
+    coop_join.assignor = AssignorKind::CooperativeSticky;
+    let mut coop_start = start.clone();
+    coop_start.assignor = AssignorKind::CooperativeSticky;
+    let versus = compare_assignors(
+        &start,
+        &[],
+        &join,
+        &[AssignorKind::Range, AssignorKind::CooperativeSticky],
+    );
     let static_moved = moved_under_range(&static_base, &static_restart);
     vec![
         Step {
@@ -480,6 +597,19 @@ pub fn story() -> Vec<Step> {
             previous: Some(statics),
             renames: static_renames,
         },
+        Step {
+            title: "Scale out by one: range vs cooperative-sticky",
+            sentence: format!(
+                "The same fourth member joins a group that runs cooperative-sticky (Java's second default): range moves {join_moved} of {total} partitions and every member stops consuming all {} it owns until the new assignment arrives; cooperative-sticky moves {} and pauses only those, over {} rebalances, while the rest keep flowing.",
+                versus[0].paused,
+                versus[1].moved,
+                versus[1].rebalances
+            ),
+            baseline: Some(Baseline::of(&coop_start)),
+            scenario: coop_join,
+            previous: Some(coop_start),
+            renames: Vec::new(),
+        },
     ]
 }
 
@@ -543,10 +673,21 @@ mod tests {
         let steps = story();
         for (k, step) in steps.iter().enumerate() {
             let Some(base) = &step.baseline else { continue };
-            let input = step.scenario.group_input();
-            let a = crate::assignor::range(&input);
+            let kind = step.scenario.assignor;
+            let input = step.scenario.group_input_for(kind);
+            let (r1, r2) = assign_after(kind, &input, Some(base)).unwrap();
+            let a = r2.unwrap_or(r1);
             let d = diff(base, &input, &a);
             let total: u32 = step.scenario.topics.iter().map(|t| t.partitions).sum();
+            if kind != AssignorKind::Range {
+                let claim = format!("{} moves {}", kind.name(), d.moved);
+                assert!(
+                    step.sentence.contains(&claim),
+                    "step {k}: {claim}: {}",
+                    step.sentence
+                );
+                continue;
+            }
             if d.moved == 0 {
                 assert!(
                     step.sentence.contains("nothing moves"),
@@ -611,5 +752,32 @@ mod tests {
             let c = compare_assignors(prev, &step.renames, &step.scenario, &[AssignorKind::Range]);
             assert_eq!(c[0].moved, d.moved, "step {k}");
         }
+    }
+
+    /// Scaling out by one: range pauses every partition, cooperative-sticky only what moves,
+    /// over two rebalances; sticky keeps at least as much in place as range.
+    #[test]
+    fn eager_and_cooperative_side_by_side() {
+        let before = super::super::presets::preset("seven-three").unwrap();
+        let mut after = before.clone();
+        after.members.push(Member::new("consumer-0", &["orders"]));
+        let all = [
+            AssignorKind::Range,
+            AssignorKind::RoundRobin,
+            AssignorKind::Sticky,
+            AssignorKind::CooperativeSticky,
+        ];
+        let c = compare_assignors(&before, &[], &after, &all);
+        assert_eq!(c.len(), 4);
+        let (range, sticky, coop) = (&c[0], &c[2], &c[3]);
+        assert!(c.iter().all(|x| x.error.is_none()), "{c:?}");
+        // consumer-0 sorts first: range moves 4 of 7, and all 7 stop during the rebalance
+        assert_eq!((range.moved, range.paused, range.rebalances), (4, 7, 1));
+        assert!(sticky.moved <= range.moved, "{c:?}");
+        assert_eq!(coop.paused, coop.moved, "{c:?}");
+        assert!(coop.paused < range.paused);
+        assert_eq!(coop.rebalances, 2);
+        assert_eq!(coop.after, (2, 1), "balanced after the follow-up");
+        assert!(coop.line().contains("over 2 rebalances"), "{}", coop.line());
     }
 }

@@ -50,6 +50,9 @@ pub struct Owner {
     pub id: AttrValue,
     pub from: Option<(AttrValue, u32)>,
     pub extra: bool,
+    /// Cooperative-sticky round 1: the partition is revoked from `from` and nobody owns it
+    /// until the follow-up rebalance gives it to `id`.
+    pub revoking: bool,
 }
 
 #[derive(Properties, PartialEq)]
@@ -93,6 +96,21 @@ fn row_markup(topic: &str, owners: &[Option<Owner>]) -> String {
                 s.push_str(&t);
                 s.push_str(&format!("\" data-partition=\"{p}\">{p}</span>"));
             }
+            Some(o) if o.revoking => {
+                s.push_str("<span class=\"");
+                s.push_str(&cell_class(o));
+                s.push_str(" revoking\" data-state=\"revoking\" data-topic=\"");
+                s.push_str(&t);
+                s.push_str(&format!("\" data-partition=\"{p}\" data-to=\""));
+                escape_into(&o.id, &mut s);
+                s.push('"');
+                if let Some((from, _)) = &o.from {
+                    s.push_str(" data-from=\"");
+                    escape_into(from, &mut s);
+                    s.push('"');
+                }
+                s.push_str(&format!(">{p}</span>"));
+            }
             Some(o) => {
                 s.push_str("<span class=\"");
                 s.push_str(&cell_class(o));
@@ -124,7 +142,15 @@ fn paint(el: &web_sys::Element, drawn: &mut Drawn, topic: &AttrValue, owners: &[
     if drawn.topic == *topic && drawn.owners.as_slice() == owners {
         return;
     }
-    if drawn.owners.len() != owners.len() || drawn.topic != *topic {
+    let revoking = |o: &Option<Owner>| o.as_ref().is_some_and(|o| o.revoking);
+    if drawn.owners.len() != owners.len()
+        || drawn.topic != *topic
+        || drawn
+            .owners
+            .iter()
+            .zip(owners)
+            .any(|(a, b)| (revoking(a) || revoking(b)) && a != b)
+    {
         el.set_inner_html(&row_markup(topic, owners));
         let children = el.children();
         drawn.cells = (0..children.length())
@@ -191,6 +217,13 @@ fn cell_title(cell: &web_sys::Element) -> String {
         get("data-topic"),
         get("data-partition")
     );
+    if cell.get_attribute("data-state").as_deref() == Some("revoking") {
+        return format!(
+            "{t}revoked from {} in this first rebalance; nobody consumes it until the follow-up rebalance gives it to {}",
+            get("data-from"),
+            get("data-to")
+        );
+    }
     match cell.get_attribute("data-owner") {
         Some(o) => t.push_str(&format!("owned by {o}")),
         None => t.push_str("nobody owns it"),
@@ -257,7 +290,10 @@ pub fn grid(props: &Props) -> Html {
     let c = &props.computed;
     let Some(a) = c.assignment() else {
         return html! {
-            <p class="notice" role="status">{ "This version runs the range and round-robin assignors; choose one of them to see the grid." }</p>
+            <p class="notice" role="status">{ match c.failure() {
+                Some(e) => format!("No assignment to draw: {e}"),
+                None => "No assignment to draw.".to_string(),
+            } }</p>
         };
     };
     let slots: Vec<u32> = c
@@ -308,7 +344,26 @@ pub fn grid(props: &Props) -> Html {
                         id: ids[*o as usize].clone(),
                         from,
                         extra: extra.get(p).copied().unwrap_or(false),
+                        revoking: false,
                     }
+                })
+                .or_else(|| {
+                    // cooperative-sticky round 1: revoked now, handed over in round 2
+                    let w = a
+                        .withheld
+                        .iter()
+                        .find(|w| w.topic == t.topic && w.partition as usize == p)?;
+                    let to = ids.get(w.to as usize)?.clone();
+                    let from = w.from.first().and_then(|f| {
+                        Some((ids.get(*f as usize)?.clone(), *slots.get(*f as usize)?))
+                    });
+                    Some(Owner {
+                        slot: *slots.get(w.to as usize)?,
+                        id: to,
+                        from,
+                        extra: false,
+                        revoking: true,
+                    })
                 })
             })
             .collect();
