@@ -707,6 +707,7 @@ fn group() -> impl Strategy<Value = GroupInput> {
                     id: format!("consumer-{id}"),
                     instance_id: is_static.then(|| format!("instance-{}", 40 - id)),
                     rack: None,
+                    owned: vec![],
                     // t4 is subscribed to but may not exist in metadata
                     topics: subs
                         .iter()
@@ -716,7 +717,11 @@ fn group() -> impl Strategy<Value = GroupInput> {
                         .collect(),
                 })
                 .collect();
-            GroupInput { topics, members }
+            GroupInput {
+                topics,
+                members,
+                ..Default::default()
+            }
         })
 }
 

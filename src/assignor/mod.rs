@@ -1,18 +1,26 @@
-//! Kafka's client-side assignors, with the Java client's exact answers: [`range`] (the
-//! default RangeAssignor, rack-aware as in KIP-881) and [`round_robin`].
+//! Kafka's assignors, with Java's exact answers: the client's [`range`] (the default
+//! RangeAssignor, rack-aware as in KIP-881) and [`round_robin`]; the broker's KIP-848
+//! [`uniform`] and [`server_range`], fed as the group coordinator feeds them
+//! ([`coordinator`]).
 //!
 //! Both return one shared [`Assignment`]: an owner per partition plus, per topic, the
 //! ordered subscribers with their quota, so a UI can explain the arithmetic without
 //! computing it again.
 
+pub mod coordinator;
 pub mod explain;
 mod order;
 mod range;
 mod round_robin;
+pub mod server_range;
+pub mod uniform;
 
+pub use coordinator::{derived_topic_id, AssignorError};
 pub use order::member_cmp;
 pub use range::range;
 pub use round_robin::round_robin;
+pub use server_range::server_range;
+pub use uniform::uniform;
 
 use crate::collections::FastMap;
 use crate::java::string_compare;
@@ -39,6 +47,12 @@ pub enum AssignorKind {
     /// files, not run by this version.
     #[serde(rename = "cooperative-sticky")]
     CooperativeSticky,
+    /// The broker's KIP-848 UniformAssignor (`group.remote.assignor=uniform`, the default
+    /// of `group.protocol=consumer`).
+    Uniform,
+    /// The broker's KIP-848 RangeAssignor (`group.remote.assignor=range`).
+    #[serde(rename = "server-range")]
+    ServerRange,
 }
 
 impl AssignorKind {
@@ -49,15 +63,20 @@ impl AssignorKind {
             AssignorKind::RoundRobin => "roundrobin",
             AssignorKind::Sticky => "sticky",
             AssignorKind::CooperativeSticky => "cooperative-sticky",
+            AssignorKind::Uniform => "uniform",
+            AssignorKind::ServerRange => "server-range",
         }
     }
-    /// Parses `range` or `roundrobin` (also `round-robin`).
+    /// Parses a name from [`AssignorKind::name`] (also `round-robin`, `round_robin`,
+    /// `server_range`).
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "range" => Some(AssignorKind::Range),
             "roundrobin" | "round-robin" | "round_robin" => Some(AssignorKind::RoundRobin),
             "sticky" => Some(AssignorKind::Sticky),
             "cooperative-sticky" => Some(AssignorKind::CooperativeSticky),
+            "uniform" => Some(AssignorKind::Uniform),
+            "server-range" | "server_range" => Some(AssignorKind::ServerRange),
             _ => None,
         }
     }
@@ -85,6 +104,9 @@ pub struct MemberMeta {
     pub rack: Option<String>,
     /// Subscribed topics.
     pub topics: Vec<String>,
+    /// Partitions the member owns, per topic, as listed: for the broker's assignors, its
+    /// current target assignment.
+    pub owned: Vec<(String, Vec<u32>)>,
 }
 
 /// What the assignor is given: cluster metadata and the members' subscriptions.
@@ -92,8 +114,12 @@ pub struct MemberMeta {
 pub struct GroupInput {
     /// Topics in metadata.
     pub topics: Vec<TopicMeta>,
-    /// Members, in any order (the order never changes the result).
+    /// Members, in the order the group knows them (the client's assignors never depend on
+    /// it; the broker's iterate a `HashMap` filled in this order).
     pub members: Vec<MemberMeta>,
+    /// Kafka topic ids by topic name, for the broker's assignors; a name without one gets
+    /// [`derived_topic_id`].
+    pub topic_ids: Vec<(String, crate::java::Uuid)>,
 }
 
 /// One subscriber of a topic, in assignor order, with its share.
@@ -216,22 +242,34 @@ pub fn benchmark_input(members: u32, topics: u32, partitions: u32) -> GroupInput
         members: (0..members)
             .map(|m| MemberMeta {
                 id: format!("consumer-{m}"),
-                instance_id: None,
-                rack: None,
                 topics: names.clone(),
+                ..Default::default()
             })
             .collect(),
+        topic_ids: Vec::new(),
     }
 }
 
 /// Runs the chosen assignor; `None` for the sticky assignors, which this version does not
-/// run yet.
+/// run yet, and where the broker's assignor would throw (see [`try_assign`] for why).
 pub fn assign(kind: AssignorKind, input: &GroupInput) -> Option<Assignment> {
-    match kind {
+    try_assign(kind, input).ok().flatten()
+}
+
+/// Runs the chosen assignor: `Ok(None)` for the sticky assignors, which this version does
+/// not run yet; `Err` where the broker's assignor throws (an owned partition beyond its
+/// topic's partition count).
+pub fn try_assign(
+    kind: AssignorKind,
+    input: &GroupInput,
+) -> Result<Option<Assignment>, AssignorError> {
+    Ok(match kind {
         AssignorKind::Range => Some(range(input)),
         AssignorKind::RoundRobin => Some(round_robin(input)),
+        AssignorKind::Uniform => Some(uniform(input)?),
+        AssignorKind::ServerRange => Some(server_range(input)),
         AssignorKind::Sticky | AssignorKind::CooperativeSticky => None,
-    }
+    })
 }
 
 /// Shared preparation: members in assignor order, and every subscribed topic (Java name
@@ -324,7 +362,7 @@ pub(crate) fn prepare(input: &GroupInput) -> Prepared<'_> {
     Prepared { order, topics }
 }
 
-fn totals(n: usize, topics: &[TopicAssignment]) -> Vec<u32> {
+pub(crate) fn totals(n: usize, topics: &[TopicAssignment]) -> Vec<u32> {
     let mut totals = vec![0u32; n];
     for t in topics {
         for o in &t.owners {
@@ -365,6 +403,7 @@ mod tests {
                 member("a", &["t"]),
                 member("b", &["t"]),
             ],
+            ..Default::default()
         };
         let a = range(&input);
         let t = &a.topics[0];

@@ -1,7 +1,7 @@
 //! `rebalance-lab assign`: the assignment of a scenario file.
 
 use super::input::read_input;
-use crate::assignor::AssignorKind;
+use crate::assignor::{self, AssignorKind};
 use crate::scenario::Scenario;
 
 /// The assignors this version runs.
@@ -12,6 +12,11 @@ pub enum Assignor {
     /// RoundRobinAssignor.
     #[value(name = "roundrobin", alias = "round-robin", alias = "round_robin")]
     RoundRobin,
+    /// The broker's KIP-848 uniform assignor (reads topic_ids and owned).
+    Uniform,
+    /// The broker's KIP-848 range assignor (group.remote.assignor=range).
+    #[value(name = "server-range", alias = "server_range")]
+    ServerRange,
 }
 
 impl From<Assignor> for AssignorKind {
@@ -19,6 +24,8 @@ impl From<Assignor> for AssignorKind {
         match a {
             Assignor::Range => AssignorKind::Range,
             Assignor::RoundRobin => AssignorKind::RoundRobin,
+            Assignor::Uniform => AssignorKind::Uniform,
+            Assignor::ServerRange => AssignorKind::ServerRange,
         }
     }
 }
@@ -30,11 +37,15 @@ impl From<Assignor> for AssignorKind {
 one member per line, every member present.\n\n\
 A scenario file has the shape of an entry in tests/vectors/*.json: a `topics` map of name \
 to partition count, optional `partition_racks`, `members` (id, instance_id, rack, topics, \
-owned, generation, or `subscription` as hex) and `assignor`.",
+owned, generation, or `subscription` as hex) and `assignor`.\n\n\
+For the broker's assignors (uniform, server-range), `owned` is each member's current \
+target assignment and `topic_ids` maps topic names to Kafka topic ids (22 base64url \
+characters); a topic without one gets an id derived from its name.",
     after_help = "\
 Examples:
   rebalance-lab assign examples/three-topics.json
-  cat examples/three-topics.json | rebalance-lab assign - --assignor roundrobin"
+  cat examples/three-topics.json | rebalance-lab assign - --assignor roundrobin
+  rebalance-lab assign examples/three-topics.json --assignor uniform"
 )]
 pub struct Args {
     /// The scenario file (JSON), or - for standard input.
@@ -56,10 +67,14 @@ pub fn run(a: Args) -> Result<String, String> {
             "note: Java's RoundRobinAssignor throws on an empty group; here it is an empty result"
         );
     }
-    let (input, result) = scenario.assign(kind).ok_or(format!(
-        "the {} assignor is not implemented in this version; use --assignor range or roundrobin",
-        kind.name()
-    ))?;
+    let input = scenario.group_input();
+    let result = assignor::try_assign(kind, &input)
+        .map_err(|e| e.to_string())?
+        .ok_or(format!(
+            "the {} assignor is not implemented in this version; use --assignor range, \
+             roundrobin, uniform or server-range",
+            kind.name()
+        ))?;
     // One member per line: readable, and still JSON.
     let map = result.to_map(&input);
     let lines: Vec<String> = map
