@@ -4,6 +4,7 @@
 //! the yew front end (wasm32 only) and `cli` the command-line tool (native only).
 pub mod assignor;
 pub mod collections;
+pub mod group;
 pub mod java;
 pub mod protocol;
 pub mod scenario;

@@ -250,6 +250,44 @@ pub fn benchmark_input(members: u32, topics: u32, partitions: u32) -> GroupInput
     }
 }
 
+/// Kafka's ServerSideAssignorBenchmark-like group for the broker's assignors: as
+/// [`benchmark_input`], except that with `heterogeneous` member m subscribes to half the
+/// topics, the `topics / 2` from topic m (mod `topics`) on (overlapping windows: every
+/// topic has about half the members).
+pub fn server_benchmark_input(
+    members: u32,
+    topics: u32,
+    partitions: u32,
+    heterogeneous: bool,
+) -> GroupInput {
+    let mut input = benchmark_input(members, topics, partitions);
+    if heterogeneous {
+        let names: Vec<String> = input.topics.iter().map(|t| t.name.clone()).collect();
+        let half = (topics / 2).max(1);
+        for (m, member) in input.members.iter_mut().enumerate() {
+            member.topics = (0..half)
+                .map(|k| names[(m + k as usize) % names.len()].clone())
+                .collect();
+        }
+    }
+    input
+}
+
+/// The next epoch after `result` when one member leaves: every other member owns what
+/// `result` gave it (its current target assignment) and the last member is gone.
+pub fn one_leaves(input: &GroupInput, result: &Assignment) -> GroupInput {
+    let mut next = input.clone();
+    for (i, m) in next.members.iter_mut().enumerate() {
+        m.owned = result
+            .partitions_of(i as u32)
+            .into_iter()
+            .map(|(t, ps)| (t.to_string(), ps))
+            .collect();
+    }
+    next.members.pop();
+    next
+}
+
 /// Runs the chosen assignor; `None` for the sticky assignors, which this version does not
 /// run yet, and where the broker's assignor would throw (see [`try_assign`] for why).
 pub fn assign(kind: AssignorKind, input: &GroupInput) -> Option<Assignment> {
