@@ -241,13 +241,15 @@ pub fn reconcile(
 mod tests {
     use super::*;
 
-    fn parts(ps: &[(&str, &[u32])]) -> Partitions {
+    fn parts(ps: Listed) -> Partitions {
         ps.iter()
             .map(|(t, p)| (t.to_string(), p.to_vec()))
             .collect()
     }
 
-    fn group(ms: &[(&str, &[(&str, &[u32])])]) -> Vec<(String, Partitions)> {
+    type Listed<'a> = &'a [(&'a str, &'a [u32])];
+
+    fn group(ms: &[(&str, Listed)]) -> Vec<(String, Partitions)> {
         ms.iter().map(|(m, p)| (m.to_string(), parts(p))).collect()
     }
 
