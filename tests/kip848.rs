@@ -168,3 +168,163 @@ fn the_subscription_type_is_the_recorded_one() {
         }
     }
 }
+
+mod properties {
+    use proptest::prelude::*;
+    use rebalance_lab::assignor::{
+        server_range, try_assign, uniform, AssignorKind, GroupInput, MemberMeta, TopicMeta,
+        UNASSIGNED,
+    };
+
+    /// Up to 4 topics (t3 may be absent from the metadata), up to 9 members with any
+    /// subscriptions (or all the same), and a valid previous assignment: each partition
+    /// owned by at most one member, whatever it subscribes to.
+    fn group() -> impl Strategy<Value = GroupInput> {
+        (
+            prop::collection::vec(0u32..13, 4),
+            prop::collection::vec((prop::collection::vec(any::<bool>(), 4), 0u32..3), 0..9),
+            any::<bool>(),
+            prop::collection::vec(0u32..12, 4 * 13),
+        )
+            .prop_map(|(counts, members, same, owners)| {
+                let names = ["t0", "t1", "t2", "t3"];
+                let topics: Vec<TopicMeta> = counts[..3]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| TopicMeta {
+                        name: names[i].into(),
+                        partitions: *n,
+                        racks: vec![],
+                    })
+                    .collect();
+                let first = members.first().map(|m| m.0.clone()).unwrap_or_default();
+                let mut members: Vec<MemberMeta> = members
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (subs, kind))| MemberMeta {
+                        id: format!("m{i}-{kind}"),
+                        instance_id: (*kind == 2).then(|| format!("i{}", 9 - i)),
+                        topics: names
+                            .iter()
+                            .zip(if same { &first } else { subs })
+                            .filter(|(_, s)| **s)
+                            .map(|(n, _)| n.to_string())
+                            .collect(),
+                        ..Default::default()
+                    })
+                    .collect();
+                let m = members.len() as u32;
+                for (t, meta) in topics.iter().enumerate() {
+                    for p in 0..meta.partitions {
+                        let o = owners[t * 13 + p as usize];
+                        if o < m {
+                            let owned = &mut members[o as usize].owned;
+                            match owned.iter_mut().find(|(n, _)| *n == meta.name) {
+                                Some((_, ps)) => ps.push(p),
+                                None => owned.push((meta.name.clone(), vec![p])),
+                            }
+                        }
+                    }
+                }
+                GroupInput {
+                    topics,
+                    members,
+                    topic_ids: vec![],
+                }
+            })
+    }
+
+    /// Every partition of a topic somebody subscribes to goes to exactly one subscriber.
+    fn each_partition_once_to_a_subscriber(input: &GroupInput, kind: AssignorKind) {
+        let a = try_assign(kind, input).unwrap().unwrap();
+        for t in &a.topics {
+            let meta = input.topics.iter().find(|m| m.name == t.topic);
+            let n = meta.map_or(0, |m| m.partitions);
+            assert_eq!(t.owners.len() as u32, n, "{}", t.topic);
+            for o in &t.owners {
+                assert_ne!(*o, UNASSIGNED, "{}", t.topic);
+                assert!(input.members[*o as usize].topics.contains(&t.topic));
+            }
+        }
+        let total: u32 = a.totals.iter().sum();
+        let subscribed: u32 = a.topics.iter().map(|t| t.partitions).sum();
+        assert_eq!(total, subscribed);
+    }
+
+    proptest! {
+        #[test]
+        fn uniform_assigns_each_partition_once(input in group()) {
+            each_partition_once_to_a_subscriber(&input, AssignorKind::Uniform);
+        }
+
+        #[test]
+        fn server_range_assigns_each_partition_once(input in group()) {
+            each_partition_once_to_a_subscriber(&input, AssignorKind::ServerRange);
+        }
+
+        #[test]
+        fn uniform_counts_differ_by_at_most_one_when_homogeneous(input in group()) {
+            let subs = input.members.first().map(|m| m.topics.clone());
+            prop_assume!(input.members.iter().all(|m| Some(&m.topics) == subs.as_ref()));
+            let a = uniform(&input).unwrap();
+            let (max, min) = a.max_min();
+            prop_assert!(max - min <= 1, "{:?}", a.totals);
+        }
+
+        #[test]
+        fn uniform_keeps_what_balance_allows_when_homogeneous(input in group()) {
+            // Stickiness: with one member's quota q, it keeps min(q, what it owned).
+            let subs = input.members.first().map(|m| m.topics.clone());
+            prop_assume!(input.members.iter().all(|m| Some(&m.topics) == subs.as_ref()));
+            let a = uniform(&input).unwrap();
+            let (max, min) = a.max_min();
+            for (i, m) in input.members.iter().enumerate() {
+                let kept: u32 = a
+                    .partitions_of(i as u32)
+                    .iter()
+                    .map(|(t, ps)| {
+                        let owned = m.owned.iter().find(|(n, _)| n == t);
+                        ps.iter().filter(|p| owned.is_some_and(|(_, o)| o.contains(p))).count() as u32
+                    })
+                    .sum();
+                let owned: u32 = m
+                    .owned
+                    .iter()
+                    .filter(|(t, _)| m.topics.contains(t))
+                    .map(|(_, ps)| ps.len() as u32)
+                    .sum();
+                prop_assert!(kept >= owned.min(min), "{} kept {kept} of {owned} ({min}..{max})", m.id);
+            }
+        }
+
+        #[test]
+        fn server_range_ignores_owned(input in group()) {
+            let mut fresh = input.clone();
+            for m in &mut fresh.members {
+                m.owned.clear();
+            }
+            let a = server_range(&input);
+            let b = server_range(&fresh);
+            prop_assert_eq!(a.to_map(&input), b.to_map(&fresh));
+        }
+
+        #[test]
+        fn uniform_is_stable_on_its_own_answer(input in group()) {
+            // Feeding the answer back as the current assignment changes nothing (homogeneous:
+            // a heterogeneous group stopped by the 16-pass limit could still move).
+            let subs = input.members.first().map(|m| m.topics.clone());
+            prop_assume!(input.members.iter().all(|m| Some(&m.topics) == subs.as_ref()));
+            let a = uniform(&input).unwrap();
+            let mut next = input.clone();
+            for (i, m) in next.members.iter_mut().enumerate() {
+                m.owned = a
+                    .partitions_of(i as u32)
+                    .into_iter()
+                    .map(|(t, ps)| (t.to_string(), ps))
+                    .collect();
+            }
+            let b = uniform(&next).unwrap();
+            prop_assert_eq!(a.to_map(&input), b.to_map(&next));
+        }
+    }
+}

@@ -132,6 +132,9 @@ impl<'a> Fed<'a> {
         let mut name_index: FastMap<&str, u32> = FastMap::default();
         let mut subscriptions: Vec<FedSubscription> = Vec::new();
         let mut known: FastMap<Vec<u32>, u32> = FastMap::default();
+        // Per name, the last member (numbered from 1) that listed it.
+        let mut seen_in: Vec<u32> = Vec::new();
+        let mut stamp = 0u32;
         let mut subscription_of: Vec<u32> = Vec::with_capacity(input.members.len());
         let mut prev: Option<&[String]> = None;
         for m in &input.members {
@@ -142,12 +145,16 @@ impl<'a> Fed<'a> {
             }
             prev = Some(&m.topics);
             let mut sub = FedSubscription::default();
+            stamp += 1;
             for t in &m.topics {
                 let i = *name_index.entry(t.as_str()).or_insert_with(|| {
                     names.push((t.as_str(), topic_index.get(t.as_str()).copied()));
+                    seen_in.push(0);
                     (names.len() - 1) as u32
                 });
-                if !sub.names.contains(&i) {
+                // A name listed twice counts once (the member's HashSet).
+                if seen_in[i as usize] != stamp {
+                    seen_in[i as usize] = stamp;
                     sub.names.push(i);
                 }
             }
