@@ -96,6 +96,9 @@ pub(crate) struct Fed<'a> {
     pub subscriptions: Vec<FedSubscription>,
     /// Per input member, its subscription (index into `subscriptions`).
     pub subscription_of: Vec<u32>,
+    /// Per input member, how many names its list has, repeats included (the size of the
+    /// list `new HashSet<>(list)` is made from).
+    listed: Vec<u32>,
     /// The coordinator's subscription type.
     pub homogeneous: bool,
     /// Topic index by name.
@@ -185,6 +188,11 @@ impl<'a> Fed<'a> {
             members: member_order(&input.members),
             subscriptions,
             subscription_of,
+            listed: input
+                .members
+                .iter()
+                .map(|m| m.topics.len() as u32)
+                .collect(),
             homogeneous,
             topic_index,
             explicit_ids,
@@ -206,8 +214,9 @@ impl<'a> Fed<'a> {
             .iter()
             .map(|n| string_hash_code(self.names[*n as usize].0))
             .collect();
-        let table = JavaHashMap::<(), ()>::table_for_collection_of(sub.names.len());
-        let by_name = iteration_order(&name_hashes, table).ok_or_else(inexact)?;
+        let names_table =
+            JavaHashMap::<(), ()>::table_for_collection_of(self.listed[m as usize] as usize);
+        let by_name = iteration_order(&name_hashes, names_table).ok_or_else(inexact)?;
         let resolved: Vec<u32> = by_name
             .iter()
             .filter_map(|i| self.names[sub.names[*i as usize] as usize].1)
@@ -216,7 +225,9 @@ impl<'a> Fed<'a> {
             .iter()
             .map(|t| self.topics[*t as usize].id.hash_code())
             .collect();
-        let order = iteration_order(&id_hashes, table).ok_or_else(inexact)?;
+        // TopicIds.size() counts every distinct name, resolved or not.
+        let ids_table = JavaHashMap::<(), ()>::table_for_collection_of(sub.names.len());
+        let order = iteration_order(&id_hashes, ids_table).ok_or_else(inexact)?;
         Ok(order.iter().map(|i| resolved[*i as usize]).collect())
     }
 
