@@ -83,11 +83,10 @@ pub(super) fn build(input: &GroupInput, fed: &Fed) -> Result<Vec<Vec<u32>>, Assi
             quota += 1;
             extra -= 1;
         }
-        let sizes: Vec<u32> = owned[k]
+        let count: u32 = owned[k]
             .iter()
             .map(|(_, ps)| distinct_count(ps, &mut distinct))
-            .collect();
-        let count: u32 = sizes.iter().sum();
+            .sum();
         if count <= quota {
             // Nothing to revoke: the walk order does not matter.
             quota -= count;
