@@ -153,6 +153,36 @@ fn main() {
             );
         }
     }
+    if want("uniform") || want("server-range") {
+        use rebalance_lab::assignor::{
+            one_leaves_target, server_benchmark_input, server_range, uniform,
+        };
+        // Kafka's ServerSideAssignorBenchmark (same machine, warm): uniform 1.3 / 0.5 ms
+        // homogeneous, 11 / 10 ms heterogeneous; server-range 3.6 / 1.6 and 6.8 / 5.0 ms.
+        for heterogeneous in [false, true] {
+            let fresh = server_benchmark_input(1000, 50, 200, heterogeneous);
+            let shape = if heterogeneous {
+                "heterogeneous (each member half the topics)"
+            } else {
+                "homogeneous"
+            };
+            for (name, run) in [
+                ("uniform", (|i| uniform(i).unwrap()) as fn(&_) -> _),
+                ("server-range", server_range as fn(&_) -> _),
+            ] {
+                if !want(name) {
+                    continue;
+                }
+                let next = one_leaves_target(&fresh, &run(&fresh));
+                for (label, input) in [("fresh", &fresh), ("one member gone", &next)] {
+                    let us = median_us(101, || {
+                        black_box(run(black_box(input)));
+                    });
+                    println!("{name}, {shape}, {label}, 1,000 members × 50 topics × 200 partitions: median {us:.1} µs");
+                }
+            }
+        }
+    }
     if want("diff") {
         // What-if at scale: range pinned, round-robin now (most partitions change owner).
         use rebalance_lab::scenario::whatif::{diff, Baseline};

@@ -125,7 +125,7 @@ fn unknown_options_and_commands_exit_2_with_a_hint() {
         vec!["bench", "--members"],
         vec!["bench", "--members", "0"],
         vec!["bench", "--members", "many"],
-        vec!["assign", &example, "--assignor", "uniform"],
+        vec!["assign", &example, "--assignor", "nonesuch"],
         vec![
             "assign",
             &example,

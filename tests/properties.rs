@@ -707,6 +707,7 @@ fn group() -> impl Strategy<Value = GroupInput> {
                     id: format!("consumer-{id}"),
                     instance_id: is_static.then(|| format!("instance-{}", 40 - id)),
                     rack: None,
+                    owned: vec![],
                     // t4 is subscribed to but may not exist in metadata
                     topics: subs
                         .iter()
@@ -717,7 +718,11 @@ fn group() -> impl Strategy<Value = GroupInput> {
                     ..Default::default()
                 })
                 .collect();
-            GroupInput { topics, members }
+            GroupInput {
+                topics,
+                members,
+                ..Default::default()
+            }
         })
 }
 
@@ -1021,6 +1026,7 @@ mod librdkafka_order {
                     TopicMeta { name: "u".into(), partitions: parts + 1, racks: vec![] },
                 ],
                 members,
+                ..Default::default()
             };
             for kind in [AssignorKind::Range, AssignorKind::RoundRobin] {
                 let j = assignor::assign_with(kind, &input, LeaderClient::Java).unwrap();

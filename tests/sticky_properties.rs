@@ -47,7 +47,11 @@ fn group(equal: bool) -> impl Strategy<Value = GroupInput> {
                     }
                 })
                 .collect();
-            GroupInput { topics, members }
+            GroupInput {
+                topics,
+                members,
+                ..Default::default()
+            }
         })
 }
 

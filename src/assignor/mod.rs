@@ -1,5 +1,7 @@
-//! Kafka's client-side assignors, with the Java client's exact answers: [`range`] (the
-//! default RangeAssignor, rack-aware as in KIP-881) and [`round_robin`].
+//! Kafka's assignors, with Java's exact answers: the client's [`range`] (the default
+//! RangeAssignor, rack-aware as in KIP-881) and [`round_robin`]; the broker's KIP-848
+//! [`uniform`] and [`server_range`], fed as the group coordinator feeds them
+//! ([`coordinator`]).
 //!
 //! The sticky assignors ([`sticky`](sticky::sticky) and
 //! [`cooperative_sticky`](sticky::cooperative_sticky)) are in [`sticky`]; Java throws for
@@ -9,17 +11,23 @@
 //! ordered subscribers with their quota, so a UI can explain the arithmetic without
 //! computing it again.
 
+pub mod coordinator;
 pub mod explain;
 mod order;
 mod range;
 mod round_robin;
+pub mod server_range;
 pub mod sticky;
+pub mod uniform;
 
+pub use coordinator::{derived_topic_id, AssignorError};
 pub use order::{
     librdkafka_member_cmp, librdkafka_order, librdkafka_order_is_total, member_cmp, LeaderClient,
 };
 pub use range::{range, range_with};
 pub use round_robin::{round_robin, round_robin_with};
+pub use server_range::server_range;
+pub use uniform::uniform;
 
 use crate::collections::FastMap;
 use crate::java::string_compare;
@@ -45,6 +53,12 @@ pub enum AssignorKind {
     /// [`sticky::cooperative_follow_up`] for the follow-up rebalance).
     #[serde(rename = "cooperative-sticky")]
     CooperativeSticky,
+    /// The broker's KIP-848 UniformAssignor (`group.remote.assignor=uniform`, the default
+    /// of `group.protocol=consumer`).
+    Uniform,
+    /// The broker's KIP-848 RangeAssignor (`group.remote.assignor=range`).
+    #[serde(rename = "server-range")]
+    ServerRange,
 }
 
 impl AssignorKind {
@@ -55,15 +69,20 @@ impl AssignorKind {
             AssignorKind::RoundRobin => "roundrobin",
             AssignorKind::Sticky => "sticky",
             AssignorKind::CooperativeSticky => "cooperative-sticky",
+            AssignorKind::Uniform => "uniform",
+            AssignorKind::ServerRange => "server-range",
         }
     }
-    /// Parses `range`, `roundrobin` (also `round-robin`), `sticky` or `cooperative-sticky`.
+    /// Parses a name from [`AssignorKind::name`] (also `round-robin`, `round_robin`,
+    /// `server_range`).
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "range" => Some(AssignorKind::Range),
             "roundrobin" | "round-robin" | "round_robin" => Some(AssignorKind::RoundRobin),
             "sticky" => Some(AssignorKind::Sticky),
             "cooperative-sticky" => Some(AssignorKind::CooperativeSticky),
+            "uniform" => Some(AssignorKind::Uniform),
+            "server-range" | "server_range" => Some(AssignorKind::ServerRange),
             _ => None,
         }
     }
@@ -91,11 +110,12 @@ pub struct MemberMeta {
     pub rack: Option<String>,
     /// Subscribed topics.
     pub topics: Vec<String>,
-    /// Partitions owned before this rebalance, per topic (the sticky assignors only: for
-    /// StickyAssignor its user data, for CooperativeStickyAssignor the subscription's owned
-    /// partitions). A partition may lie outside its topic, as Java allows.
+    /// Partitions owned before this rebalance, per topic: for StickyAssignor its user data,
+    /// for CooperativeStickyAssignor the subscription's owned partitions, for the broker's
+    /// assignors the member's current target assignment. A partition may lie outside its
+    /// topic, as Java allows.
     pub owned: Vec<(String, Vec<i32>)>,
-    /// Generation of `owned` (`None`: no generation, Java's -1).
+    /// Generation of `owned` (`None`: no generation, Java's -1; the sticky assignors only).
     pub generation: Option<i32>,
 }
 
@@ -104,8 +124,12 @@ pub struct MemberMeta {
 pub struct GroupInput {
     /// Topics in metadata.
     pub topics: Vec<TopicMeta>,
-    /// Members, in any order (the order never changes the result).
+    /// Members, in the order the group knows them (the client's assignors never depend on
+    /// it; the broker's iterate a `HashMap` filled in this order).
     pub members: Vec<MemberMeta>,
+    /// Kafka topic ids by topic name, for the broker's assignors; a name without one gets
+    /// [`derived_topic_id`].
+    pub topic_ids: Vec<(String, crate::java::Uuid)>,
 }
 
 /// One subscriber of a topic, in assignor order, with its share.
@@ -244,13 +268,50 @@ pub fn benchmark_input(members: u32, topics: u32, partitions: u32) -> GroupInput
         members: (0..members)
             .map(|m| MemberMeta {
                 id: format!("consumer-{m}"),
-                instance_id: None,
-                rack: None,
                 topics: names.clone(),
                 ..Default::default()
             })
             .collect(),
+        topic_ids: Vec::new(),
     }
+}
+
+/// Kafka's ServerSideAssignorBenchmark-like group for the broker's assignors: as
+/// [`benchmark_input`], except that with `heterogeneous` member m subscribes to half the
+/// topics, the `topics / 2` from topic m (mod `topics`) on (overlapping windows: every
+/// topic has about half the members).
+pub fn server_benchmark_input(
+    members: u32,
+    topics: u32,
+    partitions: u32,
+    heterogeneous: bool,
+) -> GroupInput {
+    let mut input = benchmark_input(members, topics, partitions);
+    if heterogeneous {
+        let names: Vec<String> = input.topics.iter().map(|t| t.name.clone()).collect();
+        let half = (topics / 2).max(1);
+        for (m, member) in input.members.iter_mut().enumerate() {
+            member.topics = (0..half)
+                .map(|k| names[(m + k as usize) % names.len()].clone())
+                .collect();
+        }
+    }
+    input
+}
+
+/// The next epoch after `result` when one member leaves: every other member owns what
+/// `result` gave it (its current target assignment) and the last member is gone.
+pub fn one_leaves_target(input: &GroupInput, result: &Assignment) -> GroupInput {
+    let mut next = input.clone();
+    for (i, m) in next.members.iter_mut().enumerate() {
+        m.owned = result
+            .partitions_of(i as u32)
+            .into_iter()
+            .map(|(t, ps)| (t.to_string(), ps.into_iter().map(|p| p as i32).collect()))
+            .collect();
+    }
+    next.members.pop();
+    next
 }
 
 /// The benchmark's second scenario: assign `input` with `kind`, give every member what it
@@ -301,6 +362,8 @@ pub fn try_assign_with(
         AssignorKind::RoundRobin => Ok(round_robin_with(input, client)),
         AssignorKind::Sticky => sticky::sticky(input),
         AssignorKind::CooperativeSticky => sticky::cooperative_sticky(input),
+        AssignorKind::Uniform => Ok(uniform(input)?),
+        AssignorKind::ServerRange => Ok(server_range(input)),
     }
 }
 
@@ -416,7 +479,7 @@ fn prepare_in_order(input: &GroupInput, order: Vec<u32>, client: LeaderClient) -
     Prepared { order, topics }
 }
 
-fn totals(n: usize, topics: &[TopicAssignment]) -> Vec<u32> {
+pub(crate) fn totals(n: usize, topics: &[TopicAssignment]) -> Vec<u32> {
     let mut totals = vec![0u32; n];
     for t in topics {
         for o in &t.owners {
@@ -457,6 +520,7 @@ mod tests {
                 member("a", &["t"]),
                 member("b", &["t"]),
             ],
+            ..Default::default()
         };
         let a = range(&input);
         let t = &a.topics[0];

@@ -87,6 +87,7 @@ mod tests {
         let input = GroupInput {
             topics: vec![topic("t0", 3), topic("t1", 3)],
             members: vec![member("C1", &["t0", "t1"]), member("C0", &["t0", "t1"])],
+            ..Default::default()
         };
         let a = round_robin(&input);
         assert_eq!(a.topics[0].owners, vec![1, 0, 1]);

@@ -17,6 +17,11 @@ pub enum Assignor {
     /// CooperativeStickyAssignor, round 1 (--follow-up for round 2).
     #[value(name = "cooperative-sticky")]
     CooperativeSticky,
+    /// The broker's KIP-848 uniform assignor (reads topic_ids and owned).
+    Uniform,
+    /// The broker's KIP-848 range assignor (group.remote.assignor=range).
+    #[value(name = "server-range", alias = "server_range")]
+    ServerRange,
 }
 
 impl From<Assignor> for AssignorKind {
@@ -26,6 +31,8 @@ impl From<Assignor> for AssignorKind {
             Assignor::RoundRobin => AssignorKind::RoundRobin,
             Assignor::Sticky => AssignorKind::Sticky,
             Assignor::CooperativeSticky => AssignorKind::CooperativeSticky,
+            Assignor::Uniform => AssignorKind::Uniform,
+            Assignor::ServerRange => AssignorKind::ServerRange,
         }
     }
 }
@@ -56,13 +63,17 @@ impl From<Client> for LeaderClient {
 one member per line, every member present.\n\n\
 A scenario file has the shape of an entry in tests/vectors/*.json: a `topics` map of name \
 to partition count, optional `partition_racks`, `members` (id, instance_id, rack, topics, \
-owned, generation, or `subscription` as hex) and `assignor`.",
+owned, generation, or `subscription` as hex) and `assignor`.\n\n\
+For the broker's assignors (uniform, server-range), `owned` is each member's current \
+target assignment and `topic_ids` maps topic names to Kafka topic ids (22 base64url \
+characters); a topic without one gets an id derived from its name.",
     after_help = "\
 Examples:
   rebalance-lab assign examples/three-topics.json
   cat examples/three-topics.json | rebalance-lab assign - --assignor roundrobin
   rebalance-lab assign examples/three-topics.json --leader-client librdkafka
-  rebalance-lab assign group.json --assignor cooperative-sticky --follow-up"
+  rebalance-lab assign group.json --assignor cooperative-sticky --follow-up
+  rebalance-lab assign examples/three-topics.json --assignor uniform"
 )]
 pub struct Args {
     /// The scenario file (JSON), or - for standard input.

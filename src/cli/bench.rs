@@ -2,8 +2,19 @@
 
 use super::assign::Assignor;
 use crate::assignor::{self, AssignorKind};
+use crate::collections::FastSet;
 use serde_json::json;
 use std::time::Instant;
+
+/// The rebalance timed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Rebalance {
+    /// A new group: nobody owns anything.
+    Fresh,
+    /// The next epoch after a fresh assignment, with one member gone (the others own their
+    /// previous target assignment).
+    OneLeaves,
+}
 
 /// Time an assignor on Kafka's benchmark scenario (every member subscribed to every topic).
 #[derive(Debug, clap::Args)]
@@ -14,7 +25,8 @@ all subscribed to T topics of P partitions each; prints the median of N runs. Bu
     after_help = "\
 Examples:
   rebalance-lab bench --assignor roundrobin --members 1000 --topics 50 --partitions 200
-  rebalance-lab bench --runs 5 --json"
+  rebalance-lab bench --runs 5 --json
+  rebalance-lab bench --assignor uniform --rebalance one-leaves --heterogeneous"
 )]
 pub struct Args {
     /// The assignor to time.
@@ -36,22 +48,15 @@ pub struct Args {
     #[arg(long, value_name = "N", default_value_t = 21,
           value_parser = clap::value_parser!(u32).range(1..=10_000))]
     runs: u32,
-    /// Sticky assignors: time a fresh assignment, or the rebalance after one member of an
-    /// assigned group leaves (the others own what the fresh assignment gave them).
+    /// Which rebalance to time.
     #[arg(long, value_enum, value_name = "REBALANCE", default_value = "fresh")]
     rebalance: Rebalance,
+    /// Each member subscribes to half the topics (an overlapping window) instead of all.
+    #[arg(long)]
+    heterogeneous: bool,
     /// Print one JSON object instead of a sentence.
     #[arg(long)]
     json: bool,
-}
-
-/// Which rebalance to time.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
-pub enum Rebalance {
-    /// Nobody owns anything yet.
-    Fresh,
-    /// One member of an assigned group leaves.
-    OneLeaves,
 }
 
 pub fn run(a: Args) -> Result<String, String> {
@@ -60,10 +65,25 @@ pub fn run(a: Args) -> Result<String, String> {
     if topics as u64 * partitions as u64 > 10_000_000 {
         return Err("--topics × --partitions is above 10,000,000 partitions".into());
     }
-    let mut input = assignor::benchmark_input(members, topics, partitions);
+    let mut input = assignor::server_benchmark_input(members, topics, partitions, a.heterogeneous);
     if a.rebalance == Rebalance::OneLeaves {
-        input = assignor::one_leaves(&input, kind).map_err(|e| e.to_string())?;
+        input = match kind {
+            AssignorKind::Sticky | AssignorKind::CooperativeSticky => {
+                assignor::one_leaves(&input, kind).map_err(|e| e.to_string())?
+            }
+            _ => {
+                let fresh = assignor::try_assign(kind, &input).map_err(|e| e.to_string())?;
+                assignor::one_leaves_target(&input, &fresh)
+            }
+        };
     }
+    // Partitions somebody subscribes to: every one is assigned.
+    let subscribed: FastSet<&str> = input
+        .members
+        .iter()
+        .flat_map(|m| m.topics.iter().map(|t| t.as_str()))
+        .collect();
+    let expected_total = subscribed.len() as u64 * partitions as u64;
     let mut times = Vec::with_capacity(runs as usize);
     let mut check = 0u64;
     for _ in 0..runs {
@@ -74,21 +94,23 @@ pub fn run(a: Args) -> Result<String, String> {
     }
     times.sort_by(|x, y| x.total_cmp(y));
     let median = times[times.len() / 2];
-    if check != runs as u64 * topics as u64 * partitions as u64 {
+    if check != runs as u64 * expected_total {
         return Err("internal check failed: not every partition was assigned".into());
     }
     if a.json {
         Ok(json!({
             "assignor": kind.name(), "members": members, "topics": topics,
             "partitions_per_topic": partitions, "runs": runs, "median_us": median,
-            "rebalance": if a.rebalance == Rebalance::Fresh { "fresh" } else { "one-leaves" },
+            "rebalance": match a.rebalance { Rebalance::Fresh => "fresh", Rebalance::OneLeaves => "one-leaves" },
+            "heterogeneous": a.heterogeneous,
         })
         .to_string())
     } else {
         Ok(format!(
-            "{}: {members} members × {topics} topics × {partitions} partitions, {}: median {:.1} µs over {runs} runs",
+            "{}{}{}: {members} members × {topics} topics × {partitions} partitions: median {:.1} µs over {runs} runs",
             kind.name(),
-            if a.rebalance == Rebalance::Fresh { "fresh" } else { "one member left" },
+            if a.heterogeneous { ", heterogeneous" } else { "" },
+            if a.rebalance == Rebalance::OneLeaves { ", one member gone" } else { "" },
             median
         ))
     }

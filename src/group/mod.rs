@@ -8,10 +8,14 @@
 //! [`crate::java::JavaHashMap`]. Results carry the steps and the reasons, so that a front end
 //! can show each member's vote, the tally, the winner and why, the refused members, the
 //! leader and the next leader, and the coordinator arithmetic without computing them again.
+//!
+//! [`reconcile`]: how the coordinator moves members from one target assignment to the next
+//! under KIP-848 (`group.protocol=consumer`).
 
 pub mod coordinator;
 pub mod leader;
 mod presets;
+pub mod reconcile;
 pub mod vote;
 
 pub use coordinator::{coordinator, Coordinator, CoordinatorError, DEFAULT_OFFSETS_PARTITIONS};

@@ -263,6 +263,82 @@ impl<K: PartialEq + JavaHash, V> JavaHashMap<K, V> {
     }
 }
 
+/// The iteration order of a `java.util.HashMap` (or `HashSet`) after `put`s of distinct keys
+/// with these hash codes, in this order, and no removal: the positions of the keys in the
+/// order Java iterates them. `table` is the bucket count the table takes at its first `put`
+/// (16 for `new HashMap<>()`; [`JavaHashMap::table_for_collection_of`] for
+/// `new HashSet<>(collection)`).
+///
+/// The same answer as inserting into a [`JavaHashMap`] and reading its keys (a test says
+/// so), without a bucket list per key: the capacity is simulated with bucket counts only,
+/// then the keys are stably sorted by their final bucket (a resize keeps each bucket's
+/// order, so within a bucket the order is insertion order). `None` when a bucket would have
+/// become a red-black tree, whose order is not emulated (see the module docs).
+pub fn iteration_order(hashes: &[i32], table: usize) -> Option<Vec<u32>> {
+    let spread: Vec<u32> = hashes.iter().map(|h| spread(*h)).collect();
+    let mut cap = table.max(1);
+    let mut threshold = (cap as f32 * 0.75f32) as usize;
+    // Bucket counts only matter while a 9th key in one bucket can force a resize (below 64
+    // buckets) or a tree (from 64); they are kept at every capacity to see the latter.
+    let mut counts = vec![0u32; cap];
+    for (n, h) in spread.iter().enumerate() {
+        let b = *h as usize & (cap - 1);
+        counts[b] += 1;
+        let mut grow = false;
+        if counts[b] as usize > TREEIFY_THRESHOLD {
+            if cap < MIN_TREEIFY_CAPACITY {
+                grow = true;
+            } else {
+                return None;
+            }
+        }
+        let grow_then = |cap: usize, threshold: usize| -> (usize, usize) {
+            if cap >= 1 << 30 {
+                (cap, usize::MAX)
+            } else if cap >= 16 {
+                (cap * 2, threshold * 2)
+            } else {
+                (cap * 2, (cap as f32 * 2.0 * 0.75f32) as usize)
+            }
+        };
+        if grow {
+            (cap, threshold) = grow_then(cap, threshold);
+        }
+        if n + 1 > threshold {
+            (cap, threshold) = grow_then(cap, threshold);
+        }
+        if counts.len() != cap {
+            counts = vec![0; cap];
+            for h in &spread[..=n] {
+                counts[*h as usize & (cap - 1)] += 1;
+            }
+        }
+    }
+    // Counting sort by final bucket, stable.
+    let mut start = vec![0u32; cap + 1];
+    for h in &spread {
+        start[(*h as usize & (cap - 1)) + 1] += 1;
+    }
+    for i in 0..cap {
+        start[i + 1] += start[i];
+    }
+    let mut order = vec![0u32; spread.len()];
+    for (i, h) in spread.iter().enumerate() {
+        let b = *h as usize & (cap - 1);
+        order[start[b] as usize] = i as u32;
+        start[b] += 1;
+    }
+    Some(order)
+}
+
+impl<K, V> JavaHashMap<K, V> {
+    /// The bucket count `new HashSet<>(collection)` of `n` elements starts with (the table
+    /// [`JavaHashMap::for_collection_of`] allocates), for [`iteration_order`].
+    pub fn table_for_collection_of(n: usize) -> usize {
+        table_size_for((((n as f32) / 0.75f32) as usize + 1).max(16))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -342,5 +418,45 @@ mod tests {
             m.insert(k.clone(), ());
         }
         assert!(!m.is_exact());
+    }
+
+    #[test]
+    fn iteration_order_is_the_maps_order() {
+        // Pseudo-random hashes, colliding ones, and the resize-forcing nine in one bucket.
+        let mut x: u64 = 848;
+        let mut next = || {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as i32
+        };
+        let mut cases: Vec<Vec<i32>> = Vec::new();
+        for n in [0usize, 1, 5, 12, 13, 24, 25, 100, 1000, 3000] {
+            cases.push((0..n).map(|_| next()).collect());
+            cases.push((0..n as i32).map(|p| p * 16).collect());
+            cases.push((0..n as i32).rev().collect());
+        }
+        for hashes in &cases {
+            let mut seen = std::collections::HashSet::new();
+            let hashes: Vec<i32> = hashes.iter().copied().filter(|h| seen.insert(*h)).collect();
+            for (mut m, table) in [
+                (JavaHashMap::new(), 16),
+                (
+                    JavaHashMap::for_collection_of(hashes.len()),
+                    JavaHashMap::<i32, ()>::table_for_collection_of(hashes.len()),
+                ),
+            ] {
+                for (i, h) in hashes.iter().enumerate() {
+                    m.insert(*h, i as u32);
+                }
+                let want: Option<Vec<u32>> = m.is_exact().then(|| m.iter().map(|e| *e.1).collect());
+                assert_eq!(
+                    iteration_order(&hashes, table),
+                    want,
+                    "{} keys",
+                    hashes.len()
+                );
+            }
+        }
     }
 }

@@ -11,7 +11,7 @@ pub mod hash_map;
 pub mod string;
 pub mod uuid;
 
-pub use hash_map::{JavaHash, JavaHashMap};
+pub use hash_map::{iteration_order, JavaHash, JavaHashMap};
 pub use string::{compare as string_compare, hash_code as string_hash_code};
 pub use uuid::Uuid;
 

@@ -78,6 +78,12 @@ pub struct Scenario {
     /// The assignor; range unless said otherwise.
     #[serde(default)]
     pub assignor: AssignorKind,
+    /// Kafka topic ids (22 base64url characters) by topic name, for the broker's assignors,
+    /// whose orders depend on them. A topic without one gets
+    /// [`assignor::derived_topic_id`]; a name not in `topics` still resolves its owned
+    /// partitions (a deleted topic).
+    #[serde(default, skip_serializing_if = "VecMap::is_empty")]
+    pub topic_ids: VecMap<String, String>,
 }
 
 /// Something wrong with a scenario, with where it is.
@@ -220,6 +226,14 @@ impl Scenario {
                 });
             }
         }
+        for (name, id) in self.topic_ids.iter() {
+            if let Err(e) = crate::java::Uuid::parse(id) {
+                out.push(Problem {
+                    at: format!("topic_ids[\"{name}\"]"),
+                    message: e.to_string(),
+                });
+            }
+        }
         out
     }
 
@@ -264,6 +278,13 @@ impl Scenario {
                         generation,
                     }
                 })
+                .collect(),
+            // An id that does not parse is reported by `problems`; the topic gets the
+            // derived id meanwhile.
+            topic_ids: self
+                .topic_ids
+                .iter()
+                .filter_map(|(n, id)| Some((n.clone(), crate::java::Uuid::parse(id).ok()?)))
                 .collect(),
         }
     }

@@ -48,12 +48,19 @@ impl StickyError {
     }
 }
 
+impl From<crate::assignor::AssignorError> for StickyError {
+    /// The broker's assignors throw too (an owned partition beyond its topic).
+    fn from(e: crate::assignor::AssignorError) -> Self {
+        StickyError::java(e.message)
+    }
+}
+
 impl fmt::Display for StickyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "the Java client's assignor throws {} for this group, so the rebalance fails and \
-             nobody gets an assignment",
+            "Kafka's assignor throws {} for this group, so the rebalance fails and nobody gets \
+             an assignment",
             self.java_exception
         )
     }

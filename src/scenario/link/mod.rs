@@ -5,7 +5,8 @@
 //! ```
 //! - sections split by `;`, each `key=value`; `v1` comes first and says the format version.
 //!   Each of `a`, `t`, `m`, `p` appears at most once.
-//! - `a`: assignor, `r` (range), `o` (round-robin), `s` (sticky), `c` (cooperative-sticky).
+//! - `a`: assignor, `r` (range), `o` (round-robin), `s` (sticky), `c` (cooperative-sticky),
+//!   `u` (uniform), `g` (server-range, the group coordinator's).
 //! - `t`: topics, `name*count` split by `,`.
 //! - `m`: members split by `,`, each `id*instance*rack*subscriptions*options...`: instance
 //!   and rack are empty when absent and `~value` when present; subscriptions are a base64url
@@ -139,6 +140,7 @@ mod tests {
                 Member::new("c2", &[]),
             ],
             assignor: AssignorKind::RoundRobin,
+            ..Default::default()
         }
     }
 

@@ -71,9 +71,11 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                     "o" => AssignorKind::RoundRobin,
                     "s" => AssignorKind::Sticky,
                     "c" => AssignorKind::CooperativeSticky,
+                    "u" => AssignorKind::Uniform,
+                    "g" => AssignorKind::ServerRange,
                     other => {
                         return Err(val.err(format!(
-                            "assignor \"{}\" is not r (range), o (round-robin), s (sticky) or c (cooperative-sticky)",
+                            "assignor \"{}\" is not r (range), o (round-robin), s (sticky), c (cooperative-sticky), u (uniform) or g (server-range)",
                             shorten(other)
                         )))
                     }

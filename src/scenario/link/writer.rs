@@ -16,6 +16,8 @@ pub(super) fn assignor_letter(kind: AssignorKind) -> char {
         AssignorKind::RoundRobin => 'o',
         AssignorKind::Sticky => 's',
         AssignorKind::CooperativeSticky => 'c',
+        AssignorKind::Uniform => 'u',
+        AssignorKind::ServerRange => 'g',
     }
 }
 

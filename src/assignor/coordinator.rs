@@ -1,0 +1,326 @@
+//! How the broker's group coordinator feeds its KIP-848 assignors, so that [`super::uniform`]
+//! and [`super::server_range`] see exactly what Kafka's do (apache/kafka 1eb7644,
+//! `group-coordinator/.../modern/`):
+//!
+//! - Members: `TargetAssignmentBuilder.build` puts every member into a `new HashMap<>()` in
+//!   the order the group knows them; `GroupSpec.memberIds()` iterates that map. Here: the
+//!   order of [`GroupInput::members`], through [`iteration_order`].
+//! - Subscriptions: `ConsumerGroupMember` keeps the subscribed names as
+//!   `new HashSet<>(list)`; `TopicIds` resolves them to topic ids lazily, dropping names
+//!   absent from the metadata, while its `size()` still counts every name.
+//! - Subscription type (`ModernGroup.subscriptionType`): HOMOGENEOUS when every subscribed
+//!   topic *name* is subscribed by every member (or nobody subscribes to anything), so a
+//!   member naming a missing topic makes the group heterogeneous.
+//! - Each member's current assignment is its previous target assignment,
+//!   `Assignment.fromRecord`: a `HashMap<Uuid, Set<Integer>>` filled in the listed order,
+//!   each set `new HashSet<>(partitions)`. `GroupSpec.isPartitionAssigned` looks through all
+//!   of them.
+//! - Racks are not used (`SubscribedTopicDescriberImpl.racksForPartition` returns an empty
+//!   set since KAFKA-16694).
+
+use super::{GroupInput, MemberMeta};
+use crate::collections::FastMap;
+use crate::java::{iteration_order, string_hash_code, JavaHashMap, Uuid};
+use std::fmt;
+
+/// Why the broker's assignor refuses an input (where Java throws).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AssignorError {
+    /// What is wrong, in Kafka's words.
+    pub message: String,
+}
+
+impl fmt::Display for AssignorError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The topic id a topic gets when the scenario names none: deterministic, from the name.
+///
+/// `msb` and `lsb` are 64-bit FNV-1a hashes of the name's UTF-8 bytes, after the prefixes
+/// `"rebalance-lab topic msb\0"` and `"rebalance-lab topic lsb\0"`, each finished with
+/// SplitMix64's mixer; Kafka's reserved ids (`msb == 0` with `lsb` 0 or 1) get `lsb | 2`.
+/// A real cluster's ids are random: give the scenario its `topic_ids` to reproduce one.
+pub fn derived_topic_id(name: &str) -> Uuid {
+    fn fnv(prefix: &[u8], name: &str) -> i64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        for b in prefix.iter().chain(name.as_bytes()) {
+            h ^= *b as u64;
+            h = h.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+        h = (h ^ (h >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        h = (h ^ (h >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        (h ^ (h >> 31)) as i64
+    }
+    let msb = fnv(b"rebalance-lab topic msb\0", name);
+    let mut lsb = fnv(b"rebalance-lab topic lsb\0", name);
+    if msb == 0 && (lsb == 0 || lsb == 1) {
+        lsb |= 2;
+    }
+    Uuid { msb, lsb }
+}
+
+/// A topic the assignor can see (present in the metadata with at least one partition).
+#[derive(Debug, Clone)]
+pub(crate) struct FedTopic<'a> {
+    pub name: &'a str,
+    pub id: Uuid,
+    pub partitions: u32,
+}
+
+/// One distinct subscription (members usually share a few).
+#[derive(Debug, Clone, Default)]
+pub(crate) struct FedSubscription {
+    /// Distinct names as indices into [`Fed::names`], in the order listed.
+    pub names: Vec<u32>,
+    /// The same names sorted (to compare subscriptions as sets).
+    pub sorted_names: Vec<u32>,
+    /// Resolved topics, sorted, as indices into [`Fed::topics`].
+    pub topics: Vec<u32>,
+}
+
+/// One owned entry: topic (index into [`Fed::topics`] when present), its id, partitions as
+/// listed.
+pub(crate) type Owned<'a> = (Option<u32>, Uuid, &'a [i32]);
+
+/// The group as the coordinator hands it to an assignor.
+pub(crate) struct Fed<'a> {
+    /// Topics the assignor can see.
+    pub topics: Vec<FedTopic<'a>>,
+    /// Every subscribed name, with its topic when present.
+    pub names: Vec<(&'a str, Option<u32>)>,
+    /// Input indices of the members, in the members `HashMap`'s iteration order.
+    pub members: Vec<u32>,
+    /// Distinct subscriptions.
+    pub subscriptions: Vec<FedSubscription>,
+    /// Per input member, its subscription (index into `subscriptions`).
+    pub subscription_of: Vec<u32>,
+    /// Per input member, how many names its list has, repeats included (the size of the
+    /// list `new HashSet<>(list)` is made from).
+    listed: Vec<u32>,
+    /// The coordinator's subscription type.
+    pub homogeneous: bool,
+    /// Topic index by name.
+    topic_index: FastMap<&'a str, u32>,
+    /// The scenario's topic ids by name.
+    explicit_ids: FastMap<&'a str, Uuid>,
+}
+
+impl<'a> Fed<'a> {
+    /// Resolves names, subscriptions and member order as the coordinator does.
+    pub fn new(input: &'a GroupInput) -> Fed<'a> {
+        let mut topics: Vec<FedTopic> = Vec::new();
+        let mut topic_index: FastMap<&str, u32> = FastMap::default();
+        let explicit_ids: FastMap<&str, Uuid> = input
+            .topic_ids
+            .iter()
+            .map(|(n, id)| (n.as_str(), *id))
+            .collect();
+        for t in &input.topics {
+            if t.partitions == 0 || topic_index.contains_key(t.name.as_str()) {
+                continue;
+            }
+            topic_index.insert(t.name.as_str(), topics.len() as u32);
+            topics.push(FedTopic {
+                name: &t.name,
+                id: explicit_ids
+                    .get(t.name.as_str())
+                    .copied()
+                    .unwrap_or_else(|| derived_topic_id(&t.name)),
+                partitions: t.partitions,
+            });
+        }
+        let mut names: Vec<(&str, Option<u32>)> = Vec::new();
+        let mut name_index: FastMap<&str, u32> = FastMap::default();
+        let mut subscriptions: Vec<FedSubscription> = Vec::new();
+        let mut known: FastMap<Vec<u32>, u32> = FastMap::default();
+        // Per name, the last member (numbered from 1) that listed it.
+        let mut seen_in: Vec<u32> = Vec::new();
+        let mut stamp = 0u32;
+        let mut subscription_of: Vec<u32> = Vec::with_capacity(input.members.len());
+        let mut prev: Option<&[String]> = None;
+        for m in &input.members {
+            // Members usually list the same topics as the one before.
+            if prev == Some(m.topics.as_slice()) {
+                subscription_of.push(*subscription_of.last().unwrap_or(&0));
+                continue;
+            }
+            prev = Some(&m.topics);
+            let mut sub = FedSubscription::default();
+            stamp += 1;
+            for t in &m.topics {
+                let i = *name_index.entry(t.as_str()).or_insert_with(|| {
+                    names.push((t.as_str(), topic_index.get(t.as_str()).copied()));
+                    seen_in.push(0);
+                    (names.len() - 1) as u32
+                });
+                // A name listed twice counts once (the member's HashSet).
+                if seen_in[i as usize] != stamp {
+                    seen_in[i as usize] = stamp;
+                    sub.names.push(i);
+                }
+            }
+            sub.sorted_names = sub.names.clone();
+            sub.sorted_names.sort_unstable();
+            sub.topics = sub
+                .sorted_names
+                .iter()
+                .filter_map(|n| names[*n as usize].1)
+                .collect();
+            sub.topics.sort_unstable();
+            let next = subscriptions.len() as u32;
+            let i = *known.entry(sub.names.clone()).or_insert(next);
+            if i == next {
+                subscriptions.push(sub);
+            }
+            subscription_of.push(i);
+        }
+        let homogeneous = match subscriptions.first() {
+            None => true,
+            Some(first) => subscriptions
+                .iter()
+                .all(|s| s.sorted_names == first.sorted_names),
+        };
+        Fed {
+            topics,
+            names,
+            members: member_order(&input.members),
+            subscriptions,
+            subscription_of,
+            listed: input
+                .members
+                .iter()
+                .map(|m| m.topics.len() as u32)
+                .collect(),
+            homogeneous,
+            topic_index,
+            explicit_ids,
+        }
+    }
+
+    /// The subscription of the member at input index `m`.
+    pub fn subscription(&self, m: u32) -> &FedSubscription {
+        &self.subscriptions[self.subscription_of[m as usize] as usize]
+    }
+
+    /// The member's topic ids in the order `new HashSet<>(TopicIds)` iterates them (the
+    /// homogeneous uniform builder deals topics in this order): the names' `HashSet` order,
+    /// resolved, then re-hashed as ids into a set sized for every name.
+    pub fn topic_set_order(&self, m: u32) -> Result<Vec<u32>, AssignorError> {
+        let sub = self.subscription(m);
+        let name_hashes: Vec<i32> = sub
+            .names
+            .iter()
+            .map(|n| string_hash_code(self.names[*n as usize].0))
+            .collect();
+        let names_table =
+            JavaHashMap::<(), ()>::table_for_collection_of(self.listed[m as usize] as usize);
+        let by_name = iteration_order(&name_hashes, names_table).ok_or_else(inexact)?;
+        let resolved: Vec<u32> = by_name
+            .iter()
+            .filter_map(|i| self.names[sub.names[*i as usize] as usize].1)
+            .collect();
+        let id_hashes: Vec<i32> = resolved
+            .iter()
+            .map(|t| self.topics[*t as usize].id.hash_code())
+            .collect();
+        // TopicIds.size() counts every distinct name, resolved or not.
+        let ids_table = JavaHashMap::<(), ()>::table_for_collection_of(sub.names.len());
+        let order = iteration_order(&id_hashes, ids_table).ok_or_else(inexact)?;
+        Ok(order.iter().map(|i| resolved[*i as usize]).collect())
+    }
+
+    /// The member's owned entries in its assignment map's order (`HashMap<Uuid, ...>` in the
+    /// listed order), a topic listed twice counted once (its first entry).
+    pub fn owned_in_map_order(
+        &self,
+        member: &'a MemberMeta,
+    ) -> Result<Vec<Owned<'a>>, AssignorError> {
+        let mut entries: Vec<Owned> = Vec::with_capacity(member.owned.len());
+        for (name, ps) in &member.owned {
+            let (topic, id) = self.resolve_owned(name);
+            if entries.iter().any(|e| e.1 == id) {
+                continue;
+            }
+            entries.push((topic, id, ps.as_slice()));
+        }
+        if entries.len() <= 1 {
+            return Ok(entries);
+        }
+        let hashes: Vec<i32> = entries.iter().map(|e| e.1.hash_code()).collect();
+        let order = iteration_order(&hashes, 16).ok_or_else(inexact)?;
+        Ok(order.iter().map(|i| entries[*i as usize]).collect())
+    }
+
+    /// An owned topic name: its topic when the assignor can see it, and its id (the
+    /// scenario's, else derived: a deleted topic keeps the id it had).
+    pub fn resolve_owned(&self, name: &str) -> (Option<u32>, Uuid) {
+        match self.topic_index.get(name) {
+            Some(i) => (Some(*i), self.topics[*i as usize].id),
+            None => (
+                None,
+                self.explicit_ids
+                    .get(name)
+                    .copied()
+                    .unwrap_or_else(|| derived_topic_id(name)),
+            ),
+        }
+    }
+}
+
+fn inexact() -> AssignorError {
+    AssignorError {
+        message: "nine or more keys share one bucket of a java.util.HashMap of 64 or more \
+                  buckets: Java's tree-bin order is not reproduced"
+            .into(),
+    }
+}
+
+/// The coordinator's subscription type of the group: `"HOMOGENEOUS"` or `"HETEROGENEOUS"`
+/// (`SubscriptionType`'s names).
+pub fn subscription_type(input: &GroupInput) -> &'static str {
+    if Fed::new(input).homogeneous {
+        "HOMOGENEOUS"
+    } else {
+        "HETEROGENEOUS"
+    }
+}
+
+/// The topics the homogeneous uniform builder deals, in its order (the first member's
+/// `new HashSet<>(TopicIds)`), by name; empty for an empty group.
+pub fn uniform_topic_order(input: &GroupInput) -> Result<Vec<&str>, AssignorError> {
+    let fed = Fed::new(input);
+    let Some(first) = fed.members.first() else {
+        return Ok(Vec::new());
+    };
+    Ok(fed
+        .topic_set_order(*first)?
+        .iter()
+        .map(|t| fed.topics[*t as usize].name)
+        .collect())
+}
+
+/// Input indices of the members in the coordinator's `HashMap<String, ...>` order (the
+/// order the broker's assignors iterate them).
+pub fn member_order(members: &[MemberMeta]) -> Vec<u32> {
+    let hashes: Vec<i32> = members.iter().map(|m| string_hash_code(&m.id)).collect();
+    let distinct = {
+        let mut seen: FastMap<&str, ()> = FastMap::default();
+        members
+            .iter()
+            .all(|m| seen.insert(m.id.as_str(), ()).is_none())
+    };
+    if distinct {
+        if let Some(order) = iteration_order(&hashes, 16) {
+            return order;
+        }
+    }
+    // A repeated id keeps its first place with the last member's data (HashMap.put), or a
+    // tree bin: the map itself.
+    let mut map: JavaHashMap<&str, u32> = JavaHashMap::new();
+    for (i, m) in members.iter().enumerate() {
+        map.insert(m.id.as_str(), i as u32);
+    }
+    map.iter().map(|(_, i)| *i).collect()
+}

@@ -1,0 +1,64 @@
+//! The broker's KIP-848 `RangeAssignor` (`group.remote.assignor=range`; apache/kafka
+//! 1eb7644, `group-coordinator/.../assignor/RangeAssignor.java`, rewritten by KAFKA-16944).
+//!
+//! Not sticky: the current assignment is ignored. Members are sorted static first, by
+//! group.instance.id, then dynamic by member id (both `String.compareTo`; the sort is
+//! stable, so equal instance ids keep the members `HashMap`'s order). Each topic is split
+//! over its subscribers in that order into contiguous ranges: with n partitions and m
+//! subscribers, n / m each and one more for the first n % m. Topics a member names but the
+//! metadata lacks are dropped by the coordinator; racks are not used.
+
+use super::coordinator::Fed;
+use super::uniform::assignment;
+use super::{Assignment, AssignorKind, GroupInput, UNASSIGNED};
+use crate::java::string_compare;
+use std::cmp::Ordering;
+
+/// The broker's range assignment of the group (never fails: Java's cannot throw on what
+/// the coordinator feeds it).
+pub fn server_range(input: &GroupInput) -> Assignment {
+    let fed = Fed::new(input);
+    let mut order = fed.members.clone();
+    crate::collections::sort_by(&mut order, |a, b| {
+        let (x, y) = (&input.members[*a as usize], &input.members[*b as usize]);
+        match (&x.instance_id, &y.instance_id) {
+            (Some(i), Some(j)) => string_compare(i, j),
+            (Some(_), None) => Ordering::Less,
+            (None, Some(_)) => Ordering::Greater,
+            (None, None) => string_compare(&x.id, &y.id),
+        }
+    });
+    let mut subscribers: Vec<Vec<u32>> = vec![Vec::new(); fed.topics.len()];
+    for &m in &order {
+        for &t in &fed.subscription(m).topics {
+            subscribers[t as usize].push(m);
+        }
+    }
+    let owners: Vec<Vec<u32>> = fed
+        .topics
+        .iter()
+        .zip(&subscribers)
+        .map(|(t, subs)| {
+            let n = t.partitions;
+            let mut owners = vec![UNASSIGNED; n as usize];
+            if subs.is_empty() {
+                return owners;
+            }
+            let m = subs.len() as u32;
+            let (min, mut extra) = (n / m, n % m);
+            let mut next = 0u32;
+            for &member in subs {
+                let mut quota = min;
+                if extra > 0 {
+                    quota += 1;
+                    extra -= 1;
+                }
+                let end = (next + quota).min(n);
+                owners[next as usize..end as usize].fill(member);
+                next = end;
+            }
+            owners
+        })
+        .collect();
+    assignment(AssignorKind::ServerRange, input, &fed, order, owners)
+}

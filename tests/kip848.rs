@@ -1,0 +1,329 @@
+//! The broker's KIP-848 assignors (uniform, server-range) against every entry of
+//! tests/vectors/kip848-*.json (computed by Kafka's own classes, fed as the group
+//! coordinator feeds them), through the library and through the binary; and the Java
+//! `HashMap`/`HashSet` orders those answers rest on, against the orders recorded with them.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use rebalance_lab::assignor::{self, coordinator, AssignorKind};
+use rebalance_lab::scenario::Scenario;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+use std::process::Command;
+
+fn load(name: &str) -> Vec<Value> {
+    let path = format!("{}/tests/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// {member: {topic: set of partitions}}, topics with no partition left out.
+type SetMap = BTreeMap<String, BTreeMap<String, BTreeSet<u32>>>;
+
+fn as_sets(v: &Value) -> SetMap {
+    let m: BTreeMap<String, BTreeMap<String, Vec<u32>>> =
+        serde_json::from_value(v.clone()).unwrap();
+    m.into_iter()
+        .map(|(member, topics)| {
+            let topics = topics
+                .into_iter()
+                .filter(|(_, ps)| !ps.is_empty())
+                .map(|(t, ps)| (t, ps.into_iter().collect()))
+                .collect();
+            (member, topics)
+        })
+        .collect()
+}
+
+/// `expected` and every `alternatives` entry.
+fn accepted(v: &Value) -> Vec<SetMap> {
+    let mut out = vec![as_sets(&v["expected"])];
+    if let Some(alts) = v["alternatives"].as_array() {
+        out.extend(alts.iter().map(as_sets));
+    }
+    out
+}
+
+fn kind_of(file: &str) -> AssignorKind {
+    if file.contains("uniform") {
+        AssignorKind::Uniform
+    } else {
+        AssignorKind::ServerRange
+    }
+}
+
+/// The file's `assignor` ("range" for the broker's range) as our kind.
+fn scenario_of(file: &str, v: &Value) -> Scenario {
+    let mut v = v.clone();
+    v["assignor"] = Value::from(kind_of(file).name());
+    Scenario::from_json(&v.to_string()).unwrap_or_else(|e| panic!("{}: {e}", v["name"]))
+}
+
+const FILES: [&str; 2] = ["kip848-uniform.json", "kip848-range.json"];
+
+#[test]
+fn every_vector_through_the_library() {
+    let mut passed = 0;
+    for file in FILES {
+        for v in load(file) {
+            let name = v["name"].as_str().unwrap();
+            let scenario = scenario_of(file, &v);
+            let input = scenario.group_input();
+            let result = assignor::try_assign(kind_of(file), &input)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            let got = as_sets(&serde_json::to_value(result.to_map(&input)).unwrap());
+            assert!(
+                accepted(&v).contains(&got),
+                "{name}: got {got:?}, expected {:?}",
+                accepted(&v)[0]
+            );
+            passed += 1;
+        }
+    }
+    assert_eq!(passed, 50);
+}
+
+#[test]
+fn every_vector_through_the_binary() {
+    let bin = env!("CARGO_BIN_EXE_rebalance-lab");
+    let dir = std::env::temp_dir().join(format!("rl-kip848-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut passed = 0;
+    for file in FILES {
+        for (i, v) in load(file).into_iter().enumerate() {
+            // The file says "range"; the binary is told which one on the command line.
+            let path = dir.join(format!("{file}-{i}.json"));
+            std::fs::write(&path, v.to_string()).unwrap();
+            let out = Command::new(bin)
+                .args(["assign", "--assignor", kind_of(file).name()])
+                .arg(&path)
+                .output()
+                .unwrap();
+            assert!(
+                out.status.success(),
+                "{}: {}",
+                v["name"],
+                String::from_utf8_lossy(&out.stderr)
+            );
+            let got = as_sets(&serde_json::from_slice(&out.stdout).unwrap());
+            assert!(accepted(&v).contains(&got), "{}: {got:?}", v["name"]);
+            passed += 1;
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(passed, 50);
+}
+
+#[test]
+fn member_order_is_the_recorded_hash_map_order() {
+    let mut checked = 0;
+    for file in FILES {
+        for v in load(file) {
+            let Some(recorded) = v["java_member_order"].as_array() else {
+                continue;
+            };
+            let input = scenario_of(file, &v).group_input();
+            let order: Vec<&str> = coordinator::member_order(&input.members)
+                .iter()
+                .map(|i| input.members[*i as usize].id.as_str())
+                .collect();
+            let recorded: Vec<&str> = recorded.iter().map(|x| x.as_str().unwrap()).collect();
+            assert_eq!(order, recorded, "{}", v["name"]);
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 50);
+}
+
+#[test]
+fn topic_order_is_the_recorded_hash_set_order() {
+    // Homogeneous uniform: `new HashSet<>(TopicIds)` of the first member (members-map
+    // order), itself over `new HashSet<>(names)`.
+    let mut checked = 0;
+    for v in load("kip848-uniform.json") {
+        let Some(recorded) = v["java_topic_order"].as_array() else {
+            continue;
+        };
+        let input = scenario_of("kip848-uniform.json", &v).group_input();
+        let order = coordinator::uniform_topic_order(&input).unwrap();
+        let recorded: Vec<&str> = recorded.iter().map(|x| x.as_str().unwrap()).collect();
+        assert_eq!(order, recorded, "{}", v["name"]);
+        checked += 1;
+    }
+    assert_eq!(checked, 18);
+}
+
+#[test]
+fn the_subscription_type_is_the_recorded_one() {
+    for file in FILES {
+        for v in load(file) {
+            let input = scenario_of(file, &v).group_input();
+            let fed = coordinator::subscription_type(&input);
+            assert_eq!(
+                fed,
+                v["subscription_type"].as_str().unwrap(),
+                "{}",
+                v["name"]
+            );
+        }
+    }
+}
+
+mod properties {
+    use proptest::prelude::*;
+    use rebalance_lab::assignor::{
+        server_range, try_assign, uniform, AssignorKind, GroupInput, MemberMeta, TopicMeta,
+        UNASSIGNED,
+    };
+
+    /// Up to 4 topics (t3 may be absent from the metadata), up to 9 members with any
+    /// subscriptions (or all the same), and a valid previous assignment: each partition
+    /// owned by at most one member, whatever it subscribes to.
+    fn group() -> impl Strategy<Value = GroupInput> {
+        (
+            prop::collection::vec(0u32..13, 4),
+            prop::collection::vec((prop::collection::vec(any::<bool>(), 4), 0u32..3), 0..9),
+            any::<bool>(),
+            prop::collection::vec(0u32..12, 4 * 13),
+        )
+            .prop_map(|(counts, members, same, owners)| {
+                let names = ["t0", "t1", "t2", "t3"];
+                let topics: Vec<TopicMeta> = counts[..3]
+                    .iter()
+                    .enumerate()
+                    .map(|(i, n)| TopicMeta {
+                        name: names[i].into(),
+                        partitions: *n,
+                        racks: vec![],
+                    })
+                    .collect();
+                let first = members.first().map(|m| m.0.clone()).unwrap_or_default();
+                let mut members: Vec<MemberMeta> = members
+                    .iter()
+                    .enumerate()
+                    .map(|(i, (subs, kind))| MemberMeta {
+                        id: format!("m{i}-{kind}"),
+                        instance_id: (*kind == 2).then(|| format!("i{}", 9 - i)),
+                        topics: names
+                            .iter()
+                            .zip(if same { &first } else { subs })
+                            .filter(|(_, s)| **s)
+                            .map(|(n, _)| n.to_string())
+                            .collect(),
+                        ..Default::default()
+                    })
+                    .collect();
+                let m = members.len() as u32;
+                for (t, meta) in topics.iter().enumerate() {
+                    for p in 0..meta.partitions {
+                        let o = owners[t * 13 + p as usize];
+                        if o < m {
+                            let owned = &mut members[o as usize].owned;
+                            match owned.iter_mut().find(|(n, _)| *n == meta.name) {
+                                Some((_, ps)) => ps.push(p as i32),
+                                None => owned.push((meta.name.clone(), vec![p as i32])),
+                            }
+                        }
+                    }
+                }
+                GroupInput {
+                    topics,
+                    members,
+                    topic_ids: vec![],
+                }
+            })
+    }
+
+    /// Every partition of a topic somebody subscribes to goes to exactly one subscriber.
+    fn each_partition_once_to_a_subscriber(input: &GroupInput, kind: AssignorKind) {
+        let a = try_assign(kind, input).unwrap();
+        for t in &a.topics {
+            let meta = input.topics.iter().find(|m| m.name == t.topic);
+            let n = meta.map_or(0, |m| m.partitions);
+            assert_eq!(t.owners.len() as u32, n, "{}", t.topic);
+            for o in &t.owners {
+                assert_ne!(*o, UNASSIGNED, "{}", t.topic);
+                assert!(input.members[*o as usize].topics.contains(&t.topic));
+            }
+        }
+        let total: u32 = a.totals.iter().sum();
+        let subscribed: u32 = a.topics.iter().map(|t| t.partitions).sum();
+        assert_eq!(total, subscribed);
+    }
+
+    proptest! {
+        #[test]
+        fn uniform_assigns_each_partition_once(input in group()) {
+            each_partition_once_to_a_subscriber(&input, AssignorKind::Uniform);
+        }
+
+        #[test]
+        fn server_range_assigns_each_partition_once(input in group()) {
+            each_partition_once_to_a_subscriber(&input, AssignorKind::ServerRange);
+        }
+
+        #[test]
+        fn uniform_counts_differ_by_at_most_one_when_homogeneous(input in group()) {
+            let subs = input.members.first().map(|m| m.topics.clone());
+            prop_assume!(input.members.iter().all(|m| Some(&m.topics) == subs.as_ref()));
+            let a = uniform(&input).unwrap();
+            let (max, min) = a.max_min();
+            prop_assert!(max - min <= 1, "{:?}", a.totals);
+        }
+
+        #[test]
+        fn uniform_keeps_what_balance_allows_when_homogeneous(input in group()) {
+            // Stickiness: with one member's quota q, it keeps min(q, what it owned).
+            let subs = input.members.first().map(|m| m.topics.clone());
+            prop_assume!(input.members.iter().all(|m| Some(&m.topics) == subs.as_ref()));
+            let a = uniform(&input).unwrap();
+            let (max, min) = a.max_min();
+            for (i, m) in input.members.iter().enumerate() {
+                let kept: u32 = a
+                    .partitions_of(i as u32)
+                    .iter()
+                    .map(|(t, ps)| {
+                        let owned = m.owned.iter().find(|(n, _)| n == t);
+                        ps.iter().filter(|p| owned.is_some_and(|(_, o)| o.contains(&(**p as i32)))).count() as u32
+                    })
+                    .sum();
+                let owned: u32 = m
+                    .owned
+                    .iter()
+                    .filter(|(t, _)| m.topics.contains(t))
+                    .map(|(_, ps)| ps.len() as u32)
+                    .sum();
+                prop_assert!(kept >= owned.min(min), "{} kept {kept} of {owned} ({min}..{max})", m.id);
+            }
+        }
+
+        #[test]
+        fn server_range_ignores_owned(input in group()) {
+            let mut fresh = input.clone();
+            for m in &mut fresh.members {
+                m.owned.clear();
+            }
+            let a = server_range(&input);
+            let b = server_range(&fresh);
+            prop_assert_eq!(a.to_map(&input), b.to_map(&fresh));
+        }
+
+        #[test]
+        fn uniform_is_stable_on_its_own_answer(input in group()) {
+            // Feeding the answer back as the current assignment changes nothing (homogeneous:
+            // a heterogeneous group stopped by the 16-pass limit could still move).
+            let subs = input.members.first().map(|m| m.topics.clone());
+            prop_assume!(input.members.iter().all(|m| Some(&m.topics) == subs.as_ref()));
+            let a = uniform(&input).unwrap();
+            let mut next = input.clone();
+            for (i, m) in next.members.iter_mut().enumerate() {
+                m.owned = a
+                    .partitions_of(i as u32)
+                    .into_iter()
+                    .map(|(t, ps)| (t.to_string(), ps.into_iter().map(|p| p as i32).collect()))
+                    .collect();
+            }
+            let b = uniform(&next).unwrap();
+            prop_assert_eq!(a.to_map(&input), b.to_map(&next));
+        }
+    }
+}
