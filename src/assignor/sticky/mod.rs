@@ -32,18 +32,31 @@ use crate::java::string_compare;
 use input::{Prep, Racks, Tp, NONE};
 use std::fmt;
 
-/// Java's sticky assignor throws for this input: there is no assignment.
+/// Java's sticky assignor throws for this input: there is no assignment. (Also: this build
+/// does not carry the assignor, see [`StickyError::not_in_this_build`].)
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StickyError {
     /// The exception Java throws, with its message when it has one
     /// (`java.lang.IllegalStateException: No more unfilled consumers to be assigned.`).
     pub java_exception: String,
+    /// Set when this build does not carry the assignor (the web page, whose size budget
+    /// does not hold it yet): the assignor's name.
+    pub not_in_this_build: Option<&'static str>,
 }
 
 impl StickyError {
     fn java(e: impl Into<String>) -> StickyError {
         StickyError {
             java_exception: e.into(),
+            not_in_this_build: None,
+        }
+    }
+
+    /// This build does not carry `assignor` (see the README, Size).
+    pub fn not_in_this_build(assignor: &'static str) -> StickyError {
+        StickyError {
+            java_exception: String::new(),
+            not_in_this_build: Some(assignor),
         }
     }
 }
@@ -57,6 +70,14 @@ impl From<crate::assignor::AssignorError> for StickyError {
 
 impl fmt::Display for StickyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if let Some(name) = self.not_in_this_build {
+            return write!(
+                f,
+                "this page does not run the {name} assignor yet (its code would take the page over \
+                 its 200 KiB size budget); the command-line tool does: rebalance-lab assign FILE \
+                 --assignor {name}"
+            );
+        }
         write!(
             f,
             "Kafka's assignor throws {} for this group, so the rebalance fails and nobody gets \
