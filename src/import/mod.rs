@@ -48,7 +48,8 @@ pub struct Warning {
 /// What an import read.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Import {
-    /// Topics (partition count: the highest partition seen plus one) and members (id,
+    /// Topics by name (partition count: the highest partition seen plus one) and members,
+    /// in the order the text first shows them (id,
     /// group.instance.id, client.id, the topics they own partitions of, and those
     /// partitions as `owned`). Its assignor is the one `--state` names, else range.
     pub scenario: Scenario,

@@ -429,7 +429,10 @@ impl Builder {
                 });
             }
         }
-        let topic_order: Vec<&str> = self.topics.iter().map(|(n, _)| n.as_str()).collect();
+        // Topics by name: the rows' order is Kafka's, not the user's, and means nothing.
+        let mut by_name: Vec<&(String, u32)> = self.topics.iter().collect();
+        by_name.sort();
+        let topic_order: Vec<&str> = by_name.iter().map(|(n, _)| n.as_str()).collect();
         let members: Vec<Member> = self
             .members
             .iter()
@@ -476,8 +479,7 @@ impl Builder {
         self.warnings.sort_by_key(|w| w.line);
         Import {
             scenario: crate::scenario::Scenario {
-                topics: self
-                    .topics
+                topics: by_name
                     .iter()
                     .map(|(name, partitions)| Topic {
                         name: name.clone(),
