@@ -5,6 +5,9 @@
 use super::{Lag, Observed};
 use crate::scenario::Scenario;
 
+/// A row: topic, partition, owner (index in the scenario's members); `None` prints `-`.
+type Row<'a> = (Option<&'a str>, Option<u32>, Option<usize>);
+
 /// Java's `%-Ns`: left-justified, padded to `width` UTF-16 code units.
 fn pad(out: &mut String, s: &str, width: usize) {
     out.push_str(s);
@@ -28,8 +31,7 @@ pub fn render_offsets(
     assignment: &Observed,
     lag: Option<&Lag>,
 ) -> String {
-    // (topic, partition, member index) rows.
-    let mut rows: Vec<(Option<&str>, Option<u32>, Option<usize>)> = Vec::new();
+    let mut rows: Vec<Row> = Vec::new();
     let mut owned: std::collections::HashSet<(&str, u32)> = Default::default();
     for (m, member) in scenario.members.iter().enumerate() {
         let mine = assignment.get(&member.id);
@@ -58,9 +60,7 @@ pub fn render_offsets(
         }
     }
     let id = |m: Option<usize>| m.map_or("-", |m| scenario.members[m].id.as_str());
-    let max = |f: &dyn Fn(&(Option<&str>, Option<u32>, Option<usize>)) -> usize| {
-        rows.iter().map(f).max().unwrap_or(0).max(15)
-    };
+    let max = |f: &dyn Fn(&Row) -> usize| rows.iter().map(f).max().unwrap_or(0).max(15);
     let group_w = java_len(group_id).max(15);
     let topic_w = max(&|r| java_len(r.0.unwrap_or("-")));
     let consumer_w = max(&|r| java_len(id(r.2)));
