@@ -96,7 +96,7 @@ mod tests {
         );
         assert_eq!(
             file_name(Some("../etc/pass wd"), "md"),
-            "rebalance-lab-_.._etc_pass_wd.md"
+            "rebalance-lab-_etc_pass_wd.md"
         );
         assert_eq!(file_name(Some("..."), "json"), "rebalance-lab.json");
         assert_eq!(file_name(None, "json"), "rebalance-lab.json");

@@ -426,7 +426,7 @@ mod tests {
             "g😀{}c 1{}/1.2.3.4{}x{}3               ",
             " ".repeat(13),
             " ".repeat(13),
-            " ".repeat(9),
+            " ".repeat(8),
             " ".repeat(15)
         );
         assert_eq!(texts(&row, header), ["g😀", "c 1", "/1.2.3.4", "x", "3"]);
