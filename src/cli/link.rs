@@ -19,7 +19,8 @@ Examples:
   rebalance-lab link - --base https://example.org/rebalance-lab/ < examples/three-topics.json"
 )]
 pub struct Args {
-    /// The scenario file (JSON), or - for standard input.
+    /// The scenario file (JSON) or kafka-consumer-groups.sh --describe output, or - for
+    /// standard input.
     #[arg(value_name = "FILE")]
     file: String,
     /// Where the app is served.
@@ -28,7 +29,13 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<String, String> {
-    let scenario = Scenario::from_json(&read_input(&a.file)?)?;
+    let text = read_input(&a.file)?;
+    // kafka-consumer-groups.sh output opens the group it shows, as observed.
+    let scenario = if crate::import::looks_like_consumer_groups(&text) {
+        super::import::read(&a.file, &text)?.scenario
+    } else {
+        Scenario::from_json(&text)?
+    };
     if let Some(p) = scenario.problems().first() {
         return Err(p.to_string());
     }

@@ -1,5 +1,5 @@
 //! The command-line tool: `rebalance-lab
-//! assign|coordinator|vote|leader|decode|encode|link|bench|completions`.
+//! assign|coordinator|vote|leader|decode|encode|link|import|export|bench|completions`.
 //!
 //! Parsing is clap's (derive): `--help` on every command, `--version`, a repeated option
 //! or an unknown one is a usage error (stderr, exit code 2, with a hint). Bad input (a
@@ -15,6 +15,8 @@ mod bench;
 mod coordinator;
 mod decode;
 mod encode;
+mod export;
+mod import;
 mod input;
 mod leader;
 mod link;
@@ -62,6 +64,8 @@ enum Command {
     Decode(decode::Args),
     Encode(encode::Args),
     Link(link::Args),
+    Import(import::Args),
+    Export(export::Args),
     Bench(bench::Args),
     Completions(Completions),
 }
@@ -89,6 +93,8 @@ impl Command {
             Command::Decode(a) => decode::run(a),
             Command::Encode(a) => encode::run(a),
             Command::Link(a) => link::run(a),
+            Command::Import(a) => import::run(a),
+            Command::Export(a) => export::run(a),
             Command::Bench(a) => bench::run(a),
             Command::Completions(c) => {
                 let mut out = Vec::new();

@@ -48,6 +48,9 @@ pub struct Member {
     /// client.rack.
     #[serde(default)]
     pub rack: Option<String>,
+    /// client.id, when known (an imported group shows it; the assignors never read it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub client_id: Option<String>,
     /// Subscribed topics.
     #[serde(default)]
     pub topics: Vec<String>,

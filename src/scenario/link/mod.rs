@@ -132,6 +132,7 @@ mod tests {
                     id: "consumer-1 é".into(),
                     instance_id: Some("".into()),
                     rack: Some("eu*1".into()),
+                    client_id: None,
                     topics: vec!["orders".into(), "gone".into()],
                     owned: [("orders".to_string(), vec![0, -1])].into_iter().collect(),
                     generation: Some(-7),
