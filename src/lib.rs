@@ -1,12 +1,13 @@
 //! Rebalance Lab: how a Kafka consumer group splits partitions among its members.
 //!
-//! The core (`java`, `protocol`, `assignor`, `group`, `scenario`) is plain Rust, tested
+//! The core (`java`, `protocol`, `assignor`, `group`, `scenario`, `lesson`) is plain Rust, tested
 //! natively; `app` is the yew front end (wasm32 only) and `cli` the command-line tool (native
 //! only).
 pub mod assignor;
 pub mod collections;
 pub mod group;
 pub mod java;
+pub mod lesson;
 pub mod protocol;
 pub mod scenario;
 
