@@ -15,8 +15,13 @@
 //! then compares a [`Prediction`] with the answer. [`Progress`] is where a learner is and
 //! how their predictions went, in a compact form for the link.
 
+mod answer;
+mod check;
+pub mod mistakes;
 mod progress;
 
+pub use answer::{answer_under, Answer, LoadedStep, Owners, Rule};
+pub use check::{check, Feedback, Item, Prediction, Verdict};
 pub use progress::{Outcome, Progress, ProgressError, MAX_PROGRESS_STEPS};
 
 use std::fmt;
