@@ -19,6 +19,7 @@ mod answer;
 mod check;
 pub mod mistakes;
 mod progress;
+pub mod range;
 
 pub use answer::{answer_under, Answer, LoadedStep, Owners, Rule};
 pub use check::{check, Feedback, Item, Prediction, Verdict};
@@ -38,7 +39,7 @@ pub struct Lesson {
 }
 
 /// Every lesson, in the order the app offers them.
-pub const LESSONS: &[Lesson] = &[];
+pub const LESSONS: &[Lesson] = &[range::RANGE];
 
 /// A lesson by key.
 pub fn lesson(key: &str) -> Option<&'static Lesson> {
