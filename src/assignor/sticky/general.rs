@@ -10,6 +10,7 @@
 
 use super::input::{Claims, Prep, Racks, Tp, DEFAULT_GENERATION, NONE};
 use super::StickyError;
+use crate::collections::{sort, sort_by};
 use crate::java::{JavaHash, JavaHashMap};
 
 /// Inner balancing steps (one partition looked at) before we give up where Java would
@@ -210,7 +211,7 @@ pub(super) fn build(
         .iter()
         .map(|p| {
             let mut s = p.clone();
-            s.sort_unstable();
+            sort(&mut s);
             s.dedup();
             s
         })
@@ -246,7 +247,10 @@ pub(super) fn build(
     }
     // TopicComparator: fewer potential consumers first, then name
     let mut topic_order: Vec<u32> = (0..nt as u32).collect();
-    topic_order.sort_by_key(|t| (b.topic_consumers[*t as usize].len(), *t));
+    let tc = &b.topic_consumers;
+    sort_by(&mut topic_order, |a, b| {
+        (tc[*a as usize].len(), *a).cmp(&(tc[*b as usize].len(), *b))
+    });
     let mut sorted_all: Vec<usize> = Vec::with_capacity(prep.total as usize);
     for t in &topic_order {
         let ti = &prep.topics[*t as usize];
@@ -353,7 +357,9 @@ impl Builder<'_, '_> {
         for (i, t) in topic_order.iter().enumerate() {
             pos[*t as usize] = i;
         }
-        assigned.sort_by_key(|tp| (pos[tp.t as usize], tp.p));
+        sort_by(&mut assigned, |a, b| {
+            (pos[a.t as usize], a.p).cmp(&(pos[b.t as usize], b.p))
+        });
         let mut out = Vec::new();
         let mut it = assigned.iter();
         let mut next = it.next();
@@ -506,7 +512,7 @@ impl Builder<'_, '_> {
     /// wrapping `int`.
     fn balance_score(&self, counts: impl Iterator<Item = usize>) -> i32 {
         let mut c: Vec<i64> = counts.map(|x| x as i64).collect();
-        c.sort_unstable();
+        sort(&mut c);
         let n = c.len() as i64;
         let s: i128 = c
             .iter()

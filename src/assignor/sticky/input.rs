@@ -206,7 +206,7 @@ pub(super) struct Claims {
     /// Per member, its previously owned partitions that survive the generation checks.
     pub owned: Vec<Vec<Tp>>,
     /// Partitions claimed by two members of one generation (nobody keeps them).
-    pub multiple_owners: FastMap<Tp, ()>,
+    pub multiple_owners: FastMap<Tp, u32>,
     pub max_generation: i32,
 }
 
@@ -253,7 +253,7 @@ pub(super) fn claims(prep: &Prep<'_>) -> Claims {
             }
             let other_generation = prep.subscription_generation(other);
             if generation == other_generation {
-                multiple_owners.insert(tp, ());
+                multiple_owners.insert(tp, 0);
                 remove_first(&mut owned[other as usize], tp);
                 *slot = m;
             } else if generation > other_generation {
@@ -342,7 +342,7 @@ impl Racks {
                         }
                     }
                 }
-                set.sort_unstable();
+                crate::collections::sort(&mut set);
                 partition.push(set);
             }
         }
