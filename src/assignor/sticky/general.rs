@@ -293,6 +293,8 @@ fn prepopulate(prep: &Prep<'_>, max_generation: i32) -> Vec<(u32, i32)> {
     prev
 }
 
+#[cold]
+#[inline(never)]
 fn npe() -> StickyError {
     StickyError::java("java.lang.NullPointerException")
 }

@@ -322,15 +322,19 @@ impl Racks {
                 rack_aware: false,
             };
         }
-        let meta: FastMap<&str, &Vec<Vec<String>>> = prep
+        // topic name -> its index in the input (the same map type as elsewhere here)
+        let meta: FastMap<&str, u32> = prep
             .input
             .topics
             .iter()
-            .map(|t| (t.name.as_str(), &t.racks))
+            .enumerate()
+            .map(|(i, t)| (t.name.as_str(), i as u32))
             .collect();
         let mut partition: Vec<Vec<u32>> = Vec::with_capacity(prep.total as usize);
         for t in &prep.topics {
-            let racks = meta.get(t.name).copied();
+            let racks = meta
+                .get(t.name)
+                .map(|i| &prep.input.topics[*i as usize].racks);
             for p in 0..t.partitions as usize {
                 let mut set: Vec<u32> = Vec::new();
                 if let Some(list) = racks.and_then(|r| r.get(p)) {

@@ -41,6 +41,8 @@ pub struct StickyError {
 }
 
 impl StickyError {
+    #[cold]
+    #[inline(never)]
     fn java(e: impl Into<String>) -> StickyError {
         StickyError {
             java_exception: e.into(),
