@@ -355,7 +355,9 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
                 .collect(),
         })
         .collect();
-    withheld.sort_by(|a, b| string_compare(&a.topic, &b.topic).then(a.partition.cmp(&b.partition)));
+    crate::collections::sort_by(&mut withheld, |a, b| {
+        string_compare(&a.topic, &b.topic).then(a.partition.cmp(&b.partition))
+    });
     let rack_aware = Racks::new(prep).rack_aware;
     let mut got = vec![0u32; n];
     let topics = sorted
