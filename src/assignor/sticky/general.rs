@@ -646,13 +646,11 @@ impl Builder<'_, '_> {
                 }
                 let size = self.len(consumer)?;
                 let pc = prev[d].0;
-                if pc != NONE {
-                    if size > self.len(pc)? + 1 {
-                        self.reassign_to(d, pc)?;
-                        performed = true;
-                        modified = true;
-                        continue;
-                    }
+                if pc != NONE && size > self.len(pc)? + 1 {
+                    self.reassign_to(d, pc)?;
+                    performed = true;
+                    modified = true;
+                    continue;
                 }
                 let mut found_rack = false;
                 let cr = self.racks.consumer[consumer as usize];
