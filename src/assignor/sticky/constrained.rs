@@ -5,7 +5,7 @@
 
 use super::input::{Claims, Prep, Racks, Tp, NONE};
 use super::StickyError;
-use crate::collections::FastMap;
+use crate::collections::{sort, sort_by, FastMap};
 
 pub(super) struct Built {
     /// Per member (input index), Java's list of partitions.
@@ -50,11 +50,16 @@ pub(super) fn build(prep: &Prep<'_>, racks: &Racks, claims: &Claims) -> Result<B
     };
     let (mut under, mut exact, assigned) = b.assign_owned();
     let mut unassigned = b.unassigned(assigned);
-    under.sort_unstable_by_key(|m| prep.rank[*m as usize]);
-    exact.sort_unstable_by_key(|m| prep.rank[*m as usize]);
+    sort_by(&mut under, |a, b| {
+        prep.rank[*a as usize].cmp(&prep.rank[*b as usize])
+    });
+    sort_by(&mut exact, |a, b| {
+        prep.rank[*a as usize].cmp(&prep.rank[*b as usize])
+    });
     if !racks.consumers_by_partition.is_empty() {
         // sortPartitionsByRackConsumers: a stable sort by consumers on the partition's racks
-        unassigned.sort_by_key(|d| racks.consumers_by_partition[*d]);
+        let c = &racks.consumers_by_partition;
+        sort_by(&mut unassigned, |a, b| c[*a].cmp(&c[*b]));
     }
     if racks.rack_aware {
         b.rack_aware_round_robin(&mut unassigned, &mut under, &mut exact);
@@ -84,7 +89,7 @@ impl Builder<'_, '_> {
                 }
             }
             // sorted by partition, then topic name (topic indices are in name order)
-            owned.sort_by_key(|tp| (tp.p, tp.t));
+            sort_by(&mut owned, |a, b| (a.p, a.t).cmp(&(b.p, b.t)));
             if !self.claims.multiple_owners.is_empty() {
                 owned.retain(|tp| !self.claims.multiple_owners.contains_key(tp));
             }
@@ -126,7 +131,7 @@ impl Builder<'_, '_> {
             }
             return (0..total).filter(|d| !taken[*d]).collect();
         }
-        assigned.sort_unstable();
+        sort(&mut assigned);
         let mut out = Vec::with_capacity(total);
         let mut it = assigned.iter();
         let mut next = it.next();

@@ -10,9 +10,8 @@
 
 use super::input::{Claims, Prep, Racks, Tp, DEFAULT_GENERATION, NONE};
 use super::StickyError;
-use crate::collections::FastMap;
+use crate::collections::{sort, sort_by};
 use crate::java::{JavaHash, JavaHashMap};
-use std::collections::BTreeSet;
 
 /// Inner balancing steps (one partition looked at) before we give up where Java would
 /// keep going.
@@ -50,38 +49,84 @@ impl JavaHash for TpKey {
 
 type Pair = (u32, u32);
 
-/// `PartitionMovements`: where each moved partition came from, per topic and (src, dst).
+/// Java's `TreeSet` of (partition count, member rank), as a sorted vector: the same order,
+/// without a copy of std's B-tree code in the bundle.
 #[derive(Default)]
-struct Movements {
-    by_partition: FastMap<usize, Pair>,
-    by_topic: FastMap<u32, FastMap<Pair, JavaHashMap<TpKey, ()>>>,
+struct SortedSet {
+    v: Vec<(u32, u32)>,
 }
 
+impl SortedSet {
+    fn insert(&mut self, k: (u32, u32)) {
+        if let Err(i) = self.v.binary_search(&k) {
+            self.v.insert(i, k);
+        }
+    }
+
+    fn remove(&mut self, k: &(u32, u32)) {
+        if let Ok(i) = self.v.binary_search(k) {
+            self.v.remove(i);
+        }
+    }
+
+    fn first(&self) -> Option<&(u32, u32)> {
+        self.v.first()
+    }
+
+    fn last(&self) -> Option<&(u32, u32)> {
+        self.v.last()
+    }
+
+    fn iter(&self) -> std::slice::Iter<'_, (u32, u32)> {
+        self.v.iter()
+    }
+}
+
+/// `PartitionMovements`: where each moved partition came from, per topic and (src, dst).
+struct Movements {
+    /// Per dense partition, its (src, dst), or `(NONE, NONE)`.
+    by_partition: Vec<Pair>,
+    /// Per topic, its (src, dst) pairs with their partitions (an empty list: no entry).
+    by_topic: Vec<Vec<(Pair, JavaHashMap<TpKey, ()>)>>,
+}
+
+const NO_PAIR: Pair = (NONE, NONE);
+
 impl Movements {
+    fn new(partitions: usize, topics: usize) -> Movements {
+        Movements {
+            by_partition: vec![NO_PAIR; partitions],
+            by_topic: (0..topics).map(|_| Vec::new()).collect(),
+        }
+    }
+
     fn remove_record(&mut self, d: usize, t: u32, key: TpKey) -> Option<Pair> {
-        let pair = self.by_partition.remove(&d)?;
-        if let Some(topic) = self.by_topic.get_mut(&t) {
-            if let Some(set) = topic.get_mut(&pair) {
-                set.remove(&key);
-                if set.is_empty() {
-                    topic.remove(&pair);
-                }
-            }
-            if topic.is_empty() {
-                self.by_topic.remove(&t);
+        let pair = std::mem::replace(&mut self.by_partition[d], NO_PAIR);
+        if pair == NO_PAIR {
+            return None;
+        }
+        let topic = &mut self.by_topic[t as usize];
+        if let Some(i) = topic.iter().position(|(p, _)| *p == pair) {
+            let set = &mut topic[i].1;
+            set.remove(&key);
+            if set.is_empty() {
+                topic.remove(i);
             }
         }
         Some(pair)
     }
 
     fn add_record(&mut self, key: TpKey, t: u32, pair: Pair) {
-        self.by_partition.insert(key.d, pair);
-        self.by_topic
-            .entry(t)
-            .or_default()
-            .entry(pair)
-            .or_default()
-            .insert(key, ());
+        self.by_partition[key.d] = pair;
+        let topic = &mut self.by_topic[t as usize];
+        let i = match topic.iter().position(|(p, _)| *p == pair) {
+            Some(i) => i,
+            None => {
+                topic.push((pair, JavaHashMap::new()));
+                topic.len() - 1
+            }
+        };
+        topic[i].1.insert(key, ());
     }
 
     fn move_partition(&mut self, key: TpKey, t: u32, old: u32, new: u32) {
@@ -98,13 +143,16 @@ impl Movements {
     /// `getTheActualPartitionToBeMoved`: moving a partition back the way another one of
     /// its topic came, move that one instead (the first of Java's `HashSet`).
     fn actual(&self, d: usize, t: u32, mut old: u32, new: u32) -> usize {
-        let Some(topic) = self.by_topic.get(&t) else {
+        let topic = &self.by_topic[t as usize];
+        if topic.is_empty() {
             return d;
-        };
-        if let Some(pair) = self.by_partition.get(&d) {
+        }
+        let pair = self.by_partition[d];
+        if pair != NO_PAIR {
             old = pair.0;
         }
-        match topic.get(&(new, old)).and_then(|s| s.keys().next()) {
+        let set = topic.iter().find(|(p, _)| *p == (new, old)).map(|(_, s)| s);
+        match set.and_then(|s| s.keys().next()) {
             Some(k) => k.d,
             None => d,
         }
@@ -128,7 +176,7 @@ struct Builder<'p, 'a> {
     /// `currentPartitionConsumer` per dense partition.
     owner: Vec<u32>,
     /// `sortedCurrentSubscriptions`: (partition count, member rank).
-    tree: BTreeSet<(u32, u32)>,
+    tree: SortedSet,
     revocation_required: bool,
     movements: Movements,
     /// `isBalanced()` cached until the assignment changes.
@@ -163,7 +211,7 @@ pub(super) fn build(
         .iter()
         .map(|p| {
             let mut s = p.clone();
-            s.sort_unstable();
+            sort(&mut s);
             s.dedup();
             s
         })
@@ -182,9 +230,9 @@ pub(super) fn build(
         subscribes,
         topic_consumers,
         owner: vec![NONE; prep.total as usize],
-        tree: BTreeSet::new(),
+        tree: SortedSet::default(),
         revocation_required: false,
-        movements: Movements::default(),
+        movements: Movements::new(prep.total as usize, nt),
         balanced: None,
         topic_has_fixed: vec![false; nt],
         steps: 0,
@@ -199,7 +247,10 @@ pub(super) fn build(
     }
     // TopicComparator: fewer potential consumers first, then name
     let mut topic_order: Vec<u32> = (0..nt as u32).collect();
-    topic_order.sort_by_key(|t| (b.topic_consumers[*t as usize].len(), *t));
+    let tc = &b.topic_consumers;
+    sort_by(&mut topic_order, |a, b| {
+        (tc[*a as usize].len(), *a).cmp(&(tc[*b as usize].len(), *b))
+    });
     let mut sorted_all: Vec<usize> = Vec::with_capacity(prep.total as usize);
     for t in &topic_order {
         let ti = &prep.topics[*t as usize];
@@ -222,8 +273,9 @@ pub(super) fn build(
 
 /// `prepopulateCurrentAssignments`: the previous owner of each partition among members of
 /// an older generation (the newest of those wins).
-fn prepopulate(prep: &Prep<'_>, max_generation: i32) -> FastMap<usize, (u32, i32)> {
-    let mut prev: FastMap<usize, (u32, i32)> = FastMap::default();
+/// Per dense partition, (member, generation), or `NONE` as the member.
+fn prepopulate(prep: &Prep<'_>, max_generation: i32) -> Vec<(u32, i32)> {
+    let mut prev: Vec<(u32, i32)> = vec![(NONE, 0); prep.total as usize];
     for &m in &prep.map_order {
         let generation = match prep.generation[m as usize] {
             Some(g) if g < max_generation => g,
@@ -232,18 +284,17 @@ fn prepopulate(prep: &Prep<'_>, max_generation: i32) -> FastMap<usize, (u32, i32
         };
         for tp in &prep.member_data[m as usize] {
             let Some(d) = prep.dense(*tp) else { continue };
-            prev.entry(d)
-                .and_modify(|e| {
-                    if generation > e.1 {
-                        *e = (m, generation);
-                    }
-                })
-                .or_insert((m, generation));
+            let e = &mut prev[d];
+            if e.0 == NONE || generation > e.1 {
+                *e = (m, generation);
+            }
         }
     }
     prev
 }
 
+#[cold]
+#[inline(never)]
 fn npe() -> StickyError {
     StickyError::java("java.lang.NullPointerException")
 }
@@ -308,7 +359,9 @@ impl Builder<'_, '_> {
         for (i, t) in topic_order.iter().enumerate() {
             pos[*t as usize] = i;
         }
-        assigned.sort_by_key(|tp| (pos[tp.t as usize], tp.p));
+        sort_by(&mut assigned, |a, b| {
+            (pos[a.t as usize], a.p).cmp(&(pos[b.t as usize], b.p))
+        });
         let mut out = Vec::new();
         let mut it = assigned.iter();
         let mut next = it.next();
@@ -378,7 +431,7 @@ impl Builder<'_, '_> {
 
     fn balance(
         &mut self,
-        prev: &FastMap<usize, (u32, i32)>,
+        prev: &[(u32, i32)],
         mut unassigned: Vec<usize>,
         mut sorted_all: Vec<usize>,
     ) -> Result<(), StickyError> {
@@ -461,7 +514,7 @@ impl Builder<'_, '_> {
     /// wrapping `int`.
     fn balance_score(&self, counts: impl Iterator<Item = usize>) -> i32 {
         let mut c: Vec<i64> = counts.map(|x| x as i64).collect();
-        c.sort_unstable();
+        sort(&mut c);
         let n = c.len() as i64;
         let s: i128 = c
             .iter()
@@ -513,7 +566,7 @@ impl Builder<'_, '_> {
             }
         }
         let mut own = vec![false; if shared { total } else { 0 }];
-        for &(c, r) in &self.tree {
+        for &(c, r) in self.tree.iter() {
             let m = self.prep.by_rank[r as usize];
             let c = c as usize;
             if c == self.max_assignment_size(m) {
@@ -572,11 +625,7 @@ impl Builder<'_, '_> {
     }
 
     /// `performReassignments`.
-    fn perform(
-        &mut self,
-        list: &[usize],
-        prev: &FastMap<usize, (u32, i32)>,
-    ) -> Result<bool, StickyError> {
+    fn perform(&mut self, list: &[usize], prev: &[(u32, i32)]) -> Result<bool, StickyError> {
         let mut performed = false;
         let mut passes = 0u32;
         loop {
@@ -596,13 +645,12 @@ impl Builder<'_, '_> {
                     return Err(npe());
                 }
                 let size = self.len(consumer)?;
-                if let Some(&(pc, _)) = prev.get(&d) {
-                    if size > self.len(pc)? + 1 {
-                        self.reassign_to(d, pc)?;
-                        performed = true;
-                        modified = true;
-                        continue;
-                    }
+                let pc = prev[d].0;
+                if pc != NONE && size > self.len(pc)? + 1 {
+                    self.reassign_to(d, pc)?;
+                    performed = true;
+                    modified = true;
+                    continue;
                 }
                 let mut found_rack = false;
                 let cr = self.racks.consumer[consumer as usize];

@@ -206,7 +206,7 @@ pub(super) struct Claims {
     /// Per member, its previously owned partitions that survive the generation checks.
     pub owned: Vec<Vec<Tp>>,
     /// Partitions claimed by two members of one generation (nobody keeps them).
-    pub multiple_owners: FastMap<Tp, ()>,
+    pub multiple_owners: FastMap<Tp, u32>,
     pub max_generation: i32,
 }
 
@@ -253,7 +253,7 @@ pub(super) fn claims(prep: &Prep<'_>) -> Claims {
             }
             let other_generation = prep.subscription_generation(other);
             if generation == other_generation {
-                multiple_owners.insert(tp, ());
+                multiple_owners.insert(tp, 0);
                 remove_first(&mut owned[other as usize], tp);
                 *slot = m;
             } else if generation > other_generation {
@@ -322,15 +322,19 @@ impl Racks {
                 rack_aware: false,
             };
         }
-        let meta: FastMap<&str, &Vec<Vec<String>>> = prep
+        // topic name -> its index in the input (the same map type as elsewhere here)
+        let meta: FastMap<&str, u32> = prep
             .input
             .topics
             .iter()
-            .map(|t| (t.name.as_str(), &t.racks))
+            .enumerate()
+            .map(|(i, t)| (t.name.as_str(), i as u32))
             .collect();
         let mut partition: Vec<Vec<u32>> = Vec::with_capacity(prep.total as usize);
         for t in &prep.topics {
-            let racks = meta.get(t.name).copied();
+            let racks = meta
+                .get(t.name)
+                .map(|i| &prep.input.topics[*i as usize].racks);
             for p in 0..t.partitions as usize {
                 let mut set: Vec<u32> = Vec::new();
                 if let Some(list) = racks.and_then(|r| r.get(p)) {
@@ -342,7 +346,7 @@ impl Racks {
                         }
                     }
                 }
-                set.sort_unstable();
+                crate::collections::sort(&mut set);
                 partition.push(set);
             }
         }

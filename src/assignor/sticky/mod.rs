@@ -45,6 +45,8 @@ pub struct StickyError {
 }
 
 impl StickyError {
+    #[cold]
+    #[inline(never)]
     fn java(e: impl Into<String>) -> StickyError {
         StickyError {
             java_exception: e.into(),
@@ -192,14 +194,15 @@ fn withhold(lists: &mut [Vec<Tp>], withheld: &[(Tp, u32)]) {
 /// `computePartitionsTransferringOwnership` (general algorithm): partitions some member
 /// gets that it did not own, and that some member owned and does not get.
 fn transferring(prep: &Prep<'_>, lists: &[Vec<Tp>], order: &[u32]) -> Vec<(Tp, u32)> {
+    // one map type (`Tp` to `u32`) for all the sets here: fewer copies of the hash table
     let mut added: FastMap<Tp, u32> = FastMap::default();
-    let mut revoked: FastMap<Tp, ()> = FastMap::default();
+    let mut revoked: FastMap<Tp, u32> = FastMap::default();
     for &m in order {
-        let owned: FastMap<Tp, ()> = prep.member_data[m as usize]
+        let owned: FastMap<Tp, u32> = prep.member_data[m as usize]
             .iter()
-            .map(|t| (*t, ()))
+            .map(|t| (*t, 0))
             .collect();
-        let assigned: FastMap<Tp, ()> = lists[m as usize].iter().map(|t| (*t, ())).collect();
+        let assigned: FastMap<Tp, u32> = lists[m as usize].iter().map(|t| (*t, 0)).collect();
         for tp in &lists[m as usize] {
             if !owned.contains_key(tp) {
                 added.insert(*tp, m);
@@ -207,7 +210,7 @@ fn transferring(prep: &Prep<'_>, lists: &[Vec<Tp>], order: &[u32]) -> Vec<(Tp, u
         }
         for tp in &prep.member_data[m as usize] {
             if !assigned.contains_key(tp) {
-                revoked.insert(*tp, ());
+                revoked.insert(*tp, 0);
             }
         }
     }
@@ -257,7 +260,8 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
     let mut totals = vec![0u32; n];
     let mut extra = Vec::new();
     let mut notes = Vec::new();
-    let mut unsubscribed: FastMap<(u32, u32), Vec<i32>> = FastMap::default();
+    // (member rank, topic, partition) in grant order, grouped below by (member, topic)
+    let mut unsubscribed: Vec<(u32, u32, i32)> = Vec::new();
     let mut subscribed = vec![false; prep.topics.len()];
     for &m in &prep.map_order {
         let own_topics = || {
@@ -273,7 +277,7 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
             totals[m as usize] += 1;
             let t = &prep.topics[tp.t as usize];
             if !subscribed[tp.t as usize] {
-                unsubscribed.entry((m, tp.t)).or_default().push(tp.p);
+                unsubscribed.push((prep.rank[m as usize], tp.t, tp.p));
             }
             let o = prep
                 .dense(*tp)
@@ -315,14 +319,14 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
             subscribed[t as usize] = false;
         }
     }
-    let mut unsub: Vec<_> = unsubscribed.into_iter().collect();
-    unsub.sort_unstable_by_key(|((m, t), _)| (prep.rank[*m as usize], *t));
-    for ((m, t), ps) in unsub {
-        let member = &input.members[m as usize];
+    crate::collections::sort_by(&mut unsubscribed, |a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    for group in unsubscribed.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+        let (r, t, _) = group[0];
+        let member = &input.members[prep.by_rank[r as usize] as usize];
         let topic = prep.topics[t as usize].name;
-        let list = ps
+        let list = group
             .iter()
-            .map(|p| p.to_string())
+            .map(|g| g.2.to_string())
             .collect::<Vec<_>>()
             .join(", ");
         notes.push(if member.topics.is_empty() {
@@ -379,7 +383,9 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
                 .collect(),
         })
         .collect();
-    withheld.sort_by(|a, b| string_compare(&a.topic, &b.topic).then(a.partition.cmp(&b.partition)));
+    crate::collections::sort_by(&mut withheld, |a, b| {
+        string_compare(&a.topic, &b.topic).then(a.partition.cmp(&b.partition))
+    });
     let rack_aware = Racks::new(prep).rack_aware;
     let mut got = vec![0u32; n];
     let topics = sorted

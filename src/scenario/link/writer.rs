@@ -141,7 +141,7 @@ pub fn to_fragment(state: &LinkState) -> String {
                     None => others.push(t),
                 }
             }
-            indices.sort_unstable();
+            crate::collections::sort(&mut indices);
             indices.dedup();
             bitmask(&indices, &mut out);
             for t in others {
