@@ -523,45 +523,90 @@ fn counts_table(c: &Computed, a: &crate::assignor::Assignment, slots: &[u32], al
         return html! {};
     }
     let range = a.assignor == AssignorKind::Range;
-    let rows = a
-        .order
+    // Per topic, each member's count: one pass over the topic's owners (not one per member).
+    let counts: Vec<Vec<u32>> = topics
         .iter()
-        .take(members_shown(all, a.order.len()))
-        .map(|m| {
-            let member = &c.input.members[*m as usize];
-            let cells = topics.iter().map(|t| {
-                let n = t.owners.iter().filter(|o| **o == *m).count();
-                let share = t.shares.iter().find(|s| s.member == *m);
-                let extra = range
-                    && !t.rack_aware
-                    && share.is_some_and(|s| s.index < t.extra());
-                html! {
-                    <td data-count-topic={t.topic.clone()} data-count={n.to_string()} class={classes!(extra.then_some("extra"))}>
-                        { n.to_string() }
-                        if extra { <span class="plus-one" title="one of the n mod m extra partitions">{ " +1" }</span> }
-                    </td>
+        .map(|t| {
+            let mut per = vec![0u32; c.input.members.len()];
+            for o in &t.owners {
+                if let Some(x) = per.get_mut(*o as usize) {
+                    *x += 1;
                 }
-            });
-            html! {
-                <tr key={member.id.clone()} data-count-member={member.id.clone()}>
-                    <th scope="row"><span class={classes!("swatch", slot_class(slots[*m as usize]))} aria-hidden="true"></span>
-                        <span class="member-name" title={member.id.clone()}>{ display_id(&member.id) }</span></th>
-                    { for cells }
-                    <td class="count-total">{ a.totals[*m as usize].to_string() }</td>
-                </tr>
+            }
+            per
+        })
+        .collect();
+    // Written as markup in one string (names escaped), not hundreds of virtual nodes: at 50
+    // members x 12 topics the table cost as much as the whole grid to re-render.
+    let mut m_ = String::with_capacity(64 * a.order.len() * (topics.len() + 2));
+    let push = |s: &mut String, text: &str| escape_into(text, s);
+    m_.push_str("<table class=\"counts\" id=\"counts\"><caption>Partitions per member and topic");
+    if a.topics.iter().filter(|t| t.partitions > 0).count() > TABLE_TOPICS {
+        m_.push_str(&format!(" (first {TABLE_TOPICS} topics)"));
+    }
+    m_.push_str("</caption><thead><tr><th scope=\"col\">member</th>");
+    for t in &topics {
+        m_.push_str("<th scope=\"col\" class=\"topic-title\">");
+        push(&mut m_, &t.topic);
+        m_.push_str("</th>");
+    }
+    m_.push_str("<th scope=\"col\">total</th></tr></thead><tbody>");
+    for m in a.order.iter().take(members_shown(all, a.order.len())) {
+        let member = &c.input.members[*m as usize];
+        m_.push_str("<tr data-count-member=\"");
+        push(&mut m_, &member.id);
+        m_.push_str(&format!(
+            "\"><th scope=\"row\"><span class=\"swatch {}\" aria-hidden=\"true\"></span><span class=\"member-name\" title=\"",
+            slot_class(slots[*m as usize])
+        ));
+        push(&mut m_, &member.id);
+        m_.push_str("\">");
+        push(&mut m_, &display_id(&member.id));
+        m_.push_str("</span></th>");
+        for (t, counts) in topics.iter().zip(&counts) {
+            let n = counts.get(*m as usize).copied().unwrap_or(0);
+            let extra = range
+                && !t.rack_aware
+                && t.shares
+                    .iter()
+                    .find(|s| s.member == *m)
+                    .is_some_and(|s| s.index < t.extra());
+            m_.push_str("<td data-count-topic=\"");
+            push(&mut m_, &t.topic);
+            m_.push_str(&format!("\" data-count=\"{n}\""));
+            if extra {
+                m_.push_str(&format!(
+                    " class=\"extra\">{n}<span class=\"plus-one\" title=\"one of the n mod m extra partitions\"> +1</span></td>"
+                ));
+            } else {
+                m_.push_str(&format!(">{n}</td>"));
+            }
+        }
+        m_.push_str(&format!(
+            "<td class=\"count-total\">{}</td></tr>",
+            a.totals[*m as usize]
+        ));
+    }
+    m_.push_str("</tbody></table>");
+    html! { <CountsTable markup={AttrValue::from(m_)} /> }
+}
+
+#[derive(Properties, PartialEq)]
+struct CountsProps {
+    markup: AttrValue,
+}
+
+/// The counts table, written into the page when its markup changes.
+#[function_component(CountsTable)]
+fn counts_table_view(p: &CountsProps) -> Html {
+    let el = use_node_ref();
+    {
+        let el = el.clone();
+        use_effect_with(p.markup.clone(), move |m| {
+            if let Some(e) = el.cast::<web_sys::Element>() {
+                e.set_inner_html(m);
             }
         });
-    html! {
-        <div class="counts-wrap">
-            <table class="counts" id="counts">
-                <caption>{ "Partitions per member and topic" }
-                    if a.topics.iter().filter(|t| t.partitions > 0).count() > TABLE_TOPICS { { format!(" (first {TABLE_TOPICS} topics)") } }
-                </caption>
-                <thead><tr><th scope="col">{ "member" }</th>
-                    { for topics.iter().map(|t| html! { <th scope="col" class="topic-title">{ t.topic.clone() }</th> }) }
-                    <th scope="col">{ "total" }</th></tr></thead>
-                <tbody>{ for rows }</tbody>
-            </table>
-        </div>
     }
+    html! { <div class="counts-wrap" ref={el}></div> }
 }
