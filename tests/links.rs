@@ -8,7 +8,7 @@
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use rebalance_lab::assignor::AssignorKind;
-use rebalance_lab::protocol::{encode_subscription, Subscription, TopicPartitions};
+use rebalance_lab::protocol::encode_subscription;
 use rebalance_lab::scenario::link::{from_fragment, to_fragment, LinkState};
 use rebalance_lab::scenario::member_id::coordinator_member_id;
 use rebalance_lab::scenario::whatif::Baseline;
@@ -137,20 +137,7 @@ fn link_state() -> impl Strategy<Value = LinkState> {
                     member.owned.insert(t, ps);
                 }
                 if let Some(v) = m.bytes {
-                    let sub = Subscription {
-                        topics: member.topics.clone(),
-                        user_data: None,
-                        owned_partitions: member
-                            .owned
-                            .iter()
-                            .map(|(t, ps)| TopicPartitions {
-                                topic: t.clone(),
-                                partitions: ps.clone(),
-                            })
-                            .collect(),
-                        generation_id: member.generation.unwrap_or(-1),
-                        rack_id: member.rack.clone(),
-                    };
+                    let sub = member.fields_subscription();
                     let bytes = encode_subscription(&sub, v).unwrap().bytes;
                     let d = rebalance_lab::protocol::decode_subscription(&bytes);
                     member.subscription = Some(bytes);

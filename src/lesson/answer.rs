@@ -3,9 +3,10 @@
 
 use super::check::Prediction;
 use super::{mistakes, Fact, Highlight, LessonError, Mistake, Question, Step};
-use crate::assignor::{Assignment, GroupInput, UNASSIGNED};
+use crate::assignor::{Assignment, GroupInput};
 use crate::protocol::{decode_subscription, FieldValue};
 use crate::scenario::link::from_fragment;
+use crate::scenario::whatif::Baseline;
 use crate::scenario::Scenario;
 
 /// Who owns which partition, as some rule says.
@@ -21,21 +22,21 @@ pub struct Owners {
 impl Owners {
     /// The owners in an assignor's result (topics without partitions left out).
     pub fn of_assignment(input: &GroupInput, a: &Assignment) -> Owners {
+        // The what-if's pinned form, with owner indices turned into ids.
+        let b = Baseline::pin(input, a);
         Owners {
-            members: input.members.iter().map(|m| m.id.clone()).collect(),
-            topics: a
+            topics: b
                 .topics
                 .iter()
-                .filter(|t| t.partitions > 0)
-                .map(|t| {
-                    let owners = t
-                        .owners
+                .map(|(t, owners)| {
+                    let ids = owners
                         .iter()
-                        .map(|o| (*o != UNASSIGNED).then(|| input.members[*o as usize].id.clone()))
+                        .map(|o| o.map(|i| b.members[i as usize].clone()))
                         .collect();
-                    (t.topic.clone(), owners)
+                    (t.clone(), ids)
                 })
                 .collect(),
+            members: b.members,
         }
     }
 
