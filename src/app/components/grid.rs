@@ -412,7 +412,7 @@ pub fn grid(props: &Props) -> Html {
                 <p class="notice">{ "No member subscribes to any topic yet." }</p>
             }
             <div class="grid" id="grid">{ for rows }</div>
-            <p class="grid-key">{ "Each cell is a partition, labelled with its number and coloured by its owner (hover or focus a cell to read who). " }
+            <p class="grid-key">{ "Each cell is a partition, labelled with its number and coloured by its owner (hover a cell to read who). " }
                 if a.assignor == AssignorKind::Range { <span class="key-extra">{ "A dot marks the extra partitions range gives the first members (n mod m per topic). " }</span> }
                 if c.diff.is_some() { <span class="key-moved">{ "A corner in another colour marks a partition that moved; the corner is its previous owner's colour." }</span> }
             </p>
