@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs what is missing, and only that: the wasm32 target, trunk 0.21.14, wasm-bindgen-cli
-# at the Cargo.lock version, wasm-opt (npm's binaryen@132), Debian's chromium and
+# at the Cargo.lock version, wasm-opt (npm's binaryen@132), terser (npm's terser@5.36.0), Debian's chromium and
 # chromium-driver (with NEED_BROWSER=1) and cargo-fuzz 0.13 (with NEED_FUZZ=1). Source it: it
 # also puts the tools on PATH.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="${REBALANCE_LAB_TOOLS:-$HOME/.cache/rebalance-lab}"
-export PATH="$HOME/.cargo/bin:$TOOLS/binaryen/node_modules/.bin:$PATH"
+export PATH="$HOME/.cargo/bin:$TOOLS/binaryen/node_modules/.bin:$TOOLS/terser/node_modules/.bin:$PATH"
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
@@ -30,6 +30,12 @@ if ! wasm-opt --version 2>/dev/null | grep -q 'version 132'; then
   say "installing wasm-opt (npm binaryen@132) into $TOOLS/binaryen"
   mkdir -p "$TOOLS/binaryen"
   (cd "$TOOLS/binaryen" && npm install --no-audit --no-fund --silent binaryen@132 >/dev/null)
+fi
+
+if ! terser --version 2>/dev/null | grep -q '^terser 5\.36\.0$'; then
+  say "installing terser (npm terser@5.36.0) into $TOOLS/terser"
+  mkdir -p "$TOOLS/terser"
+  (cd "$TOOLS/terser" && npm install --no-audit --no-fund --silent terser@5.36.0 >/dev/null)
 fi
 
 if [ "${NEED_BROWSER:-0}" = 1 ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; }; then
