@@ -1159,8 +1159,8 @@ async fn a_shared_link_with_a_baseline_reopens_the_comparison() {
     finish(c).await;
 }
 
-/// The page does not run the sticky assignors yet (its size budget): a link that names one
-/// says so plainly, and what the command-line tool runs instead, rather than drawing a
+/// The page does not run the broker's assignors yet (its size budget): a link that names
+/// one says so plainly, and what the command-line tool runs instead, rather than drawing a
 /// wrong grid.
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
@@ -1168,7 +1168,7 @@ async fn an_assignor_the_page_does_not_run_is_said() {
     let (_d, c, base) = session().await;
     // (no grid to wait for: the message is what the page shows)
     c.goto(&format!(
-        "{base}#v1;a=c;t=orders*7;m=consumer-a***B,consumer-b***B,consumer-c***B"
+        "{base}#v1;a=u;t=orders*7;m=consumer-a***B,consumer-b***B,consumer-c***B"
     ))
     .await
     .unwrap();
@@ -1182,8 +1182,8 @@ async fn an_assignor_the_page_does_not_run_is_said() {
     })
     .await;
     assert!(
-        msg.contains("does not run the cooperative-sticky assignor")
-            && msg.contains("rebalance-lab assign FILE --assignor cooperative-sticky"),
+        msg.contains("does not run the uniform assignor")
+            && msg.contains("rebalance-lab assign FILE --assignor uniform"),
         "{msg}"
     );
     let cells = c.find_all(Locator::Css(".cell[data-owner]")).await.unwrap();
@@ -1191,5 +1191,132 @@ async fn an_assignor_the_page_does_not_run_is_said() {
         cells.is_empty(),
         "no grid is drawn for an assignor that is not run"
     );
+    finish(c).await;
+}
+
+/// Each partition's owner in the grid, by partition number (`None`: nobody, or revoked).
+async fn owners(c: &Client, topic: &str) -> Vec<Option<String>> {
+    let v = c
+        .execute(
+            r#"const out = [];
+               document.querySelectorAll('.cell[data-topic]').forEach(e => {
+                 if (e.dataset.topic === arguments[0]) out[+e.dataset.partition] = e.getAttribute('data-owner'); });
+               return out;"#,
+            vec![Value::String(topic.to_string())],
+        )
+        .await
+        .unwrap();
+    serde_json::from_value(v).unwrap()
+}
+
+/// Cooperative-sticky in the page: pin the group, add a member, and the partition that
+/// changes owner is revoked in round 1 (in flight, nobody consumes it), handed over in
+/// round 2; the what-if counts what each assignor moves and pauses, and the answers are
+/// the command-line tool's.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn cooperative_sticky_revokes_then_hands_over() {
+    let (_d, c, base) = session().await;
+    open(
+        &c,
+        &format!("{base}#v1;a=c;t=orders*7;m=consumer-a***B,consumer-b***B,consumer-c***B"),
+    )
+    .await;
+    let before = owners(&c, "orders").await;
+    // The fresh assignment is the command-line tool's.
+    let scenario = r#"{"topics":{"orders":7},"members":[{"id":"consumer-a","topics":["orders"]},{"id":"consumer-b","topics":["orders"]},{"id":"consumer-c","topics":["orders"]}]}"#;
+    let out = cli(
+        &["assign", "-", "--assignor", "cooperative-sticky"],
+        Some(scenario),
+    );
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for (p, owner) in before.iter().enumerate() {
+        let owner = owner.as_deref().expect("every partition has an owner");
+        let listed = json[owner]["orders"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{owner} in {out}"));
+        assert!(
+            listed.iter().any(|x| x.as_u64() == Some(p as u64)),
+            "{p} {owner} {out}"
+        );
+    }
+    click(&c, Locator::Id("pin")).await;
+    click(&c, Locator::Id("add-member")).await;
+    paste(&c, "#member-3-id", "consumer-d").await;
+    // Round 1: the one partition that changes owner (7 over 4 members: 2, 2, 2, 1) is
+    // revoked from the member that had 3 and nobody consumes it.
+    let revoking = until("the revoked cell", || async {
+        let cells = c
+            .find_all(Locator::Css(".cell[data-state='revoking']"))
+            .await
+            .ok()?;
+        (cells.len() == 1).then_some(cells)
+    })
+    .await;
+    let p: usize = revoking[0]
+        .attr("data-partition")
+        .await
+        .unwrap()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let from = before[p].clone().unwrap();
+    assert_eq!(
+        before
+            .iter()
+            .filter(|o| o.as_deref() == Some(from.as_str()))
+            .count(),
+        3
+    );
+    let rounds = c
+        .find(Locator::Css("#sticky-status .rounds"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        rounds.starts_with("Round 1: 1 partitions change owner")
+            || rounds.starts_with("Round 1: 1 partition changes owner"),
+        "{rounds}"
+    );
+    // The what-if counts, per assignor: range pauses everything (eager), cooperative-sticky
+    // only the partition that moves, over two rebalances.
+    let paused = |kind: &'static str| {
+        let c = c.clone();
+        async move {
+            let li = format!("#assignor-changes li[data-assignor='{kind}']");
+            (
+                attr_of(&c, &li, "data-paused").await.unwrap(),
+                attr_of(&c, &li, "data-rebalances").await.unwrap(),
+            )
+        }
+    };
+    assert_eq!(paused("range").await, ("7".to_string(), "1".to_string()));
+    assert_eq!(paused("sticky").await, ("7".to_string(), "1".to_string()));
+    assert_eq!(
+        paused("cooperative-sticky").await,
+        ("1".to_string(), "2".to_string())
+    );
+    // Round 2: the follow-up rebalance hands it to the new member; everyone else kept
+    // what they had.
+    click(&c, Locator::Id("round-toggle")).await;
+    let after = until("round 2", || async {
+        let g = owners(&c, "orders").await;
+        g.iter().all(|o| o.is_some()).then_some(g)
+    })
+    .await;
+    assert_eq!(after[p].as_deref(), Some("consumer-d"));
+    for (q, o) in after.iter().enumerate() {
+        if q != p {
+            assert_eq!(o, &before[q], "partition {q} stays");
+        }
+    }
+    assert!(c
+        .find_all(Locator::Css(".cell[data-state='revoking']"))
+        .await
+        .unwrap()
+        .is_empty());
+    no_panic(&c).await;
     finish(c).await;
 }

@@ -79,16 +79,21 @@ pub fn app() -> Html {
             *round2,
         );
         use_memo(deps, |(s, baseline, pinned, round2)| {
-            let input = s.group_input();
+            let mut input = s.group_input();
             let range = assignor::range(&input);
             let round_robin = assignor::round_robin(&input);
             let sticky = (!matches!(s.assignor, AssignorKind::Range | AssignorKind::RoundRobin))
                 .then(|| {
-                    whatif::assign_after(
-                        s.assignor,
-                        &s.group_input_for(s.assignor),
-                        baseline.as_ref(),
-                    )
+                    // The sticky assignors' input carries each member's previous assignment
+                    // (the pinned baseline's, unless the member says otherwise): the
+                    // explanation counts what stayed against it.
+                    let mut with = s.group_input_for(s.assignor);
+                    if let Some(b) = baseline.as_ref() {
+                        with = whatif::with_previous(&with, b);
+                    }
+                    let r = whatif::assign_after(s.assignor, &with, None);
+                    input = with;
+                    r
                 });
             let mut c = Computed {
                 sticky,
@@ -104,7 +109,12 @@ pub fn app() -> Html {
                             p,
                             renames,
                             s,
-                            &[AssignorKind::Range, AssignorKind::RoundRobin],
+                            &[
+                                AssignorKind::Range,
+                                AssignorKind::RoundRobin,
+                                AssignorKind::Sticky,
+                                AssignorKind::CooperativeSticky,
+                            ],
                         )
                     })
                     .unwrap_or_default(),
@@ -186,9 +196,11 @@ pub fn app() -> Html {
                         <select id="assignor" onchange={on_assignor}>
                             <option value="range" selected={kind == AssignorKind::Range}>{ "RangeAssignor (default)" }</option>
                             <option value="roundrobin" selected={kind == AssignorKind::RoundRobin}>{ "RoundRobinAssignor" }</option>
-                            // The sticky and the broker's assignors run in the command-line tool;
-                            // the page does not carry them yet (README, Size).
-                            if !matches!(kind, AssignorKind::Range | AssignorKind::RoundRobin) {
+                            <option value="sticky" selected={kind == AssignorKind::Sticky}>{ "StickyAssignor" }</option>
+                            <option value="cooperative-sticky" selected={kind == AssignorKind::CooperativeSticky}>{ "CooperativeStickyAssignor" }</option>
+                            // The broker's assignors run in the command-line tool; the page does
+                            // not carry them yet (README, Size).
+                            if matches!(kind, AssignorKind::Uniform | AssignorKind::ServerRange) {
                                 <option value={kind.name()} selected=true>{ format!("{} (not run by this page)", kind.name()) }</option>
                             }
                         </select>

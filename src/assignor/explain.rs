@@ -233,6 +233,11 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
         if t.rack_aware {
             summary.push("Rack awareness applied (KIP-881): members first took partitions with a replica on their own rack, within the same quotas, then the plain rule placed the rest.".into());
         }
+    } else if matches!(
+        a.assignor,
+        AssignorKind::Sticky | AssignorKind::CooperativeSticky
+    ) {
+        sticky_summary(input, a, t, &mut summary);
     } else {
         summary.push(format!(
             "Round-robin deals every partition of every subscribed topic, topics in name order, to the members in a circle, skipping members not subscribed to {}.",
@@ -353,6 +358,79 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
         summary,
         mistakes,
     }
+}
+
+/// What the sticky assignors did with one topic: they balance each member's total over all
+/// its topics, keep what members owned up to that balance, and move only the rest.
+fn sticky_summary(input: &GroupInput, a: &Assignment, t: &TopicAssignment, out: &mut Vec<String>) {
+    let total: u32 = a.totals.iter().sum();
+    let members = input.members.len() as u32;
+    let (max, min) = a.max_min();
+    out.push(format!(
+        "{} balances each member's total over all its topics, not each topic: {} over {}, now max {max} and min {min} per member. A member first keeps the partitions it owned, up to that balance; the partitions left over go, one at a time, to the member with the fewest.",
+        if a.assignor == AssignorKind::Sticky {
+            "StickyAssignor"
+        } else {
+            "CooperativeStickyAssignor"
+        },
+        plural(total, "partition", "partitions"),
+        plural(members, "member", "members"),
+    ));
+    // Who owned each partition of this topic before (a partition claimed twice counts for
+    // the member Java keeps it with only if it is the one that still has it).
+    let mut before = vec![UNASSIGNED; t.partitions as usize];
+    let mut claimed = false;
+    for (i, m) in input.members.iter().enumerate() {
+        for (topic, ps) in &m.owned {
+            if *topic != t.topic {
+                continue;
+            }
+            for p in ps {
+                if let Some(b) = usize::try_from(*p).ok().and_then(|p| before.get_mut(p)) {
+                    *b = i as u32;
+                    claimed = true;
+                }
+            }
+        }
+    }
+    if !claimed {
+        out.push(format!(
+            "Nobody owned {} before (no previous assignment: pin a baseline, then change the group, to see what stays), so this is a fresh assignment.",
+            t.topic
+        ));
+        return;
+    }
+    let withheld = a.withheld.iter().filter(|w| w.topic == t.topic).count() as u32;
+    let (mut kept, mut moved, mut fresh) = (0u32, 0u32, 0u32);
+    for (p, now) in t.owners.iter().enumerate() {
+        match before[p] {
+            UNASSIGNED => fresh += u32::from(*now != UNASSIGNED),
+            b if b == *now => kept += 1,
+            _ => moved += 1,
+        }
+    }
+    let moved = moved.saturating_sub(withheld);
+    let mut line = format!(
+        "Of {}'s {}, {} stayed with the member that owned {}",
+        t.topic,
+        plural(t.partitions, "partition", "partitions"),
+        kept,
+        if kept == 1 { "it" } else { "them" },
+    );
+    if moved > 0 {
+        line.push_str(&format!(", {moved} changed owner"));
+    }
+    if withheld > 0 {
+        line.push_str(&format!(
+            ", {withheld} {} revoked and waiting for the follow-up rebalance",
+            if withheld == 1 { "is" } else { "are" }
+        ));
+    }
+    if fresh > 0 {
+        line.push_str(&format!(", {fresh} had no previous owner"));
+    }
+    line.push('.');
+    out.push(line);
 }
 
 #[cfg(test)]

@@ -360,9 +360,7 @@ pub fn try_assign_with(
     match kind {
         AssignorKind::Range => Ok(range_with(input, client)),
         AssignorKind::RoundRobin => Ok(round_robin_with(input, client)),
-        #[cfg(not(target_arch = "wasm32"))]
         AssignorKind::Sticky => sticky::sticky(input),
-        #[cfg(not(target_arch = "wasm32"))]
         AssignorKind::CooperativeSticky => sticky::cooperative_sticky(input),
         #[cfg(not(target_arch = "wasm32"))]
         AssignorKind::Uniform => Ok(uniform(input)?),

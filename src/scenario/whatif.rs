@@ -294,7 +294,6 @@ pub fn assign_after(
     input: &GroupInput,
     base: Option<&Baseline>,
 ) -> Result<(Assignment, Option<Assignment>), String> {
-    #[cfg(not(target_arch = "wasm32"))]
     use crate::assignor::sticky;
     let sticky_kind = matches!(kind, AssignorKind::Sticky | AssignorKind::CooperativeSticky);
     let input = match base {
@@ -302,15 +301,11 @@ pub fn assign_after(
         _ => input.clone(),
     };
     let round1 = crate::assignor::try_assign(kind, &input).map_err(|e| e.to_string())?;
-    #[cfg(not(target_arch = "wasm32"))]
     let round2 = if kind == AssignorKind::CooperativeSticky && !round1.withheld.is_empty() {
         Some(sticky::cooperative_follow_up(&input, &round1).map_err(|e| e.to_string())?)
     } else {
         None
     };
-    // The page runs no sticky assignor (try_assign says so above): no follow-up round.
-    #[cfg(target_arch = "wasm32")]
-    let round2 = None;
     Ok((round1, round2))
 }
 
@@ -527,17 +522,14 @@ pub fn story() -> Vec<Step> {
     let leave_moved = moved_under_range(&leave_base, &leave);
     let restart_moved = moved_under_range(&restart_base, &restart);
     // Scale out by one under cooperative-sticky: the same join as step 2.
-    #[cfg(not(target_arch = "wasm32"))]
     let coop_join = Scenario {
         assignor: AssignorKind::CooperativeSticky,
         ..join.clone()
     };
-    #[cfg(not(target_arch = "wasm32"))]
     let coop_start = Scenario {
         assignor: AssignorKind::CooperativeSticky,
         ..start.clone()
     };
-    #[cfg(not(target_arch = "wasm32"))]
     let versus = compare_assignors(
         &start,
         &[],
@@ -545,7 +537,6 @@ pub fn story() -> Vec<Step> {
         &[AssignorKind::Range, AssignorKind::CooperativeSticky],
     );
     let static_moved = moved_under_range(&static_base, &static_restart);
-    #[allow(unused_mut)]
     let mut steps = vec![
         Step {
             title: "Start",
@@ -611,9 +602,6 @@ pub fn story() -> Vec<Step> {
             renames: static_renames,
         },
     ];
-    // The page does not run cooperative-sticky yet (README, Size): this step is the
-    // command-line tool's and the tests'.
-    #[cfg(not(target_arch = "wasm32"))]
     steps.push(
         Step {
             title: "Scale out by one: range vs cooperative-sticky",

@@ -89,7 +89,7 @@ pub fn what_if(p: &Props) -> Html {
                 if !c.changes.is_empty() {
                     <ul class="assignor-changes" id="assignor-changes" aria-label="Before and after, per assignor">
                         { for c.changes.iter().map(|ch| html! {
-                            <li data-assignor={ch.kind.name()} data-moved={ch.moved.to_string()}
+                            <li data-assignor={ch.kind.name()} data-moved={ch.moved.to_string()} data-paused={ch.paused.to_string()} data-rebalances={ch.rebalances.to_string()}
                                 data-before-max={ch.before.0.to_string()} data-before-min={ch.before.1.to_string()}
                                 data-after-max={ch.after.0.to_string()} data-after-min={ch.after.1.to_string()}
                                 data-idle={ch.idle.to_string()}>{ ch.line() }</li>
