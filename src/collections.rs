@@ -10,7 +10,7 @@ use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Borrow;
 use std::cmp::Ordering;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 use std::fmt;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::marker::PhantomData;
@@ -326,7 +326,12 @@ impl Hasher for FxHasher {
 }
 
 pub(crate) type FastMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-pub(crate) type FastSet<K> = HashSet<K, BuildHasherDefault<FxHasher>>;
+
+/// Names to numbers (an index, or 0 where only presence matters): the one string-keyed hash
+/// map of the code the page runs. Every key and value type of a std map compiles its own
+/// copy of the table code into the bundle; owning the keys costs one allocation per name
+/// inserted, and look-ups take a `&str`.
+pub(crate) type Names = FastMap<String, u32>;
 
 #[cfg(test)]
 mod tests {

@@ -29,7 +29,7 @@ pub use round_robin::{round_robin, round_robin_with};
 pub use server_range::server_range;
 pub use uniform::uniform;
 
-use crate::collections::FastMap;
+use crate::collections::Names;
 use crate::java::string_compare;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -414,13 +414,15 @@ fn java_order(input: &GroupInput) -> Vec<u32> {
 }
 
 fn prepare_in_order(input: &GroupInput, order: Vec<u32>, client: LeaderClient) -> Prepared<'_> {
-    let meta: FastMap<&str, &TopicMeta> = input
+    // Topic name to its position in the metadata, and to its position in `topics`.
+    let meta: Names = input
         .topics
         .iter()
-        .filter(|t| t.partitions > 0)
-        .map(|t| (t.name.as_str(), t))
+        .enumerate()
+        .filter(|(_, t)| t.partitions > 0)
+        .map(|(i, t)| (t.name.clone(), i as u32))
         .collect();
-    let mut index: FastMap<&str, usize> = FastMap::default();
+    let mut index = Names::default();
     let mut topics: Vec<(&str, Option<&TopicMeta>, Vec<u32>)> = Vec::new();
     // Pass 1, members in input order (sequential memory): each member's topics resolved to
     // indices, in one flat vector. Members usually list the same topics in the same order,
@@ -436,10 +438,11 @@ fn prepare_in_order(input: &GroupInput, order: Vec<u32>, client: LeaderClient) -
             let i = match prev.get(j) {
                 Some(p) if p == t => flat[prev_start + j],
                 _ => match index.get(t.as_str()) {
-                    Some(i) => *i as u32,
+                    Some(i) => *i,
                     None => {
-                        topics.push((t.as_str(), meta.get(t.as_str()).copied(), Vec::new()));
-                        index.insert(t.as_str(), topics.len() - 1);
+                        let m = meta.get(t.as_str()).map(|i| &input.topics[*i as usize]);
+                        topics.push((t.as_str(), m, Vec::new()));
+                        index.insert(t.clone(), (topics.len() - 1) as u32);
                         (topics.len() - 1) as u32
                     }
                 },

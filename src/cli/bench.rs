@@ -2,8 +2,8 @@
 
 use super::assign::Assignor;
 use crate::assignor::{self, AssignorKind};
-use crate::collections::FastSet;
 use serde_json::json;
+use std::collections::HashSet;
 use std::time::Instant;
 
 /// The rebalance timed.
@@ -78,7 +78,7 @@ pub fn run(a: Args) -> Result<String, String> {
         };
     }
     // Partitions somebody subscribes to: every one is assigned.
-    let subscribed: FastSet<&str> = input
+    let subscribed: HashSet<&str> = input
         .members
         .iter()
         .flat_map(|m| m.topics.iter().map(|t| t.as_str()))

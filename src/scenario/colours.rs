@@ -52,9 +52,9 @@ impl Colours {
         let mut keep: Vec<(String, u32)> = Vec::with_capacity(live.len());
         let mut taken: Vec<bool> = Vec::new();
         let mut new_ids: Vec<&str> = Vec::new();
-        let mut seen = crate::collections::FastSet::default();
+        let mut seen = crate::collections::Names::default();
         for id in &live {
-            if !seen.insert(*id) {
+            if seen.insert(id.to_string(), 0).is_some() {
                 continue;
             }
             match self.slots.get(*id) {

@@ -13,7 +13,7 @@ pub mod presets;
 pub mod whatif;
 
 use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, TopicMeta};
-use crate::collections::{FastSet, VecMap};
+use crate::collections::{Names, VecMap};
 use crate::protocol::{self, Subscription, TopicPartitions};
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -144,11 +144,11 @@ impl Member {
     /// Takes the member's topics, owned partitions, generation and rack from a decoded
     /// subscription (the bytes stay the source of truth).
     pub fn apply_subscription(&mut self, s: &Subscription) {
-        let mut seen = FastSet::default();
+        let mut seen = Names::default();
         self.topics = s
             .topics
             .iter()
-            .filter(|t| seen.insert(t.as_str()))
+            .filter(|t| seen.insert(t.to_string(), 0).is_none())
             .cloned()
             .collect();
         // A topic listed twice has its partitions joined, in order.
@@ -187,9 +187,9 @@ impl Scenario {
     /// (per topic and in all), undecodable subscription bytes.
     pub fn problems(&self) -> Vec<Problem> {
         let mut out = Vec::new();
-        let mut seen = FastSet::default();
+        let mut seen = Names::default();
         for t in &self.topics {
-            if !seen.insert(t.name.as_str()) {
+            if seen.insert(t.name.clone(), 0).is_some() {
                 out.push(Problem {
                     at: format!("topics[\"{}\"]", t.name),
                     message: "duplicate topic name".into(),
@@ -214,9 +214,9 @@ impl Scenario {
                 ),
             });
         }
-        let mut ids = FastSet::default();
+        let mut ids = Names::default();
         for (i, m) in self.members.iter().enumerate() {
-            if !ids.insert(m.id.as_str()) {
+            if ids.insert(m.id.clone(), 0).is_some() {
                 out.push(Problem {
                     at: format!("members[{i}].id"),
                     message: format!("duplicate member id \"{}\"", m.id),
@@ -400,14 +400,14 @@ mod topic_map {
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Vec<Topic>, A::Error> {
                 let mut out: Vec<Topic> = Vec::new();
                 // Names seen so far (a scan of `out` per topic is quadratic).
-                let mut seen: FastSet<String> = FastSet::default();
+                let mut seen = Names::default();
                 while let Some((name, partitions)) = map.next_entry::<String, i64>()? {
                     if !(0..=MAX_PARTITIONS as i64).contains(&partitions) {
                         return Err(de::Error::custom(format!(
                             "topic \"{name}\": partition count {partitions} is outside 0..={MAX_PARTITIONS}"
                         )));
                     }
-                    if !seen.insert(name.clone()) {
+                    if seen.insert(name.clone(), 0).is_some() {
                         return Err(de::Error::custom(format!(
                             "topic \"{name}\" is listed twice"
                         )));

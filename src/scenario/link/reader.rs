@@ -5,7 +5,7 @@ use super::ids::read_member_id;
 use super::text::{b64_value, Part};
 use super::{BadPart, LinkError, LinkState, LINK_VERSION};
 use crate::assignor::AssignorKind;
-use crate::collections::{FastMap, FastSet};
+use crate::collections::Names;
 use crate::scenario::{whatif, Member, Topic, MAX_PARTITIONS};
 
 /// The most members a link may carry (each is at least a few characters; a real group
@@ -51,17 +51,19 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
         return Err(head.err(format!("unknown link format v{version}")));
     }
     let mut state = LinkState::default();
-    let mut seen: FastSet<&str> = FastSet::default();
+    let mut seen = Names::default();
     let mut members_part: Option<Part<'_>> = None;
     let mut extras: Vec<(Part<'_>, Part<'_>)> = Vec::new();
-    let mut topic_index: FastMap<String, usize> = FastMap::default();
+    let mut topic_index = Names::default();
     for sec in &sections[1..] {
         let Some(eq) = sec.text.find('=') else {
             return Err(sec.err(format!("section \"{}\" has no '='", shorten(sec.text))));
         };
         let key = sec.take(eq);
         let val = sec.skip(eq + 1);
-        if matches!(key.text, "a" | "t" | "m" | "p") && !seen.insert(key.text) {
+        if matches!(key.text, "a" | "t" | "m" | "p")
+            && seen.insert(key.text.to_string(), 0).is_some()
+        {
             return Err(sec.err(format!("section {}= appears twice", key.text)));
         }
         match key.text {
@@ -110,7 +112,7 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                     if topic_index.contains_key(&name) {
                         return Err(item.err(format!("topic \"{name}\" is listed twice")));
                     }
-                    topic_index.insert(name.clone(), state.scenario.topics.len());
+                    topic_index.insert(name.clone(), state.scenario.topics.len() as u32);
                     state.scenario.topics.push(Topic {
                         name,
                         partitions: count as u32,
@@ -161,10 +163,10 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
             }
         }
     }
-    if !seen.contains("t") || !seen.contains("m") {
+    if !seen.contains_key("t") || !seen.contains_key("m") {
         return Err(whole.err(format!(
             "the link is missing its {} section; was it cut short?",
-            if !seen.contains("t") {
+            if !seen.contains_key("t") {
                 "topics (t=)"
             } else {
                 "members (m=)"
@@ -173,7 +175,7 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
     }
     if let Some(val) = members_part {
         if !val.text.is_empty() {
-            let mut ids: FastSet<String> = FastSet::default();
+            let mut ids = Names::default();
             for (i, item) in val.split(',').iter().enumerate() {
                 if i >= MAX_MEMBERS {
                     return Err(item.err(format!(
@@ -182,7 +184,7 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                 }
                 let prev_id = state.scenario.members.last().map_or("", |m| m.id.as_str());
                 let (m, v) = read_member(item, i, &state.scenario.topics, &topic_index, prev_id)?;
-                if !ids.insert(m.id.clone()) {
+                if ids.insert(m.id.clone(), 0).is_some() {
                     return Err(item.err(format!("member \"{}\" is listed twice", m.id)));
                 }
                 if let Some(v) = v {
@@ -324,7 +326,7 @@ fn read_member(
     item: &Part<'_>,
     i: usize,
     topics: &[Topic],
-    topic_index: &FastMap<String, usize>,
+    topic_index: &Names,
     prev_id: &str,
 ) -> Result<(Member, Option<i16>), LinkError> {
     let f = item.split('*');
@@ -383,7 +385,7 @@ fn read_member(
             )));
         }
         match topic_index.get(&t) {
-            Some(k) => bits[*k] = true,
+            Some(k) => bits[*k as usize] = true,
             None if !others.contains(&t) => others.push(t),
             None => {}
         }

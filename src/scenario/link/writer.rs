@@ -6,7 +6,7 @@ use super::text::{b64_encode, bitmask, escape};
 use super::MAX_MEMBERS;
 use super::{LinkState, LINK_VERSION};
 use crate::assignor::AssignorKind;
-use crate::collections::FastMap;
+use crate::collections::Names;
 use crate::scenario::{Scenario, MAX_PARTITIONS};
 
 /// The assignor's letter in the `a` section.
@@ -22,10 +22,10 @@ pub(super) fn assignor_letter(kind: AssignorKind) -> char {
 }
 
 /// Each topic's position in the topic list, by name (the first one for a repeated name).
-fn topic_indices(s: &Scenario) -> FastMap<&str, usize> {
-    let mut index = FastMap::default();
+fn topic_indices(s: &Scenario) -> Names {
+    let mut index = Names::default();
     for (i, t) in s.topics.iter().enumerate() {
-        index.entry(t.name.as_str()).or_insert(i);
+        index.entry(t.name.clone()).or_insert(i as u32);
     }
     index
 }
@@ -39,7 +39,7 @@ pub fn subscription_mask_len(s: &Scenario) -> u64 {
         .iter()
         .filter(|m| m.subscription.is_none())
         .filter_map(|m| m.topics.iter().filter_map(|t| index.get(t.as_str())).max())
-        .map(|last| (*last as u64) / 6 + 1)
+        .map(|last| u64::from(*last) / 6 + 1)
         .sum()
 }
 
@@ -137,7 +137,7 @@ pub fn to_fragment(state: &LinkState) -> String {
             indices.clear();
             for t in &m.topics {
                 match index.get(t.as_str()) {
-                    Some(&k) => indices.push(k),
+                    Some(&k) => indices.push(k as usize),
                     None => others.push(t),
                 }
             }
