@@ -70,11 +70,11 @@ step "native tests" cargo test
 # Prints a FUZZ line per target (inputs run, failure or not) for the summary.
 step "fuzz (30 s per target)" scripts/fuzz.sh 30
 # Release build: the BENCH lines it prints (repaint and typing times) are the real figures.
-step "browser tests (wasm-bindgen-test, headless Chromium)" env \
-  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
-  WASM_BINDGEN_TEST_TIMEOUT=180 \
-  cargo test --release --target wasm32-unknown-unknown --test web -- --nocapture
-step "release build (trunk, offline)" offline trunk build --release --offline
+# Built as the page ships (the web profile, scripts/web-env.sh), so the figures are the
+# page's own.
+step "browser tests (wasm-bindgen-test, headless Chromium)" bash -c \
+  'source scripts/web-env.sh && CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner WASM_BINDGEN_TEST_TIMEOUT=180 cargo test --profile web --target wasm32-unknown-unknown --test web -- --nocapture'
+step "release build (trunk, offline)" offline scripts/build-release.sh
 SIZE_FILE="$(mktemp)"
 echo "no bundle was built" >"$SIZE_FILE"
 step "bundle size" sizes

@@ -1285,7 +1285,7 @@ async fn cooperative_sticky_revokes_then_hands_over() {
     let paused = |kind: &'static str| {
         let c = c.clone();
         async move {
-            let li = format!("#assignor-changes li[data-assignor='{kind}']");
+            let li = format!("#assignor-changes tr[data-assignor='{kind}']");
             (
                 attr_of(&c, &li, "data-paused").await.unwrap(),
                 attr_of(&c, &li, "data-rebalances").await.unwrap(),

@@ -411,3 +411,40 @@ async fn replica_racks_make_range_rack_aware() {
     );
     root.remove();
 }
+
+/// Each assignor's compute time in WebAssembly (this build), fresh and after one member
+/// leaves, at 1,000 members x 50 topics x 200 partitions (the size Kafka's own benchmarks
+/// and the native `cargo bench` use) and at the page's bound for the sticky assignors.
+/// Not a timed assertion: it prints BENCH lines.
+#[wasm_bindgen_test]
+fn bench_assignors_in_wasm() {
+    use rebalance_lab::assignor::{one_leaves, try_assign, AssignorKind};
+    let perf = web_sys::window().unwrap().performance().unwrap();
+    for (members, topics, partitions) in [(1_000usize, 50usize, 200u32), (100, 10, 100)] {
+        let input = scenario(topics, partitions, members).group_input();
+        for kind in [
+            AssignorKind::Range,
+            AssignorKind::RoundRobin,
+            AssignorKind::Sticky,
+            AssignorKind::CooperativeSticky,
+        ] {
+            let leaves = one_leaves(&input, kind).unwrap();
+            for (label, input) in [("fresh", &input), ("one-leaves", &leaves)] {
+                let mut times = Vec::new();
+                for _ in 0..5 {
+                    let t0 = perf.now();
+                    let r = try_assign(kind, input).unwrap();
+                    times.push(perf.now() - t0);
+                    assert!(!r.totals.is_empty());
+                }
+                times.sort_by(|a, b| a.total_cmp(b));
+                console_log!(
+                    "BENCH wasm {} {label}, {members} members x {} partitions: median {:.2} ms",
+                    kind.name(),
+                    topics as u32 * partitions,
+                    times[times.len() / 2]
+                );
+            }
+        }
+    }
+}

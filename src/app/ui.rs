@@ -255,7 +255,10 @@ fn sticky_status(c: &Computed, round2: &UseStateHandle<bool>) -> Html {
                     { if c.round2 {
                         "Round 2, after the follow-up rebalance: the revoked partitions have their new owners.".to_string()
                     } else {
-                        format!("Round 1: {} partitions change owner, so cooperative-sticky revokes them first (hatched) and hands them over in a follow-up rebalance; every other partition keeps flowing.", r1.withheld.len())
+                        match r1.withheld.len() {
+                            1 => "Round 1: 1 partition changes owner, so cooperative-sticky revokes it first (hatched) and hands it over in a follow-up rebalance; every other partition keeps flowing.".to_string(),
+                            n => format!("Round 1: {n} partitions change owner, so cooperative-sticky revokes them first (hatched) and hands them over in a follow-up rebalance; every other partition keeps flowing."),
+                        }
                     } }
                     <button id="round-toggle" onclick={toggle} aria-pressed={c.round2.to_string()}>
                         { if c.round2 { "Show round 1" } else { "Show round 2" } }

@@ -221,39 +221,30 @@ pub struct AssignorChange {
 }
 
 impl AssignorChange {
-    /// One line: "range: max 3 / min 2 (1.50) before, max 2 / min 1 (2.00) after; 4
-    /// partitions moved; 7 paused; 0 members idle".
-    pub fn line(&self) -> String {
+    /// The row of the side-by-side table: max/min before, max/min after, partitions moved,
+    /// partitions paused (with the rebalances that takes), members idle after; or why Java
+    /// would throw instead.
+    pub fn cells(&self) -> Result<[String; 5], String> {
         if let Some(e) = &self.error {
-            return format!("{}: {e}", self.kind.name());
+            return Err(e.clone());
         }
         let mm = |(max, min): (u32, u32)| {
             format!(
-                "max {max} / min {min} ({})",
+                "{max} / {min} ({})",
                 crate::assignor::explain::ratio(max, min)
             )
         };
-        let n = |k: u32, one: &str, many: &str| {
-            if k == 1 {
-                format!("1 {one}")
-            } else {
-                format!("{k} {many}")
-            }
-        };
-        format!(
-            "{}: {} before, {} after; {} moved; {} paused{}; {} idle",
-            self.kind.name(),
+        Ok([
             mm(self.before),
             mm(self.after),
-            n(self.moved, "partition", "partitions"),
-            self.paused,
+            self.moved.to_string(),
             if self.rebalances > 1 {
-                format!(" over {} rebalances", self.rebalances)
+                format!("{} over {} rebalances", self.paused, self.rebalances)
             } else {
-                String::new()
+                self.paused.to_string()
             },
-            n(self.idle, "member", "members")
-        )
+            self.idle.to_string(),
+        ])
     }
 }
 
@@ -785,6 +776,9 @@ mod tests {
         assert!(coop.paused < range.paused);
         assert_eq!(coop.rebalances, 2);
         assert_eq!(coop.after, (2, 1), "balanced after the follow-up");
-        assert!(coop.line().contains("over 2 rebalances"), "{}", coop.line());
+        assert_eq!(
+            coop.cells().unwrap()[3],
+            format!("{} over 2 rebalances", coop.paused)
+        );
     }
 }

@@ -87,14 +87,26 @@ pub fn what_if(p: &Props) -> Html {
         html! {
             <div class="moved-summary" id="moved-summary" data-moved-count={diff.moved.to_string()} role="status">
                 if !c.changes.is_empty() {
-                    <ul class="assignor-changes" id="assignor-changes" aria-label="Before and after, per assignor">
+                    <table class="compare" id="assignor-changes">
+                        <caption>{ "The same change under each assignor" }</caption>
+                        <thead><tr>
+                            <th scope="col">{ "assignor" }</th><th scope="col">{ "max / min before" }</th><th scope="col">{ "max / min after" }</th>
+                            <th scope="col">{ "partitions moved" }</th><th scope="col">{ "partitions paused" }</th><th scope="col">{ "members idle" }</th>
+                        </tr></thead>
+                        <tbody>
                         { for c.changes.iter().map(|ch| html! {
-                            <li data-assignor={ch.kind.name()} data-moved={ch.moved.to_string()} data-paused={ch.paused.to_string()} data-rebalances={ch.rebalances.to_string()}
-                                data-before-max={ch.before.0.to_string()} data-before-min={ch.before.1.to_string()}
-                                data-after-max={ch.after.0.to_string()} data-after-min={ch.after.1.to_string()}
-                                data-idle={ch.idle.to_string()}>{ ch.line() }</li>
+                            <tr data-assignor={ch.kind.name()} data-moved={ch.moved.to_string()} data-paused={ch.paused.to_string()}
+                                data-rebalances={ch.rebalances.to_string()} data-idle={ch.idle.to_string()}>
+                                <th scope="row">{ ch.kind.name() }</th>
+                                { match ch.cells() {
+                                    Ok(cells) => cells.into_iter().map(|x| html! { <td>{ x }</td> }).collect::<Html>(),
+                                    Err(e) => html! { <td colspan="5">{ e }</td> },
+                                } }
+                            </tr>
                         }) }
-                    </ul>
+                        </tbody>
+                    </table>
+                    <p class="hint">{ "Paused: partitions nobody consumes during the rebalance. An eager assignor stops every member's partitions until the new assignment arrives; cooperative-sticky stops only those that move, revoked in a first rebalance and handed over in a second." }</p>
                 }
                 <p class="moved-headline">
                     { if diff.moved == 0 { "Nothing moved since the baseline.".to_string() } else { format!("{} moved since the baseline.", plural(diff.moved, "partition", "partitions")) } }
