@@ -420,8 +420,22 @@ async fn replica_racks_make_range_rack_aware() {
 fn bench_assignors_in_wasm() {
     use rebalance_lab::assignor::{one_leaves, try_assign, AssignorKind};
     let perf = web_sys::window().unwrap().performance().unwrap();
-    for (members, topics, partitions) in [(1_000usize, 50usize, 200u32), (100, 10, 100)] {
-        let input = scenario(topics, partitions, members).group_input();
+    for (members, topics, partitions, half) in [
+        (1_000usize, 50usize, 200u32, false),
+        (1_000, 50, 200, true),
+        (100, 10, 100, false),
+    ] {
+        let mut s = scenario(topics, partitions, members);
+        if half {
+            // Each member subscribes to every other topic (the general algorithm).
+            for (i, m) in s.members.iter_mut().enumerate() {
+                m.topics = (0..topics)
+                    .filter(|t| (t + i) % 2 == 0)
+                    .map(|t| format!("topic-{t}"))
+                    .collect();
+            }
+        }
+        let input = s.group_input();
         for kind in [
             AssignorKind::Range,
             AssignorKind::RoundRobin,
@@ -439,12 +453,39 @@ fn bench_assignors_in_wasm() {
                 }
                 times.sort_by(|a, b| a.total_cmp(b));
                 console_log!(
-                    "BENCH wasm {} {label}, {members} members x {} partitions: median {:.2} ms",
+                    "BENCH wasm {} {label}, {members} members x {} partitions{}: median {:.2} ms",
                     kind.name(),
                     topics as u32 * partitions,
+                    if half {
+                        ", each subscribed to half the topics"
+                    } else {
+                        ""
+                    },
                     times[times.len() / 2]
                 );
             }
         }
     }
+}
+
+/// Above the page's bound for the sticky assignors (it runs them on its main thread), the
+/// page says so and what runs any size, instead of freezing.
+#[wasm_bindgen_test]
+async fn sticky_above_the_bound_is_refused_plainly() {
+    let mut s = scenario(50, 200, 1_001);
+    s.assignor = rebalance_lab::assignor::AssignorKind::CooperativeSticky;
+    let root = mount_scenario(s).await;
+    let msg = root
+        .query_selector("#assignor-error")
+        .unwrap()
+        .expect("the refusal")
+        .text_content()
+        .unwrap();
+    assert!(
+        msg.contains("runs the cooperative-sticky assignor on groups of up to 10000000 member-partition pairs")
+            && msg.contains("this group has 10010000")
+            && msg.contains("rebalance-lab assign FILE --assignor cooperative-sticky"),
+        "{msg}"
+    );
+    root.remove();
 }
