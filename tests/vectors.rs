@@ -235,6 +235,7 @@ fn check_sticky(file: &str, kind: AssignorKind) -> (usize, usize) {
         match check_sticky_case(&v, kind) {
             Ok(Outcome::Answered) => answered += 1,
             Ok(Outcome::Thrown) => thrown += 1,
+            Ok(Outcome::Twice) => unreachable!("only a KIP-848 check says Twice"),
             Err(e) => panic!("{e}"),
         }
     }

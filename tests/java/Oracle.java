@@ -67,6 +67,9 @@ public class Oracle {
     /** Cases per assignor, and the seed of the first assignor's Random (the others follow). */
     static final int CASES = 250;
     static final long SEED = 848_000;
+    /** -Doracle.hard=true (ORACLE_HARD=1): more racks, more conflicts, shuffled owned lists
+     * and, on the broker, partitions owned twice or beyond their topic. For exploring. */
+    static final boolean HARD = Boolean.getBoolean("oracle.hard");
     static final String SOURCE = "tests/java/Oracle.java";
 
     /** One member of a generated case. Maps keep the order they are written in. */
@@ -135,7 +138,7 @@ public class Oracle {
             if (r.nextInt(40) == 0 && !m.topics.isEmpty()) m.topics.add(m.topics.get(0));
         }
         // Racks: member racks and partition replica racks.
-        if (r.nextInt(4) == 0) {
+        if (HARD ? r.nextInt(5) < 3 : r.nextInt(4) == 0) {
             for (Member m : c.members) m.rack = r.nextInt(5) == 0 ? null : pick(r, RACKS);
             // The broker ignores racks: its cases carry member racks only, to stay small.
             for (Map.Entry<String, Integer> t : c.topics.entrySet()) {
@@ -173,7 +176,8 @@ public class Oracle {
     /**
      * A previous assignment. Client side: generations 1 to 3, some partitions claimed twice,
      * now and then a partition that no longer exists. Broker side (a target assignment): each
-     * partition owned at most once, whatever the owner subscribes to now.
+     * partition owned at most once (but now and then twice), whatever the owner subscribes
+     * to now.
      */
     static void previous(Random r, Case c, boolean broker, boolean cooperative) {
         List<Member> old = new ArrayList<>();
@@ -184,17 +188,22 @@ public class Oracle {
             if (!broker) m.generation = r.nextInt(3) == 0 ? Math.max(1, top - 1 - r.nextInt(2)) : top;
         }
         if (old.isEmpty()) return;
-        boolean conflicts = !broker && r.nextInt(3) == 0;
+        // A broker's target never gives a partition twice, but a scenario can: now and then.
+        boolean conflicts = HARD ? r.nextInt(3) != 0 : r.nextInt(broker ? 12 : 3) == 0;
+        int twice = HARD ? (broker ? 12 : 3) : (broker ? 10 : 6);
         for (Map.Entry<String, Integer> t : c.topics.entrySet()) {
             int n = t.getValue() == 0 ? (r.nextInt(4) == 0 ? 2 : 0) : t.getValue();
             for (int p = 0; p < n; p++) {
                 if (r.nextInt(7) == 0) continue;
                 own(old.get(r.nextInt(old.size())), t.getKey(), p);
-                if (conflicts && r.nextInt(6) == 0) own(old.get(r.nextInt(old.size())), t.getKey(), p);
+                if (conflicts && r.nextInt(twice) == 0) own(old.get(r.nextInt(old.size())), t.getKey(), p);
             }
-            if (!broker && t.getValue() > 0 && r.nextInt(30) == 0) {
+            if ((!broker || HARD) && t.getValue() > 0 && r.nextInt(HARD && broker ? 15 : 30) == 0) {
                 own(old.get(r.nextInt(old.size())), t.getKey(), t.getValue() + r.nextInt(3));
             }
+        }
+        if (HARD) {
+            for (Member m : old) m.owned.values().forEach(ps -> Collections.shuffle(ps, r));
         }
         // Cooperative-sticky also meets members with owned partitions and no generation.
         if (cooperative && r.nextInt(12) == 0) old.get(0).generation = null;

@@ -13,7 +13,7 @@
 # KAFKA_GIT_DIR defaults to /work/.mirror/apache+kafka/repo (a bare clone holding 1eb7644).
 # Needs JDK 11+ (javac, java). ORACLE_KEEP=1 keeps the temporary directory.
 # A bigger or other batch, kept out of the repository:
-#   ORACLE_OUT=/tmp/big ORACLE_CASES=5000 ORACLE_SEED=1 sh tests/java/oracle.sh
+#   ORACLE_OUT=/tmp/big ORACLE_CASES=5000 ORACLE_SEED=1 [ORACLE_HARD=1] sh tests/java/oracle.sh
 #   ORACLE_VECTORS=/tmp/big cargo test --release --test oracle
 set -eu
 
@@ -191,5 +191,5 @@ echo "$ROOT/tests/java/Oracle.java" >> "$WORK/sources"
 javac -nowarn -proc:none -encoding UTF-8 -d "$WORK/classes" -cp "$CP" @"$WORK/sources" 2>&1 \
     | grep -v '^Note: ' >&2 || true
 [ -f "$WORK/classes/Oracle.class" ] || { echo "javac failed" >&2; exit 1; }
-java -cp "$CP" Oracle "$OUT" ${ORACLE_CASES:-} ${ORACLE_CASES:+${ORACLE_SEED:-}}
+java ${ORACLE_HARD:+-Doracle.hard=true} -cp "$CP" Oracle "$OUT" ${ORACLE_CASES:-} ${ORACLE_CASES:+${ORACLE_SEED:-}}
 ls -l "$OUT" >&2
