@@ -3,6 +3,9 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
+mod common;
+
+use common::{accepted, check_sticky_case, load, map_as_sets, throws, Map, Outcome};
 use rebalance_lab::assignor::{self, AssignorKind};
 use rebalance_lab::cli::{decoded_json, subscription_from_json};
 use rebalance_lab::protocol::{self, hex};
@@ -10,13 +13,6 @@ use rebalance_lab::scenario::Scenario;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::process::Command;
-
-fn load(name: &str) -> Vec<Value> {
-    let path = format!("{}/tests/vectors/{name}", env!("CARGO_MANIFEST_DIR"));
-    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
-}
-
-type Map = BTreeMap<String, BTreeMap<String, Vec<u32>>>;
 
 fn expected(v: &Value) -> Map {
     serde_json::from_value(v["expected"].clone()).unwrap()
@@ -233,71 +229,14 @@ fn every_assignor_vector_is_a_valid_scenario_file() {
     let _ = assignor::UNASSIGNED;
 }
 
-/// Per member, per topic, the partitions as a set (sticky results are compared as sets).
-type SetMap = BTreeMap<String, BTreeMap<String, std::collections::BTreeSet<u32>>>;
-
-fn as_sets(m: &Map) -> SetMap {
-    m.iter()
-        .map(|(k, v)| {
-            (
-                k.clone(),
-                v.iter()
-                    .filter(|(_, ps)| !ps.is_empty())
-                    .map(|(t, ps)| (t.clone(), ps.iter().copied().collect()))
-                    .collect(),
-            )
-        })
-        .collect()
-}
-
-/// `expected` and every entry of `alternatives`, as sets.
-fn accepted(v: &Value) -> Vec<SetMap> {
-    let mut out = vec![as_sets(&expected(v))];
-    for alt in v["alternatives"].as_array().into_iter().flatten() {
-        out.push(as_sets(&serde_json::from_value(alt.clone()).unwrap()));
-    }
-    out
-}
-
-fn throws(v: &Value) -> bool {
-    v.get("java_exception").is_some_and(|e| !e.is_null()) || v["expected"].is_null()
-}
-
 fn check_sticky(file: &str, kind: AssignorKind) -> (usize, usize) {
     let (mut answered, mut thrown) = (0, 0);
     for v in load(file) {
-        let name = v["name"].as_str().unwrap();
-        let scenario =
-            Scenario::from_json(&v.to_string()).unwrap_or_else(|e| panic!("{name}: {e}"));
-        assert_eq!(scenario.assignor, kind, "{name}");
-        match scenario.try_assign(kind) {
-            Err(e) => {
-                assert!(throws(&v), "{name}: unexpected error {e}");
-                let want = v["java_exception"].as_str().unwrap_or_default();
-                assert!(
-                    e.java_exception
-                        .starts_with(want.split(':').next().unwrap()),
-                    "{name}: {e} vs {want}"
-                );
-                thrown += 1;
-            }
-            Ok((input, result)) => {
-                assert!(!throws(&v), "{name}: Java throws, we answered");
-                let got = as_sets(&result.to_map(&input));
-                assert!(
-                    accepted(&v).contains(&got),
-                    "{name}: got {got:?}, expected {:?}",
-                    accepted(&v)
-                );
-                if v.get("quirk").is_some_and(|q| !q.is_null()) {
-                    // our answer is Java's, quirk included, and says so
-                    let a = &accepted(&v)[0];
-                    if *a == got {
-                        assert!(!result.notes.is_empty(), "{name}: quirk without a note");
-                    }
-                }
-                answered += 1;
-            }
+        match check_sticky_case(&v, kind) {
+            Ok(Outcome::Answered) => answered += 1,
+            Ok(Outcome::Thrown) => thrown += 1,
+            Ok(Outcome::Twice) => unreachable!("only a KIP-848 check says Twice"),
+            Err(e) => panic!("{e}"),
         }
     }
     (answered, thrown)
@@ -342,7 +281,7 @@ fn sticky_vectors_through_the_binary() {
             }
             assert!(out.status.success(), "{}: {stderr}", v["name"]);
             let got: Map = serde_json::from_slice(&out.stdout).unwrap();
-            assert!(accepted(&v).contains(&as_sets(&got)), "{}", v["name"]);
+            assert!(accepted(&v).contains(&map_as_sets(&got)), "{}", v["name"]);
             n += 1;
         }
     }

@@ -1,7 +1,9 @@
 //! `UniformHeterogeneousAssignmentBuilder`: members name different topics.
 //!
 //! - Members are numbered in members-map order; each topic's subscribers in that order.
-//! - Owned partitions of topics a member still subscribes to are kept (the rest go).
+//! - Owned partitions of topics a member still subscribes to are kept (the rest go); where
+//!   Java's answer ends up giving a partition two such members owned to both, we refuse
+//!   ([`kept_twice`]).
 //! - Unassigned partitions, topic by topic (topics ordered by partitions per subscriber
 //!   descending, then subscriber count ascending, then topic id by `Uuid.compareTo`), each to
 //!   the least loaded subscriber (ties to the lower member number), dealt round the range of
@@ -26,6 +28,9 @@ struct Builder<'f, 'a> {
     sizes: Vec<i32>,
     /// Per fed topic, each partition's owner (member number) or -1.
     owners: Vec<Vec<i32>>,
+    /// (topic, partition, member): a partition an earlier member also kept, still in that
+    /// member's assignment (see [`kept_twice`]).
+    shadows: Vec<(u32, u32, u32)>,
 }
 
 pub(super) fn build(input: &GroupInput, fed: &Fed) -> Result<Vec<Vec<u32>>, AssignorError> {
@@ -52,6 +57,7 @@ pub(super) fn build(input: &GroupInput, fed: &Fed) -> Result<Vec<Vec<u32>>, Assi
             .collect(),
         subscribers,
         sizes: vec![0; m],
+        shadows: Vec::new(),
     };
     let subscribed: Vec<u32> = (0..fed.topics.len() as u32)
         .filter(|t| !b.subscribers[*t as usize].is_empty())
@@ -83,7 +89,12 @@ pub(super) fn build(input: &GroupInput, fed: &Fed) -> Result<Vec<Vec<u32>>, Assi
                 if p >= n {
                     return Err(beyond(fed.topics[t as usize].name, p, n));
                 }
-                b.owners[t as usize][p as usize] = k as i32;
+                let owner = &mut b.owners[t as usize][p as usize];
+                if *owner != -1 {
+                    // Java keeps it in both; the last member is its recorded owner.
+                    b.shadows.push((t, p, *owner as u32));
+                }
+                *owner = k as i32;
             }
         }
     }
@@ -115,7 +126,26 @@ pub(super) fn build(input: &GroupInput, fed: &Fed) -> Result<Vec<Vec<u32>>, Assi
         topics.sort_by(|x, y| b.topic_cmp(*x, *y));
         b.balance_topics(&topics, &mut balancer);
     }
+    if let Some(&(t, p, _)) = b.shadows.first() {
+        return Err(kept_twice(fed.topics[t as usize].name, p));
+    }
     Ok(b.into_owners())
+}
+
+/// A partition in the current target assignment of two members who both still subscribe to
+/// its topic (a target the coordinator never makes: it is the assignor's own last answer).
+/// `maybeRevokePartitions` keeps it in both members' assignments and records the later
+/// member as its owner; moves only take it from the recorded owner, and one onto the other
+/// member merges the two copies. Unless that happens, Java's answer gives the partition to
+/// two members: not an assignment, and not one we can show, so we refuse it.
+fn kept_twice(topic: &str, partition: u32) -> AssignorError {
+    AssignorError {
+        message: format!(
+            "partition {partition} of topic \"{topic}\" was owned by two members who both \
+             subscribe to it, and Kafka's uniform assignor gives it to both again (not an \
+             assignment)"
+        ),
+    }
 }
 
 impl Builder<'_, '_> {
@@ -134,6 +164,10 @@ impl Builder<'_, '_> {
     }
 
     fn assign(&mut self, t: u32, p: u32, k: u32) {
+        if !self.shadows.is_empty() {
+            // Onto a member that kept its own copy: the copies merge.
+            self.shadows.retain(|s| *s != (t, p, k));
+        }
         let slot = &mut self.owners[t as usize][p as usize];
         if *slot != -1 {
             self.sizes[*slot as usize] -= 1;
