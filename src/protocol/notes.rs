@@ -104,7 +104,10 @@ pub fn sticky_text(s: &StickyUserData) -> String {
         } => {
             let list: Vec<String> = previous
                 .iter()
-                .map(|tp| format!("{} {:?}", tp.topic, tp.partitions))
+                .map(|tp| {
+                    let ps: Vec<String> = tp.partitions.iter().map(|p| p.to_string()).collect();
+                    format!("{} [{}]", tp.topic, ps.join(", "))
+                })
                 .collect();
             format!(
                 "As StickyAssignor user data: previous partitions {}{}.",

@@ -1,6 +1,7 @@
 //! The arithmetic of one topic, with the real numbers, and the common mistakes that apply.
 
 use crate::app::components::{members_shown, show_all_toggle};
+use crate::app::markup::escape_into;
 use crate::app::state::Action;
 use crate::app::Computed;
 use crate::assignor::explain::{explain_topic, partition_list};
@@ -36,18 +37,33 @@ pub fn explain(props: &Props) -> Html {
         ))
     });
     let range = a.assignor == AssignorKind::Range;
-    let rows = e.rows.iter().take(members_shown(*all, e.rows.len())).map(|r| {
-        let parts = partition_list(&r.partitions);
-        html! {
-            <tr data-explain-member={r.member.clone()}>
-                <td>{ r.index }</td>
-                <td>{ r.member.clone() }{ if r.is_static { " (static)" } else { "" } }</td>
-                if range { <td>{ r.first.map(|f| f.to_string()).unwrap_or_else(|| "–".into()) }</td> }
-                <td>{ r.count }</td>
-                <td>{ parts }</td>
-            </tr>
+    // The table as one escaped markup string: a row per subscriber (up to 200 until "Show
+    // all"), each of which would otherwise be several virtual nodes.
+    let mut t = String::from("<table class=\"arith-table\"><thead><tr><th>i</th><th>member</th>");
+    if range {
+        t.push_str("<th>first</th>");
+    }
+    t.push_str("<th>count</th><th>partitions</th></tr></thead><tbody>");
+    for r in e.rows.iter().take(members_shown(*all, e.rows.len())) {
+        t.push_str("<tr data-explain-member=\"");
+        escape_into(&r.member, &mut t);
+        t.push_str(&format!("\"><td>{}</td><td>", r.index));
+        escape_into(&r.member, &mut t);
+        if r.is_static {
+            t.push_str(" (static)");
         }
-    });
+        t.push_str("</td>");
+        if range {
+            match r.first {
+                Some(f) => t.push_str(&format!("<td>{f}</td>")),
+                None => t.push_str("<td>–</td>"),
+            }
+        }
+        t.push_str(&format!("<td>{}</td><td>", r.count));
+        escape_into(&partition_list(&r.partitions), &mut t);
+        t.push_str("</td></tr>");
+    }
+    t.push_str("</tbody></table>");
     html! {
         <section class="explain" id="explain" data-explain-topic={e.topic.clone()}>
             <h2>
@@ -64,14 +80,7 @@ pub fn explain(props: &Props) -> Html {
                 </p>
             }
             { for e.summary.iter().map(|s| html! { <p>{ s.clone() }</p> }) }
-            <table class="arith-table">
-                <thead><tr>
-                    <th>{ "i" }</th><th>{ "member" }</th>
-                    if range { <th>{ "first" }</th> }
-                    <th>{ "count" }</th><th>{ "partitions" }</th>
-                </tr></thead>
-                <tbody>{ for rows }</tbody>
-            </table>
+            <crate::app::components::Markup class="arith-wrap" markup={AttrValue::from(t)} />
             { show_all_toggle(&all, e.rows.len(), "explain") }
             if !e.mistakes.is_empty() {
                 <ul class="mistakes">

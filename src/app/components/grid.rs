@@ -588,25 +588,5 @@ fn counts_table(c: &Computed, a: &crate::assignor::Assignment, slots: &[u32], al
         ));
     }
     m_.push_str("</tbody></table>");
-    html! { <CountsTable markup={AttrValue::from(m_)} /> }
-}
-
-#[derive(Properties, PartialEq)]
-struct CountsProps {
-    markup: AttrValue,
-}
-
-/// The counts table, written into the page when its markup changes.
-#[function_component(CountsTable)]
-fn counts_table_view(p: &CountsProps) -> Html {
-    let el = use_node_ref();
-    {
-        let el = el.clone();
-        use_effect_with(p.markup.clone(), move |m| {
-            if let Some(e) = el.cast::<web_sys::Element>() {
-                e.set_inner_html(m);
-            }
-        });
-    }
-    html! { <div class="counts-wrap" ref={el}></div> }
+    html! { <crate::app::components::Markup class="counts-wrap" markup={AttrValue::from(m_)} /> }
 }
