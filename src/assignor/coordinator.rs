@@ -140,21 +140,49 @@ impl<'a> Fed<'a> {
         let mut stamp = 0u32;
         let mut subscription_of: Vec<u32> = Vec::with_capacity(input.members.len());
         let mut prev: Option<&[String]> = None;
+        // Per name, the name listed after it last time: lists usually repeat or shift the
+        // list before, so a guess checked by comparing names saves hashing most of them.
+        let mut next_of: Vec<u32> = Vec::new();
+        let mut first_listed = NO_NAME;
         for m in &input.members {
             // Members usually list the same topics as the one before.
-            if prev == Some(m.topics.as_slice()) {
+            if prev.is_some_and(|p| {
+                p.len() == m.topics.len() && p.iter().zip(&m.topics).all(|(a, b)| same(a, b))
+            }) {
                 subscription_of.push(*subscription_of.last().unwrap_or(&0));
                 continue;
             }
             prev = Some(&m.topics);
             let mut sub = FedSubscription::default();
             stamp += 1;
+            let mut last = NO_NAME;
             for t in &m.topics {
-                let i = *name_index.entry(t.as_str()).or_insert_with(|| {
-                    names.push((t.as_str(), topic_index.get(t.as_str()).copied()));
-                    seen_in.push(0);
-                    (names.len() - 1) as u32
-                });
+                let guess = if last == NO_NAME {
+                    first_listed
+                } else {
+                    next_of[last as usize]
+                };
+                let guess = [
+                    guess,
+                    next_of.get(guess as usize).copied().unwrap_or(NO_NAME),
+                ]
+                .into_iter()
+                .find(|g| names.get(*g as usize).is_some_and(|(n, _)| same(n, t)));
+                let i = match guess {
+                    Some(g) => g,
+                    None => *name_index.entry(t.as_str()).or_insert_with(|| {
+                        names.push((t.as_str(), topic_index.get(t.as_str()).copied()));
+                        seen_in.push(0);
+                        next_of.push(NO_NAME);
+                        (names.len() - 1) as u32
+                    }),
+                };
+                if last == NO_NAME {
+                    first_listed = i;
+                } else {
+                    next_of[last as usize] = i;
+                }
+                last = i;
                 // A name listed twice counts once (the member's HashSet).
                 if seen_in[i as usize] != stamp {
                     seen_in[i as usize] = stamp;
@@ -266,6 +294,27 @@ impl<'a> Fed<'a> {
                     .unwrap_or_else(|| derived_topic_id(name)),
             ),
         }
+    }
+}
+
+const NO_NAME: u32 = u32::MAX;
+
+/// Two names are equal: `==` on strings, without a `memcmp` call for short names (this
+/// runs for every name every member lists).
+#[inline]
+pub(crate) fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let n = a.len();
+    if n != b.len() {
+        return false;
+    }
+    // the first and the last 8 (or 4) bytes, overlapping, cover a short name
+    let w8 = |s: &[u8], i: usize| u64::from_le_bytes(s[i..i + 8].try_into().unwrap_or([0; 8]));
+    let w4 = |s: &[u8], i: usize| u32::from_le_bytes(s[i..i + 4].try_into().unwrap_or([0; 4]));
+    match n {
+        8..=16 => w8(a, 0) == w8(b, 0) && w8(a, n - 8) == w8(b, n - 8),
+        4..=7 => w4(a, 0) == w4(b, 0) && w4(a, n - 4) == w4(b, n - 4),
+        _ => a == b,
     }
 }
 

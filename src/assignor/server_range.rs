@@ -10,24 +10,31 @@
 
 use super::coordinator::Fed;
 use super::uniform::assignment;
-use super::{Assignment, AssignorKind, GroupInput, UNASSIGNED};
-use crate::java::string_compare;
-use std::cmp::Ordering;
+use super::{Assignment, AssignorKind, GroupInput, MemberMeta, UNASSIGNED};
+use crate::java::string_order;
 
 /// The broker's range assignment of the group (never fails: Java's cannot throw on what
 /// the coordinator feeds it).
 pub fn server_range(input: &GroupInput) -> Assignment {
     let fed = Fed::new(input);
-    let mut order = fed.members.clone();
-    crate::collections::sort_by(&mut order, |a, b| {
-        let (x, y) = (&input.members[*a as usize], &input.members[*b as usize]);
-        match (&x.instance_id, &y.instance_id) {
-            (Some(i), Some(j)) => string_compare(i, j),
-            (Some(_), None) => Ordering::Less,
-            (None, Some(_)) => Ordering::Greater,
-            (None, None) => string_compare(&x.id, &y.id),
-        }
-    });
+    // Static members first by instance id, then the others by member id: two stable sorts
+    // by precomputed keys (the same order as one sort comparing both ways).
+    let (statics, dynamics): (Vec<u32>, Vec<u32>) = fed
+        .members
+        .iter()
+        .partition(|m| input.members[**m as usize].instance_id.is_some());
+    let in_order = |ms: &[u32], key: fn(&MemberMeta) -> &str| {
+        let keys: Vec<&str> = ms
+            .iter()
+            .map(|m| key(&input.members[*m as usize]))
+            .collect();
+        string_order(&keys)
+            .into_iter()
+            .map(|i| ms[i as usize])
+            .collect::<Vec<u32>>()
+    };
+    let mut order = in_order(&statics, |m| m.instance_id.as_deref().unwrap_or(""));
+    order.extend(in_order(&dynamics, |m| m.id.as_str()));
     let mut subscribers: Vec<Vec<u32>> = vec![Vec::new(); fed.topics.len()];
     for &m in &order {
         for &t in &fed.subscription(m).topics {

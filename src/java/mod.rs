@@ -12,7 +12,9 @@ pub mod string;
 pub mod uuid;
 
 pub use hash_map::{iteration_order, JavaHash, JavaHashMap};
-pub use string::{compare as string_compare, hash_code as string_hash_code};
+pub use string::{
+    compare as string_compare, hash_code as string_hash_code, order_of as string_order,
+};
 pub use uuid::Uuid;
 
 /// Kafka's `Utils.abs`: `Math.abs`, except that `Integer.MIN_VALUE` maps to 0 (not to

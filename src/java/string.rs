@@ -22,9 +22,53 @@ pub fn compare(a: &str, b: &str) -> Ordering {
     x.cmp(&y)
 }
 
+/// The positions of `names` in Java `String` order (stable: equal names keep their input
+/// order), as [`compare`] would sort them, but cheaper for many names sharing a prefix
+/// (`consumer-1`, `consumer-2`, ...): each name gets a key of the 8 bytes after the prefix
+/// common to all, and only names whose keys tie are compared in full.
+pub fn order_of(names: &[&str]) -> Vec<u32> {
+    let first = names.first().map_or(&b""[..], |n| n.as_bytes());
+    let common = names.iter().fold(first.len(), |l, n| {
+        first[..l]
+            .iter()
+            .zip(n.as_bytes())
+            .take_while(|(x, y)| x == y)
+            .count()
+    });
+    let mut keys: Vec<(u64, u32)> = names
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let mut k = [0u8; 8];
+            for (d, b) in k.iter_mut().zip(&n.as_bytes()[common..]) {
+                // UTF-16 order of lead bytes (see `compare`): EE, EF after F0..F4. A shorter
+                // name pads with 0 and ties with a longer one: the full compare settles it.
+                *d = match *b {
+                    0xEE => 0xF5,
+                    0xEF => 0xF6,
+                    b => b,
+                };
+            }
+            (u64::from_be_bytes(k), i as u32)
+        })
+        .collect();
+    keys.sort_unstable_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| compare(names[a.1 as usize], names[b.1 as usize]))
+            .then(a.1.cmp(&b.1))
+    });
+    keys.into_iter().map(|(_, i)| i).collect()
+}
+
 /// Java's `String.hashCode`: `h = 31 * h + unit` over UTF-16 code units, wrapping 32-bit
 /// signed arithmetic (a character outside the BMP counts as its two surrogates).
 pub fn hash_code(s: &str) -> i32 {
+    if s.is_ascii() {
+        // one UTF-16 unit per byte
+        return s
+            .bytes()
+            .fold(0i32, |h, b| h.wrapping_mul(31).wrapping_add(b as i32));
+    }
     s.encode_utf16()
         .fold(0i32, |h, u| h.wrapping_mul(31).wrapping_add(u as i32))
 }
@@ -60,6 +104,29 @@ mod tests {
     #[cfg(not(target_arch = "wasm32"))]
     fn utf16_cmp(a: &str, b: &str) -> Ordering {
         a.encode_utf16().cmp(b.encode_utf16())
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        #[test]
+        fn order_of_is_a_stable_sort_by_compare(
+            names in proptest::collection::vec("(c|co|\\PC)\\PC{0,9}", 0..40)
+        ) {
+            let names: Vec<&str> = names.iter().map(String::as_str).collect();
+            let mut want: Vec<u32> = (0..names.len() as u32).collect();
+            want.sort_by(|a, b| compare(names[*a as usize], names[*b as usize]));
+            proptest::prop_assert_eq!(order_of(&names), want);
+        }
+        #[test]
+        fn order_of_with_a_long_shared_prefix(
+            tails in proptest::collection::vec("\\PC{0,12}", 0..40)
+        ) {
+            let full: Vec<String> = tails.iter().map(|t| format!("consumer-{t}")).collect();
+            let names: Vec<&str> = full.iter().map(String::as_str).collect();
+            let mut want: Vec<u32> = (0..names.len() as u32).collect();
+            want.sort_by(|a, b| compare(names[*a as usize], names[*b as usize]));
+            proptest::prop_assert_eq!(order_of(&names), want);
+        }
     }
 
     #[cfg(not(target_arch = "wasm32"))]

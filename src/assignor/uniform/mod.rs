@@ -62,10 +62,13 @@ pub(crate) fn assignment(
         .collect();
     crate::collections::sort_by(&mut named, |a, b| string_compare(a.0, b.0));
     // Subscribers of each name, in assignor order.
+    // Members in a row with one subscription (often all of them) join its lists together.
     let mut subscribers: Vec<Vec<u32>> = vec![Vec::new(); fed.names.len()];
-    for &m in &order {
-        for &n in &fed.subscription(m).names {
-            subscribers[n as usize].push(m);
+    for run in
+        order.chunk_by(|a, b| fed.subscription_of[*a as usize] == fed.subscription_of[*b as usize])
+    {
+        for &n in &fed.subscription(run[0]).names {
+            subscribers[n as usize].extend_from_slice(run);
         }
     }
     let mut got = vec![0u32; input.members.len()];
