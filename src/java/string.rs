@@ -52,7 +52,9 @@ pub fn order_of(names: &[&str]) -> Vec<u32> {
             (u64::from_be_bytes(k), i as u32)
         })
         .collect();
-    keys.sort_unstable_by(|a, b| {
+    // The crate's one sort (`collections`): another std sort would be another copy of the
+    // sort code in the page's bundle.
+    crate::collections::sort_by(&mut keys, |a, b| {
         a.0.cmp(&b.0)
             .then_with(|| compare(names[a.1 as usize], names[b.1 as usize]))
             .then(a.1.cmp(&b.1))

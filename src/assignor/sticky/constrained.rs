@@ -5,14 +5,13 @@
 
 use super::input::{Claims, Prep, Racks, Tp, NONE};
 use super::StickyError;
-use crate::collections::{sort, sort_by};
+use crate::collections::{sort, sort_by, FastMap};
 
 pub(super) struct Built {
     /// Per member (input index), Java's list of partitions.
     pub lists: Vec<Vec<Tp>>,
-    /// `partitionsTransferringOwnership`: partition -> the member it goes to (each
-    /// partition once; the order does not matter, it is sorted for the reader).
-    pub transferring: Vec<(Tp, u32)>,
+    /// `partitionsTransferringOwnership`: partition -> the member it goes to.
+    pub transferring: FastMap<Tp, u32>,
 }
 
 struct Builder<'p, 'a> {
@@ -24,10 +23,8 @@ struct Builder<'p, 'a> {
     expected_over: usize,
     current_over: usize,
     lists: Vec<Vec<Tp>>,
-    /// `maybeRevokedPartitions` per dense partition: the member, or `NONE` (a partition
-    /// that does not exist is never looked up, so it is not kept).
-    maybe_revoked: Vec<u32>,
-    transferring: Vec<(Tp, u32)>,
+    maybe_revoked: FastMap<Tp, u32>,
+    transferring: FastMap<Tp, u32>,
 }
 
 pub(super) fn build(prep: &Prep<'_>, racks: &Racks, claims: &Claims) -> Result<Built, StickyError> {
@@ -48,12 +45,17 @@ pub(super) fn build(prep: &Prep<'_>, racks: &Racks, claims: &Claims) -> Result<B
         expected_over: total % members,
         current_over: 0,
         lists: vec![Vec::new(); prep.input.members.len()],
-        maybe_revoked: vec![NONE; total],
-        transferring: Vec::new(),
+        maybe_revoked: FastMap::default(),
+        transferring: FastMap::default(),
     };
-    let (under, exact, assigned) = b.assign_owned();
+    let (mut under, mut exact, assigned) = b.assign_owned();
     let mut unassigned = b.unassigned(assigned);
-    let (mut under, mut exact) = in_rank_order(prep, &under, &exact);
+    sort_by(&mut under, |a, b| {
+        prep.rank[*a as usize].cmp(&prep.rank[*b as usize])
+    });
+    sort_by(&mut exact, |a, b| {
+        prep.rank[*a as usize].cmp(&prep.rank[*b as usize])
+    });
     if !racks.consumers_by_partition.is_empty() {
         // sortPartitionsByRackConsumers: a stable sort by consumers on the partition's racks
         let c = &racks.consumers_by_partition;
@@ -70,29 +72,6 @@ pub(super) fn build(prep: &Prep<'_>, racks: &Racks, claims: &Claims) -> Result<B
     })
 }
 
-/// Both lists sorted by member id (each member is in at most one), read off `by_rank`.
-fn in_rank_order(prep: &Prep<'_>, under: &[u32], exact: &[u32]) -> (Vec<u32>, Vec<u32>) {
-    let mut which = vec![0u8; prep.input.members.len()];
-    for &m in under {
-        which[m as usize] = 1;
-    }
-    for &m in exact {
-        which[m as usize] = 2;
-    }
-    let (mut u, mut e) = (
-        Vec::with_capacity(under.len()),
-        Vec::with_capacity(exact.len()),
-    );
-    for &m in &prep.by_rank {
-        match which[m as usize] {
-            1 => u.push(m),
-            2 => e.push(m),
-            _ => {}
-        }
-    }
-    (u, e)
-}
-
 impl Builder<'_, '_> {
     /// `assignOwnedPartitions`; returns the unfilled members (under minQuota, exactly at
     /// minQuota) and the partitions kept.
@@ -101,19 +80,16 @@ impl Builder<'_, '_> {
         let mut exact: Vec<u32> = Vec::new();
         let mut assigned = Vec::new();
         for &m in &self.prep.map_order {
-            // room for what the round-robin adds too, without growing one by one
-            let mut owned: Vec<Tp> =
-                Vec::with_capacity(self.claims.owned[m as usize].len().max(self.max_quota));
+            let mut owned: Vec<Tp> = Vec::with_capacity(self.claims.owned[m as usize].len());
             for &tp in &self.claims.owned[m as usize] {
                 if self.racks.mismatch(self.prep, m, tp) {
-                    self.revoke(tp, m);
+                    self.maybe_revoked.insert(tp, m);
                 } else {
                     owned.push(tp);
                 }
             }
-            // sorted by partition, then topic name (topic indices are in name order); equal
-            // elements are identical, so an unstable sort gives Java's order
-            owned.sort_unstable_by_key(|tp| (tp.p, tp.t));
+            // sorted by partition, then topic name (topic indices are in name order)
+            sort_by(&mut owned, |a, b| (a.p, a.t).cmp(&(b.p, b.t)));
             if !self.claims.multiple_owners.is_empty() {
                 owned.retain(|tp| !self.claims.multiple_owners.contains_key(tp));
             }
@@ -132,8 +108,8 @@ impl Builder<'_, '_> {
                 }
                 self.min_quota
             };
-            for i in keep..owned.len() {
-                self.revoke(owned[i], m);
+            for tp in &owned[keep..] {
+                self.maybe_revoked.insert(*tp, m);
             }
             owned.truncate(keep);
             assigned.extend_from_slice(&owned);
@@ -169,24 +145,13 @@ impl Builder<'_, '_> {
         out
     }
 
-    /// `maybeRevokedPartitions.put(tp, m)`.
-    fn revoke(&mut self, tp: Tp, m: u32) {
-        if let Some(d) = self.prep.dense(tp) {
-            self.maybe_revoked[d] = m;
-        }
-    }
-
     /// `assignNewPartition`: returns the member's new count.
     fn assign_new(&mut self, d: usize, m: u32) -> usize {
         let tp = self.prep.tp_at(d);
         self.lists[m as usize].push(tp);
-        let revoked_by = self.maybe_revoked[d];
-        let revoked_elsewhere = revoked_by != NONE && revoked_by != m;
-        if revoked_elsewhere
-            || (!self.claims.multiple_owners.is_empty()
-                && self.claims.multiple_owners.contains_key(&tp))
-        {
-            self.transferring.push((tp, m));
+        let revoked_elsewhere = self.maybe_revoked.get(&tp).is_some_and(|o| *o != m);
+        if revoked_elsewhere || self.claims.multiple_owners.contains_key(&tp) {
+            self.transferring.insert(tp, m);
         }
         self.lists[m as usize].len()
     }

@@ -3,10 +3,9 @@
 //! in metadata, each member's previous partitions with conflicting claims settled by
 //! generation (`allSubscriptionsEqual`), and the rack information (`RackInfo`).
 
-use crate::assignor::coordinator::same;
 use crate::assignor::GroupInput;
 use crate::collections::FastMap;
-use crate::java::{iteration_order, string_compare, string_hash_code, string_order, JavaHashMap};
+use crate::java::{string_compare, string_hash_code, JavaHashMap};
 
 /// A topic partition: `t` indexes [`Prep::topics`] (Java name order), `p` may lie outside
 /// the topic (an owned partition that no longer exists).
@@ -38,8 +37,6 @@ pub(super) struct Prep<'a> {
     /// Input index per rank.
     pub by_rank: Vec<u32>,
     pub topics: Vec<TopicInfo<'a>>,
-    /// Topic index per dense partition (for [`Prep::tp_at`]).
-    topic_at: Vec<u32>,
     pub total: u32,
     /// Every subscribed name, by name id (first appearance in member order).
     pub names: Vec<&'a str>,
@@ -58,7 +55,19 @@ pub(super) const NONE: u32 = u32::MAX;
 impl<'a> Prep<'a> {
     pub fn new(input: &'a GroupInput) -> Prep<'a> {
         let n = input.members.len();
-        let (map_order, by_rank) = members_map(input);
+        // The subscriptions map: a later duplicate id replaces the value, keeps the place.
+        let mut map: JavaHashMap<&str, u32> = JavaHashMap::new();
+        for (i, m) in input.members.iter().enumerate() {
+            map.insert(m.id.as_str(), i as u32);
+        }
+        let map_order: Vec<u32> = map.iter().map(|(_, i)| *i).collect();
+        let mut by_rank = map_order.clone();
+        crate::collections::sort_by(&mut by_rank, |a, b| {
+            string_compare(
+                &input.members[*a as usize].id,
+                &input.members[*b as usize].id,
+            )
+        });
         let mut rank = vec![u32::MAX; n];
         for (r, m) in by_rank.iter().enumerate() {
             rank[*m as usize] = r as u32;
@@ -70,18 +79,10 @@ impl<'a> Prep<'a> {
         let mut subs: Vec<Vec<u32>> = Vec::with_capacity(n);
         let mut prev: (&[String], usize) = (&[], usize::MAX);
         for (i, m) in input.members.iter().enumerate() {
-            if prev.1 != usize::MAX
-                && m.topics.len() == prev.0.len()
-                && m.topics.iter().zip(prev.0).all(|(a, b)| same(a, b))
-            {
-                subs.push(subs[prev.1].clone());
-                prev = (&m.topics, i);
-                continue;
-            }
             let mut ids = Vec::with_capacity(m.topics.len());
             for (j, t) in m.topics.iter().enumerate() {
                 let id = match prev.0.get(j) {
-                    Some(pt) if same(pt, t) => subs[prev.1][j],
+                    Some(pt) if pt == t => subs[prev.1][j],
                     _ => *name_id.entry(t.as_str()).or_insert_with(|| {
                         names.push(t.as_str());
                         (names.len() - 1) as u32
@@ -130,14 +131,12 @@ impl<'a> Prep<'a> {
         let mut member_data = Vec::with_capacity(n);
         let mut prev_owned: &[(String, Vec<i32>)] = &[];
         let mut prev_idx: Vec<u32> = Vec::new();
-        let mut spare: Vec<u32> = Vec::new();
         for m in &input.members {
-            let mut list = Vec::with_capacity(m.owned.iter().map(|(_, ps)| ps.len()).sum());
-            let mut idx = std::mem::take(&mut spare);
-            idx.clear();
+            let mut list = Vec::new();
+            let mut idx = Vec::with_capacity(m.owned.len());
             for (j, (name, parts)) in m.owned.iter().enumerate() {
                 let t = match prev_owned.get(j) {
-                    Some((pn, _)) if same(pn, name) => prev_idx[j],
+                    Some((pn, _)) if pn == name => prev_idx[j],
                     _ => topic_index.get(name.as_str()).copied().unwrap_or(NONE),
                 };
                 idx.push(t);
@@ -147,11 +146,7 @@ impl<'a> Prep<'a> {
             }
             member_data.push(list);
             prev_owned = &m.owned;
-            spare = std::mem::replace(&mut prev_idx, idx);
-        }
-        let mut topic_at = Vec::with_capacity(total as usize);
-        for (t, info) in topics.iter().enumerate() {
-            topic_at.extend(std::iter::repeat_n(t as u32, info.partitions as usize));
+            prev_idx = idx;
         }
         Prep {
             input,
@@ -159,7 +154,6 @@ impl<'a> Prep<'a> {
             rank,
             by_rank,
             topics,
-            topic_at,
             total,
             names,
             subs,
@@ -182,10 +176,13 @@ impl<'a> Prep<'a> {
 
     /// The partition at a dense index.
     pub fn tp_at(&self, d: usize) -> Tp {
-        let t = self.topic_at[d];
+        let t = self
+            .topics
+            .partition_point(|t| (t.offset as usize) <= d)
+            .saturating_sub(1);
         Tp {
-            t,
-            p: (d - self.topics[t as usize].offset as usize) as i32,
+            t: t as u32,
+            p: (d - self.topics[t].offset as usize) as i32,
         }
     }
 
@@ -203,44 +200,6 @@ impl<'a> Prep<'a> {
     }
 }
 
-/// The subscriptions map (a later duplicate id replaces the value and keeps the place):
-/// its members (input indices) in Java's iteration order, and the same in member id order.
-fn members_map(input: &GroupInput) -> (Vec<u32>, Vec<u32>) {
-    let ids: Vec<&str> = input.members.iter().map(|m| m.id.as_str()).collect();
-    // Java String order, stable: equal ids are neighbours in input order.
-    let sorted = string_order(&ids);
-    // per input index: the last index with its id when it is the id's first, else NONE
-    let mut value_of_first = vec![NONE; ids.len()];
-    let mut by_rank = Vec::with_capacity(ids.len());
-    for run in sorted.chunk_by(|a, b| ids[*a as usize] == ids[*b as usize]) {
-        let last = run[run.len() - 1];
-        value_of_first[run[0] as usize] = last;
-        by_rank.push(last);
-    }
-    let keys: Vec<u32> = (0..ids.len() as u32)
-        .filter(|i| value_of_first[*i as usize] != NONE)
-        .collect();
-    let hashes: Vec<i32> = keys
-        .iter()
-        .map(|i| string_hash_code(ids[*i as usize]))
-        .collect();
-    let map_order = match iteration_order(&hashes, 16) {
-        Some(order) => order
-            .iter()
-            .map(|k| value_of_first[keys[*k as usize] as usize])
-            .collect(),
-        None => {
-            // a bucket Java makes a tree: keep the map's own (inexact) order, as before
-            let mut map: JavaHashMap<&str, u32> = JavaHashMap::new();
-            for (i, id) in ids.iter().enumerate() {
-                map.insert(id, i as u32);
-            }
-            map.iter().map(|(_, i)| *i).collect()
-        }
-    };
-    (map_order, by_rank)
-}
-
 /// The outcome of `allSubscriptionsEqual`.
 pub(super) struct Claims {
     pub all_equal: bool,
@@ -256,21 +215,16 @@ pub(super) struct Claims {
 /// partitions with conflicting claims settled: the higher generation keeps the partition; in
 /// one generation nobody does.
 pub(super) fn claims(prep: &Prep<'_>) -> Claims {
+    let n = prep.input.members.len();
     let mut all_equal = true;
     let mut first: Vec<bool> = vec![false; prep.topic_of_name.len()];
     let mut first_len = 0usize;
-    let mut owned: Vec<Vec<Tp>> = prep
-        .member_data
-        .iter()
-        .map(|d| Vec::with_capacity(d.len()))
-        .collect();
+    let mut owned: Vec<Vec<Tp>> = vec![Vec::new(); n];
     let mut multiple_owners = FastMap::default();
     let mut max_generation = DEFAULT_GENERATION;
     // previous owner per partition: dense for existing partitions, a map for the others
     let mut owner_dense = vec![NONE; prep.total as usize];
     let mut owner_other: FastMap<Tp, u32> = FastMap::default();
-    // the last subscription compared (and found equal): the next one like it is too
-    let mut passed: Option<&[u32]> = None;
     for &m in &prep.map_order {
         let sub = &prep.subs[m as usize];
         if first_len == 0 {
@@ -280,12 +234,9 @@ pub(super) fn claims(prep: &Prep<'_>) -> Claims {
                     first_len += 1;
                 }
             }
-        } else if all_equal && passed != Some(sub.as_slice()) {
-            if sub.len() == first_len && sub.iter().all(|id| first[*id as usize]) {
-                passed = Some(sub);
-            } else {
-                all_equal = false;
-            }
+        } else if all_equal && !(sub.len() == first_len && sub.iter().all(|id| first[*id as usize]))
+        {
+            all_equal = false;
         }
         let generation = prep.generation[m as usize].unwrap_or(DEFAULT_GENERATION);
         max_generation = max_generation.max(generation);

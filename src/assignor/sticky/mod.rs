@@ -150,7 +150,6 @@ struct Raw {
     lists: Vec<Vec<Tp>>,
     withheld: Vec<(Tp, u32)>,
     stopped_early: bool,
-    rack_aware: bool,
 }
 
 fn run(prep: &Prep<'_>, cooperative: bool) -> Result<Raw, StickyError> {
@@ -161,14 +160,13 @@ fn run(prep: &Prep<'_>, cooperative: bool) -> Result<Raw, StickyError> {
         let mut lists = b.lists;
         let mut withheld = Vec::new();
         if cooperative {
-            withheld = b.transferring;
+            withheld = b.transferring.into_iter().collect();
             withhold(&mut lists, &withheld);
         }
         Ok(Raw {
             lists,
             withheld,
             stopped_early: false,
-            rack_aware: racks.rack_aware,
         })
     } else {
         let g = general::build(prep, &racks, &claims)?;
@@ -182,7 +180,6 @@ fn run(prep: &Prep<'_>, cooperative: bool) -> Result<Raw, StickyError> {
             lists,
             withheld,
             stopped_early: g.stopped_early,
-            rack_aware: racks.rack_aware,
         })
     }
 }
@@ -233,25 +230,12 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
     for (i, s) in sorted.iter().enumerate() {
         slot[*s] = i;
     }
-    // Members in a row with the same subscription (often all of them) join its topics'
-    // lists together.
-    let runs: Vec<&[u32]> = prep
-        .by_rank
-        .chunk_by(|a, b| prep.subs[*a as usize] == prep.subs[*b as usize])
-        .collect();
-    let mut room = vec![0usize; names.len()];
-    for run in &runs {
-        for id in &prep.subs[run[0] as usize] {
-            room[slot[*id as usize]] += run.len();
-        }
-    }
-    let mut subscribers: Vec<Vec<u32>> = room.iter().map(|r| Vec::with_capacity(*r)).collect();
-    for run in &runs {
-        for id in &prep.subs[run[0] as usize] {
+    let mut subscribers: Vec<Vec<u32>> = vec![Vec::new(); names.len()];
+    for &m in &prep.by_rank {
+        for id in &prep.subs[m as usize] {
             let s = &mut subscribers[slot[*id as usize]];
-            // a name listed twice: the run is there already
-            if s.last() != Some(&run[run.len() - 1]) {
-                s.extend_from_slice(run);
+            if s.last() != Some(&m) {
+                s.push(m);
             }
         }
     }
@@ -279,25 +263,15 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
     // (member rank, topic, partition) in grant order, grouped below by (member, topic)
     let mut unsubscribed: Vec<(u32, u32, i32)> = Vec::new();
     let mut subscribed = vec![false; prep.topics.len()];
-    // whose topics `subscribed` marks (members in a row usually subscribe alike)
-    let mut marked: Option<u32> = None;
-    let own_topics = |m: u32| {
-        prep.subs[m as usize]
-            .iter()
-            .map(|id| prep.topic_of_name[*id as usize])
-            .filter(|t| *t != NONE)
-    };
     for &m in &prep.map_order {
-        if marked.is_none_or(|k| prep.subs[k as usize] != prep.subs[m as usize]) {
-            if let Some(k) = marked {
-                for t in own_topics(k) {
-                    subscribed[t as usize] = false;
-                }
-            }
-            for t in own_topics(m) {
-                subscribed[t as usize] = true;
-            }
-            marked = Some(m);
+        let own_topics = || {
+            prep.subs[m as usize]
+                .iter()
+                .map(|id| prep.topic_of_name[*id as usize])
+                .filter(|t| *t != NONE)
+        };
+        for t in own_topics() {
+            subscribed[t as usize] = true;
         }
         for tp in &raw.lists[m as usize] {
             totals[m as usize] += 1;
@@ -340,6 +314,9 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
                     });
                 }
             }
+        }
+        for t in own_topics() {
+            subscribed[t as usize] = false;
         }
     }
     crate::collections::sort_by(&mut unsubscribed, |a, b| (a.0, a.1).cmp(&(b.0, b.1)));
@@ -409,7 +386,7 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
     crate::collections::sort_by(&mut withheld, |a, b| {
         string_compare(&a.topic, &b.topic).then(a.partition.cmp(&b.partition))
     });
-    let rack_aware = raw.rack_aware;
+    let rack_aware = Racks::new(prep).rack_aware;
     let mut got = vec![0u32; n];
     let topics = sorted
         .iter()
