@@ -45,6 +45,16 @@ if [ "${NEED_BROWSER:-0}" = 1 ] && { ! command -v chromium >/dev/null || ! comma
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq chromium chromium-driver >/dev/null
 fi
 
+# Accessibility and first-load checks of the test command: npm's axe-core (run inside the page
+# by tests/e2e.rs) and Lighthouse 12 (scripts/lighthouse.sh; 13 needs a newer Node).
+if [ "${NEED_BROWSER:-0}" = 1 ] && { [ ! -f "$TOOLS/lighthouse/node_modules/axe-core/axe.min.js" ] ||
+    ! "$TOOLS/lighthouse/node_modules/.bin/lighthouse" --version 2>/dev/null | grep -qx '12.2.3'; }; then
+  say "installing npm's lighthouse@12.2.3 and axe-core@4.10.2 into $TOOLS/lighthouse"
+  mkdir -p "$TOOLS/lighthouse"
+  (cd "$TOOLS/lighthouse" && npm install --no-audit --no-fund --silent lighthouse@12.2.3 axe-core@4.10.2 >/dev/null)
+fi
+export AXE="$TOOLS/lighthouse/node_modules/axe-core/axe.min.js"
+
 # cargo-fuzz runs on stable Rust with --sanitizer none (scripts/fuzz.sh says why).
 if [ "${NEED_FUZZ:-0}" = 1 ] && ! cargo fuzz --version 2>/dev/null | grep -q ' 0\.13\.'; then
   say "installing cargo-fuzz 0.13.2 (about 2.5 minutes on 2 cores)"

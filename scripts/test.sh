@@ -78,11 +78,13 @@ step "release build (trunk, offline)" offline scripts/build-release.sh
 SIZE_FILE="$(mktemp)"
 echo "no bundle was built" >"$SIZE_FILE"
 step "bundle size" sizes
-step "end-to-end tests (WebDriver, headless Chromium)" cargo test --test e2e -- --ignored --test-threads=1
+step "end-to-end tests (WebDriver, headless Chromium, axe-core)" cargo test --test e2e -- --ignored --test-threads=1
+# Prints a LIGHTHOUSE line (the four scores) for the summary.
+step "Lighthouse (mobile preset, release build)" scripts/lighthouse.sh
 
 printf '\n\033[1mSummary\033[0m\n'
 for i in "${!NAMES[@]}"; do printf '  %-10s %s\n' "${RESULTS[$i]}" "${NAMES[$i]}"; done
 echo "  $(cat "$SIZE_FILE")"
-grep -hoE 'BENCH .*|^FUZZ .*' "$LOG" 2>/dev/null | sed 's/^/  /' || true
+grep -hoE 'BENCH .*|^FUZZ .*|^LIGHTHOUSE .*|axe, .*' "$LOG" 2>/dev/null | sed 's/^/  /' || true
 if [ $FAILED -ne 0 ]; then echo "FAILED"; exit 1; fi
 echo "all passed"

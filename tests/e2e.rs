@@ -1320,3 +1320,72 @@ async fn cooperative_sticky_revokes_then_hands_over() {
     no_panic(&c).await;
     finish(c).await;
 }
+
+/// axe-core (the engine behind Lighthouse's accessibility audit), run inside the page:
+/// nothing serious or critical on the start page, with a member's bytes open, with a what-if
+/// pinned (cooperative-sticky, a member added: revoked cells on screen), and with a broken
+/// link. `AXE` names axe.min.js (scripts/bootstrap.sh installs npm's axe-core).
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/, chromedriver and axe-core: run by scripts/test.sh"]
+async fn axe_finds_nothing_serious() {
+    let axe = std::fs::read_to_string(std::env::var("AXE").expect("AXE: the path of axe.min.js"))
+        .expect("axe.min.js");
+    let (_d, c, base) = session().await;
+    let check = |state: &'static str| {
+        let c = c.clone();
+        let axe = axe.clone();
+        async move {
+            let script = format!(
+                "{axe}\n;const done = arguments[arguments.length - 1];
+                 axe.run(document, {{ resultTypes: ['violations'] }}).then(r => done(r.violations
+                   .filter(v => v.impact === 'serious' || v.impact === 'critical')
+                   .map(v => v.id + ' (' + v.impact + '): ' + v.help + ' at ' +
+                        v.nodes.slice(0, 3).map(n => n.target.join(' ')).join(', '))));"
+            );
+            let found = c.execute_async(&script, vec![]).await.unwrap();
+            let found: Vec<String> = serde_json::from_value(found).unwrap();
+            println!("axe, {state}: {} serious or critical", found.len());
+            assert!(found.is_empty(), "axe, {state}: {found:#?}");
+        }
+    };
+    open(
+        &c,
+        &format!(
+            "{base}#v1;a=r;t=orders*7,payments*4;m=consumer-a***B,consumer-b***B,consumer-c***B"
+        ),
+    )
+    .await;
+    check("start page").await;
+    click(&c, Locator::Css("[data-show-bytes='consumer-a']")).await;
+    until("the bytes", || async {
+        c.find(Locator::Css("#bytes-panel[data-bytes-member='consumer-a']"))
+            .await
+            .ok()
+    })
+    .await;
+    check("a member's bytes open").await;
+    open(
+        &c,
+        &format!("{base}#v1;a=c;t=orders*7;m=consumer-a***B,consumer-b***B,consumer-c***B"),
+    )
+    .await;
+    click(&c, Locator::Id("pin")).await;
+    click(&c, Locator::Id("add-member")).await;
+    until("the revoked cell", || async {
+        c.find(Locator::Css(".cell[data-state='revoking']"))
+            .await
+            .ok()
+    })
+    .await;
+    check("a what-if pinned").await;
+    c.goto("about:blank").await.unwrap();
+    c.goto(&format!("{base}#v1;a=r;t=orders*7;m=a**"))
+        .await
+        .unwrap();
+    until("the alert", || async {
+        c.find(Locator::Css("[role=alert]#link-error")).await.ok()
+    })
+    .await;
+    check("a broken link").await;
+    finish(c).await;
+}

@@ -11,3 +11,5 @@ addEventListener("securitypolicyviolation", (e) => {
 const boot = document.querySelector("script[data-js]");
 const { default: init } = await import(boot.dataset.js);
 await init({ module_or_path: boot.dataset.wasm });
+// The app is on the page (its stylesheet already hides the first paint): remove it.
+document.getElementById("first-paint")?.remove();

@@ -242,7 +242,7 @@ pub fn app() -> Html {
                 } else {
                     format!("The page shows {} instead. The link as it came, to copy or fix:", b.fallback)
                 } }</p>
-                <textarea id="link-error-raw" readonly=true rows="3" value={b.raw.clone()} />
+                <textarea id="link-error-raw" aria-label="The link as it came" readonly=true rows="3" value={b.raw.clone()} />
                 <button onclick={dismiss}>{ "Dismiss" }</button>
             </div>
         }

@@ -37,8 +37,8 @@ pub fn term(p: &TermProps) -> Html {
         .find(|e| e.key == key)
         .map_or(key, |e| e.term);
     html! {
-        <button class="term-link" type="button" data-term={key} aria-label={format!("What is a {name}?")}
-            title={format!("What is a {name}?")} onclick={Callback::from(move |_| open_at(key))}>{ "?" }</button>
+        <button class="term-link" type="button" data-term={key} aria-label={format!("Glossary: {name}")}
+            title={format!("Glossary: {name}")} onclick={Callback::from(move |_| open_at(key))}>{ "?" }</button>
     }
 }
 
