@@ -28,6 +28,10 @@ use std::fmt;
 pub struct AssignorError {
     /// What is wrong, in Kafka's words.
     pub message: String,
+    /// True when Kafka's assignor throws here; false when Java gives an answer that this
+    /// tool cannot show or reproduce exactly (a partition given to two members, a tree bin's
+    /// order), and refuses instead.
+    pub java_throws: bool,
 }
 
 impl fmt::Display for AssignorError {
@@ -323,6 +327,7 @@ fn inexact() -> AssignorError {
         message: "nine or more keys share one bucket of a java.util.HashMap of 64 or more \
                   buckets: Java's tree-bin order is not reproduced"
             .into(),
+        java_throws: false,
     }
 }
 

@@ -42,6 +42,9 @@ pub struct StickyError {
     /// Set when this build does not carry the assignor (the web page, whose size budget
     /// does not hold it yet): the assignor's name.
     pub not_in_this_build: Option<&'static str>,
+    /// Set when Java does not throw but answers something this tool refuses to show (see
+    /// [`crate::assignor::AssignorError::java_throws`]); `java_exception` then says why.
+    pub refused: bool,
 }
 
 impl StickyError {
@@ -51,6 +54,7 @@ impl StickyError {
         StickyError {
             java_exception: e.into(),
             not_in_this_build: None,
+            refused: false,
         }
     }
 
@@ -59,6 +63,7 @@ impl StickyError {
         StickyError {
             java_exception: String::new(),
             not_in_this_build: Some(assignor),
+            refused: false,
         }
     }
 }
@@ -66,7 +71,10 @@ impl StickyError {
 impl From<crate::assignor::AssignorError> for StickyError {
     /// The broker's assignors throw too (an owned partition beyond its topic).
     fn from(e: crate::assignor::AssignorError) -> Self {
-        StickyError::java(e.message)
+        StickyError {
+            refused: !e.java_throws,
+            ..StickyError::java(e.message)
+        }
     }
 }
 
@@ -79,6 +87,9 @@ impl fmt::Display for StickyError {
                  its 200 KiB size budget); the command-line tool does: rebalance-lab assign FILE \
                  --assignor {name}"
             );
+        }
+        if self.refused {
+            return write!(f, "no assignment is shown: {}", self.java_exception);
         }
         write!(
             f,
@@ -440,4 +451,29 @@ fn assign(input: &GroupInput, kind: AssignorKind) -> Result<Assignment, StickyEr
     let prep = Prep::new(input);
     let raw = run(&prep, kind == AssignorKind::CooperativeSticky)?;
     Ok(convert(&prep, raw, kind))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::StickyError;
+    use crate::assignor::AssignorError;
+
+    #[test]
+    fn a_refusal_is_not_called_a_java_exception() {
+        let thrown = StickyError::from(AssignorError {
+            message: "owned partition 9 of topic \"t\" is beyond its 3 partitions".into(),
+            java_throws: true,
+        });
+        assert!(thrown
+            .to_string()
+            .starts_with("Kafka's assignor throws owned partition 9"));
+        let refused = StickyError::from(AssignorError {
+            message: "partition 1 of topic \"t\" was owned by two members".into(),
+            java_throws: false,
+        });
+        assert_eq!(
+            refused.to_string(),
+            "no assignment is shown: partition 1 of topic \"t\" was owned by two members"
+        );
+    }
 }

@@ -145,6 +145,7 @@ fn kept_twice(topic: &str, partition: u32) -> AssignorError {
              subscribe to it, and Kafka's uniform assignor gives it to both again (not an \
              assignment)"
         ),
+        java_throws: false,
     }
 }
 

@@ -139,6 +139,7 @@ pub(super) fn build(input: &GroupInput, fed: &Fed) -> Result<Vec<Vec<u32>>, Assi
             message: "Partitions were left unassigned (owned partitions claimed by two \
                       members): Kafka's uniform assignor throws"
                 .into(),
+            java_throws: true,
         });
     }
     Ok(owners)
@@ -171,6 +172,7 @@ fn hash_set_order(ps: &[i32]) -> Result<Vec<u32>, AssignorError> {
         message: "nine or more owned partitions share one bucket of a HashSet of 64 or more \
                   buckets: Java's tree-bin order is not reproduced"
             .into(),
+        java_throws: false,
     })?;
     Ok(order.iter().map(|i| keys[*i as usize]).collect())
 }

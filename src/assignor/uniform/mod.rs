@@ -133,5 +133,6 @@ pub(crate) fn beyond(topic: &str, partition: u32, partitions: u32) -> AssignorEr
             "owned partition {partition} of topic \"{topic}\" is beyond its {partitions} \
              partitions: Kafka's uniform assignor throws"
         ),
+        java_throws: true,
     }
 }
