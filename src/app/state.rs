@@ -372,7 +372,8 @@ impl AppState {
                 (Ok(()), HistoryMode::Push, String::new())
             }
             Action::PinBaseline => {
-                next.baseline = Some(Baseline::of(s));
+                // What is on screen, the current baseline being the previous generation.
+                next.baseline = Some(Baseline::now(s, next.baseline.as_ref()));
                 next.pinned = Some((s.clone(), Vec::new()));
                 (Ok(()), HistoryMode::Push, String::new())
             }
@@ -383,7 +384,10 @@ impl AppState {
                 (Ok(()), HistoryMode::Push, String::new())
             }
             Action::RollingRestart => {
-                let mut base = next.baseline.take().unwrap_or_else(|| Baseline::of(s));
+                let mut base = next
+                    .baseline
+                    .take()
+                    .unwrap_or_else(|| Baseline::now(s, None));
                 let (pinned, mut renames) = next
                     .pinned
                     .take()

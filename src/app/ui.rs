@@ -70,44 +70,6 @@ impl PartialEq for Computed {
     }
 }
 
-/// The largest group the page runs the sticky assignors on, in (member, partition of a topic
-/// it subscribes to) pairs: 1,000 members all subscribed to the same 10,000 partitions, or
-/// half as many pairs when subscriptions differ (Java's general algorithm, slower than the
-/// one for equal subscriptions). The page runs them on its main thread, and a pinned what-if
-/// runs them five times per edit (each before and after, and cooperative-sticky's
-/// follow-up). At the bound one run takes 6 to 14 ms with equal subscriptions and 11 to 31
-/// ms with half the topics each, in this build (`tests/web.rs`, bench_assignors_in_wasm),
-/// so an edit holds the page for at most about 150 ms. Larger groups: the command-line tool.
-const STICKY_PAIRS: u64 = 10_000_000;
-
-/// Why the page does not run `kind` (a sticky assignor) on `input`, if it is above the bound.
-fn sticky_refusal(input: &assignor::GroupInput, kind: AssignorKind) -> Option<String> {
-    let partitions: crate::collections::Names = input
-        .topics
-        .iter()
-        .map(|t| (t.name.clone(), t.partitions))
-        .collect();
-    let pairs: u64 = input
-        .members
-        .iter()
-        .flat_map(|m| &m.topics)
-        .filter_map(|t| partitions.get(t.as_str()))
-        .map(|p| u64::from(*p))
-        .sum();
-    let equal = input.members.windows(2).all(|w| w[0].topics == w[1].topics);
-    let limit = if equal {
-        STICKY_PAIRS
-    } else {
-        STICKY_PAIRS / 2
-    };
-    (pairs > limit).then(|| {
-        format!(
-            "this page runs the {name} assignor on groups of up to {limit} member-partition pairs (each member times the partitions it subscribes to; {STICKY_PAIRS} when all subscriptions are equal), so that no edit holds the page for long; this group has {pairs}. The command-line tool runs any size: rebalance-lab assign FILE --assignor {name}",
-            name = kind.name(),
-        )
-    })
-}
-
 /// The app.
 #[function_component(App)]
 pub fn app() -> Html {
@@ -137,7 +99,7 @@ pub fn app() -> Html {
                     if let Some(b) = baseline.as_ref() {
                         with = whatif::with_previous(&with, b);
                     }
-                    if let Some(refusal) = sticky_refusal(&with, s.assignor) {
+                    if let Some(refusal) = whatif::sticky_refusal(&with, s.assignor) {
                         return Err(refusal);
                     }
                     let r = whatif::assign_after(s.assignor, &with, None);
@@ -150,8 +112,8 @@ pub fn app() -> Html {
                     // The sticky assignors only where the page runs them (both the
                     // pinned group and the group now within the bound); above it, their
                     // rows say why they are missing.
-                    let big = sticky_refusal(&p.group_input(), AssignorKind::Sticky)
-                        .or_else(|| sticky_refusal(&input, AssignorKind::Sticky));
+                    let big = whatif::sticky_refusal(&p.group_input(), AssignorKind::Sticky)
+                        .or_else(|| whatif::sticky_refusal(&input, AssignorKind::Sticky));
                     let kinds: &[AssignorKind] = if big.is_some() {
                         &[AssignorKind::Range, AssignorKind::RoundRobin]
                     } else {

@@ -376,8 +376,10 @@ fn sticky_summary(input: &GroupInput, a: &Assignment, t: &TopicAssignment, out: 
         plural(total, "partition", "partitions"),
         plural(members, "member", "members"),
     ));
-    // Who owned each partition of this topic before (a partition claimed twice counts for
-    // the member Java keeps it with only if it is the one that still has it).
+    // Who owned each partition of this topic before; a partition several members claimed
+    // (conflicting claims, which Java settles by generation) is marked and counts as kept
+    // when it is now with any of them.
+    const SEVERAL: u32 = UNASSIGNED - 1;
     let mut before = vec![UNASSIGNED; t.partitions as usize];
     let mut claimed = false;
     for (i, m) in input.members.iter().enumerate() {
@@ -387,7 +389,11 @@ fn sticky_summary(input: &GroupInput, a: &Assignment, t: &TopicAssignment, out: 
             }
             for p in ps {
                 if let Some(b) = usize::try_from(*p).ok().and_then(|p| before.get_mut(p)) {
-                    *b = i as u32;
+                    *b = if *b == UNASSIGNED || *b == i as u32 {
+                        i as u32
+                    } else {
+                        SEVERAL
+                    };
                     claimed = true;
                 }
             }
@@ -400,11 +406,19 @@ fn sticky_summary(input: &GroupInput, a: &Assignment, t: &TopicAssignment, out: 
         ));
         return;
     }
+    let claimed_by = |m: u32, p: usize| {
+        input.members.get(m as usize).is_some_and(|mm| {
+            mm.owned
+                .iter()
+                .any(|(topic, ps)| *topic == t.topic && ps.iter().any(|x| *x as i64 == p as i64))
+        })
+    };
     let withheld = a.withheld.iter().filter(|w| w.topic == t.topic).count() as u32;
     let (mut kept, mut moved, mut fresh) = (0u32, 0u32, 0u32);
     for (p, now) in t.owners.iter().enumerate() {
         match before[p] {
             UNASSIGNED => fresh += u32::from(*now != UNASSIGNED),
+            SEVERAL if claimed_by(*now, p) => kept += 1,
             b if b == *now => kept += 1,
             _ => moved += 1,
         }

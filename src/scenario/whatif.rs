@@ -46,6 +46,30 @@ impl Baseline {
         }
     }
 
+    /// Freezes what the page shows for `s`: under a sticky assignor, the assignment it gives
+    /// with `previous` as the previous generation, after cooperative-sticky's follow-up
+    /// rebalance (the group once it is stable); otherwise as [`Baseline::of`]. Empty when
+    /// the assignor gives no answer, or the group is above the page's bound for the sticky
+    /// assignors ([`sticky_refusal`]).
+    pub fn now(s: &Scenario, previous: Option<&Baseline>) -> Baseline {
+        let mut input = s.group_input_for(s.assignor);
+        if matches!(
+            s.assignor,
+            AssignorKind::Sticky | AssignorKind::CooperativeSticky
+        ) {
+            if sticky_refusal(&input, s.assignor).is_some() {
+                return Baseline::default();
+            }
+            if let Some(b) = previous {
+                input = with_previous(&input, b);
+            }
+        }
+        match assign_after(s.assignor, &input, None) {
+            Ok((r1, r2)) => Baseline::pin(&input, r2.as_ref().unwrap_or(&r1)),
+            Err(_) => Baseline::default(),
+        }
+    }
+
     /// The baseline owner of a partition.
     pub fn owner(&self, topic: &str, partition: usize) -> Option<&str> {
         let (_, owners) = self.topics.iter().find(|(t, _)| t == topic)?;
@@ -253,28 +277,80 @@ impl AssignorChange {
 /// subscription bytes keeps them).
 pub fn with_previous(input: &GroupInput, base: &Baseline) -> GroupInput {
     let mut out = input.clone();
-    for m in &mut out.members {
-        if !m.owned.is_empty() || m.generation.is_some() {
-            continue;
+    // The member of `out` each baseline member is (by id; the first with that id), for the
+    // members that take their previous assignment from the baseline: one pass over the
+    // baseline's partitions, not one per member.
+    let mut index = crate::collections::Names::default();
+    for (i, m) in out.members.iter().enumerate() {
+        if m.owned.is_empty() && m.generation.is_none() {
+            index.entry(m.id.clone()).or_insert(i as u32);
         }
-        let mut owned: Vec<(String, Vec<i32>)> = Vec::new();
-        for (t, owners) in &base.topics {
-            let ps: Vec<i32> = owners
-                .iter()
-                .enumerate()
-                .filter(|(_, o)| o.and_then(|o| base.members.get(o as usize)) == Some(&m.id))
-                .map(|(p, _)| p as i32)
-                .collect();
-            if !ps.is_empty() {
-                owned.push((t.clone(), ps));
+    }
+    let target: Vec<Option<u32>> = base
+        .members
+        .iter()
+        .map(|id| index.get(id.as_str()).copied())
+        .collect();
+    for (t, owners) in &base.topics {
+        for (p, o) in owners.iter().enumerate() {
+            let Some(m) = o.and_then(|o| target.get(o as usize).copied().flatten()) else {
+                continue;
+            };
+            let owned = &mut out.members[m as usize].owned;
+            match owned.last_mut() {
+                Some((name, ps)) if name == t => ps.push(p as i32),
+                _ => owned.push((t.clone(), vec![p as i32])),
             }
         }
-        if !owned.is_empty() {
-            m.owned = owned;
+    }
+    // Those given partitions here are in generation 1.
+    for m in target.iter().flatten() {
+        let m = &mut out.members[*m as usize];
+        if !m.owned.is_empty() {
             m.generation = Some(1);
         }
     }
     out
+}
+
+/// The largest group the page runs the sticky assignors on (the command-line tool runs
+/// any), in (member, partition of a topic it subscribes to) pairs: 1,000 members all
+/// subscribed to the same 10,000 partitions, or half as many pairs when subscriptions differ
+/// (Java's general algorithm, slower than the one for equal subscriptions). The page runs
+/// them on its main thread; an edit with a pinned what-if runs them up to seven times (the
+/// scenario's own, with its follow-up round; sticky and cooperative-sticky before and after
+/// the change, and cooperative-sticky's follow-up). At the bound one run takes 3 to 14 ms
+/// with equal subscriptions and 7 to 31 ms with half the topics each in the page's build
+/// (`tests/web.rs`, bench_assignors_in_wasm): an estimated 30 to 100 ms and 50 to 220 ms
+/// per such edit. A whole edit at the bound is not measured yet (README, Open items).
+pub const STICKY_PAIRS: u64 = 10_000_000;
+
+/// Why the page does not run `kind` (a sticky assignor) on `input`, if it is above the bound.
+pub fn sticky_refusal(input: &GroupInput, kind: AssignorKind) -> Option<String> {
+    let partitions: crate::collections::Names = input
+        .topics
+        .iter()
+        .map(|t| (t.name.clone(), t.partitions))
+        .collect();
+    let pairs: u64 = input
+        .members
+        .iter()
+        .flat_map(|m| &m.topics)
+        .filter_map(|t| partitions.get(t.as_str()))
+        .map(|p| u64::from(*p))
+        .sum();
+    let equal = input.members.windows(2).all(|w| w[0].topics == w[1].topics);
+    let limit = if equal {
+        STICKY_PAIRS
+    } else {
+        STICKY_PAIRS / 2
+    };
+    (pairs > limit).then(|| {
+        format!(
+            "this page runs the {name} assignor on groups of up to {limit} member-partition pairs (each member times the partitions it subscribes to; {STICKY_PAIRS} when all subscriptions are equal), so that no edit holds the page for long; this group has {pairs}. The command-line tool runs any size: rebalance-lab assign FILE --assignor {name}",
+            name = kind.name(),
+        )
+    })
 }
 
 /// The assignment `kind` gives the group now, the baseline being the previous generation

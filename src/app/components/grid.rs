@@ -310,6 +310,13 @@ pub fn grid(props: &Props) -> Html {
         .collect();
     let (max, min) = a.max_min();
     let mut budget = CELLS_IN_ALL;
+    // Cooperative-sticky's revoked partitions, by topic (one pass, not a search per cell).
+    let mut revoked: crate::collections::Names = Default::default();
+    let mut revoked_runs: Vec<&[crate::assignor::sticky::Withheld]> = Vec::new();
+    for run in a.withheld.chunk_by(|x, y| x.topic == y.topic) {
+        revoked.insert(run[0].topic.clone(), revoked_runs.len() as u32);
+        revoked_runs.push(run);
+    }
     let rows = a.topics.iter().enumerate().map(|(ti, t)| {
         let moved = c.diff.as_ref().and_then(|d| d.moved_cells.get(ti));
         let status = if t.partitions == 0 {
@@ -322,6 +329,15 @@ pub fn grid(props: &Props) -> Html {
         let rest = (shown < t.owners.len())
             .then(|| AttrValue::from(explain::rest_of_topic(&c.input, t, shown)));
         let extra = extra_partitions(a.assignor, t);
+        let mut revoked_at: Vec<Option<&crate::assignor::sticky::Withheld>> = Vec::new();
+        if let Some(run) = revoked.get(t.topic.as_str()).map(|i| revoked_runs[*i as usize]) {
+            revoked_at.resize(shown, None);
+            for w in run {
+                if let Some(x) = usize::try_from(w.partition).ok().and_then(|p| revoked_at.get_mut(p)) {
+                    *x = Some(w);
+                }
+            }
+        }
         let owners: Vec<Option<Owner>> = t.owners[..shown]
             .iter()
             .enumerate()
@@ -349,10 +365,7 @@ pub fn grid(props: &Props) -> Html {
                 })
                 .or_else(|| {
                     // cooperative-sticky round 1: revoked now, handed over in round 2
-                    let w = a
-                        .withheld
-                        .iter()
-                        .find(|w| w.topic == t.topic && w.partition as usize == p)?;
+                    let w = revoked_at.get(p).copied().flatten()?;
                     let to = ids.get(w.to as usize)?.clone();
                     let from = w.from.first().and_then(|f| {
                         Some((ids.get(*f as usize)?.clone(), *slots.get(*f as usize)?))

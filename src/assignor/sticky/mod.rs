@@ -386,14 +386,31 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
             topic: prep.topics[tp.t as usize].name.to_string(),
             partition: tp.p,
             to: *to,
-            from: prep
-                .map_order
-                .iter()
-                .copied()
-                .filter(|m| prep.member_data[*m as usize].contains(tp))
-                .collect(),
+            from: Vec::new(),
         })
         .collect();
+    // Who claimed each withheld partition, members in map order: one pass over the owned
+    // lists with the withheld partitions sorted for look-up (not a scan of every member's
+    // list per partition: quadratic when many partitions move).
+    if !withheld.is_empty() {
+        let mut index: Vec<(u32, i32, u32)> = raw
+            .withheld
+            .iter()
+            .enumerate()
+            .map(|(i, (tp, _))| (tp.t, tp.p, i as u32))
+            .collect();
+        crate::collections::sort(&mut index);
+        for &m in &prep.map_order {
+            for tp in &prep.member_data[m as usize] {
+                if let Ok(k) = index.binary_search_by(|x| (x.0, x.1).cmp(&(tp.t, tp.p))) {
+                    let from = &mut withheld[index[k].2 as usize].from;
+                    if from.last() != Some(&m) {
+                        from.push(m);
+                    }
+                }
+            }
+        }
+    }
     crate::collections::sort_by(&mut withheld, |a, b| {
         string_compare(&a.topic, &b.topic).then(a.partition.cmp(&b.partition))
     });
