@@ -42,7 +42,7 @@ median() { # the median_us field of a JSON line
 
 echo "# $MEMBERS members, $TOPICS topics x $PARTITIONS partitions; median of $RUNS runs;" \
     "Java warmed ${WARMUP_SECONDS:-10} s or ${WARMUP_INVOCATIONS:-3000} calls; $(java -version 2>&1 | head -1)"
-printf '%-34s %12s %12s %8s\n' case rust_us java_us java/rust
+printf '%-38s %12s %12s %8s\n' case rust_us java_us java/rust
 for c in $CASES; do
     assignor=${c%%:*}
     rest=${c#*:}
@@ -61,5 +61,5 @@ for c in $CASES; do
     rm=$(echo "$r" | median)
     jm=$(echo "$j" | median)
     name="$assignor $rebalance${het:+ heterogeneous}"
-    awk -v n="$name" -v r="$rm" -v j="$jm" 'BEGIN { printf "%-34s %12.1f %12.1f %8.2f\n", n, r, j, j / r }'
+    awk -v n="$name" -v r="$rm" -v j="$jm" 'BEGIN { printf "%-38s %12.1f %12.1f %8.2f\n", n, r, j, j / r }'
 done
