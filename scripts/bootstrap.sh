@@ -9,6 +9,16 @@ TOOLS="${REBALANCE_LAB_TOOLS:-$HOME/.cache/rebalance-lab}"
 export PATH="$HOME/.cargo/bin:$TOOLS/binaryen/node_modules/.bin:$TOOLS/terser/node_modules/.bin:$PATH"
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
+# What the rest needs and does not install: Node.js's npm (wasm-opt, terser and the browser
+# checks come from the npm registry) and, for the tests, python3 (scripts/lighthouse.sh
+# serves dist/ with it).
+for tool in npm $([ "${NEED_BROWSER:-0}" = 1 ] && echo python3); do
+  if ! command -v "$tool" >/dev/null; then
+    echo "bootstrap: $tool is needed and not on PATH" >&2
+    return 1 2>/dev/null || exit 1
+  fi
+done
+
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
   rustup target add wasm32-unknown-unknown

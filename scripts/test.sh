@@ -6,6 +6,9 @@
 # end-to-end tests (the built app driven through WebDriver).
 set -uo pipefail
 cd "$(dirname "$0")/.."
+# First in a process of its own, so that any failed install stops the run (a sourced script
+# followed by `||` would run with `set -e` off), then sourced for the PATH it sets.
+NEED_BROWSER=1 NEED_FUZZ=1 bash -c 'source scripts/bootstrap.sh' || { echo "bootstrap failed"; exit 1; }
 NEED_BROWSER=1 NEED_FUZZ=1 source scripts/bootstrap.sh || { echo "bootstrap failed"; exit 1; }
 set +e
 
@@ -74,6 +77,8 @@ step "fuzz (30 s per target)" scripts/fuzz.sh 30
 # page's own.
 step "browser tests (wasm-bindgen-test, headless Chromium)" bash -c \
   'source scripts/web-env.sh && CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner WASM_BINDGEN_TEST_TIMEOUT=180 cargo test --profile web --target wasm32-unknown-unknown --test web -- --nocapture'
+# No stale dist/ for the steps after it if the build fails.
+rm -rf dist
 step "release build (trunk, offline)" offline scripts/build-release.sh
 SIZE_FILE="$(mktemp)"
 echo "no bundle was built" >"$SIZE_FILE"
