@@ -1223,6 +1223,7 @@ async fn cooperative_sticky_revokes_then_hands_over() {
     )
     .await;
     let before = owners(&c, "orders").await;
+    assert_eq!(before.len(), 7, "{before:?}");
     // The fresh assignment is the command-line tool's.
     let scenario = r#"{"topics":{"orders":7},"members":[{"id":"consumer-a","topics":["orders"]},{"id":"consumer-b","topics":["orders"]},{"id":"consumer-c","topics":["orders"]}]}"#;
     let out = cli(
@@ -1261,6 +1262,61 @@ async fn cooperative_sticky_revokes_then_hands_over() {
         .parse()
         .unwrap();
     let from = before[p].clone().unwrap();
+    // Round 1 and round 2 are the command-line tool's, given the pinned assignment as each
+    // member's owned partitions in generation 1 (what the page does with a baseline).
+    let owned = |id: &str| -> Vec<usize> {
+        (0..7)
+            .filter(|q| before[*q].as_deref() == Some(id))
+            .collect()
+    };
+    let grown = format!(
+        r#"{{"topics":{{"orders":7}},"members":[{}{{"id":"consumer-d","topics":["orders"]}}]}}"#,
+        ["consumer-a", "consumer-b", "consumer-c"]
+            .iter()
+            .map(|id| format!(
+                r#"{{"id":"{id}","topics":["orders"],"owned":{{"orders":{:?}}},"generation":1}},"#,
+                owned(id)
+            ))
+            .collect::<String>()
+    );
+    let cli_owners = |out: &str| -> Vec<Option<String>> {
+        let json: serde_json::Value = serde_json::from_str(out).unwrap();
+        (0..7u64)
+            .map(|q| {
+                json.as_object().unwrap().iter().find_map(|(m, topics)| {
+                    topics["orders"]
+                        .as_array()
+                        .is_some_and(|ps| ps.iter().any(|x| x.as_u64() == Some(q)))
+                        .then(|| m.clone())
+                })
+            })
+            .collect()
+    };
+    let round1 = cli_owners(&cli(
+        &["assign", "-", "--assignor", "cooperative-sticky"],
+        Some(&grown),
+    ));
+    let round2 = cli_owners(&cli(
+        &[
+            "assign",
+            "-",
+            "--assignor",
+            "cooperative-sticky",
+            "--follow-up",
+        ],
+        Some(&grown),
+    ));
+    assert_eq!(owners(&c, "orders").await, round1, "round 1 is the CLI's");
+    assert_eq!(
+        round1[p], None,
+        "the revoked partition has no owner in round 1"
+    );
+    for q in (0..7).filter(|q| *q != p) {
+        assert_eq!(
+            round1[q], before[q],
+            "partition {q} keeps its owner in round 1"
+        );
+    }
     assert_eq!(
         before
             .iter()
@@ -1276,8 +1332,7 @@ async fn cooperative_sticky_revokes_then_hands_over() {
         .await
         .unwrap();
     assert!(
-        rounds.starts_with("Round 1: 1 partitions change owner")
-            || rounds.starts_with("Round 1: 1 partition changes owner"),
+        rounds.starts_with("Round 1: partitions changing owner, revoked first (hatched) and handed over in a follow-up rebalance: 1."),
         "{rounds}"
     );
     // The what-if counts, per assignor: range pauses everything (eager), cooperative-sticky
@@ -1306,6 +1361,7 @@ async fn cooperative_sticky_revokes_then_hands_over() {
         g.iter().all(|o| o.is_some()).then_some(g)
     })
     .await;
+    assert_eq!(after, round2, "round 2 is the CLI's --follow-up");
     assert_eq!(after[p].as_deref(), Some("consumer-d"));
     for (q, o) in after.iter().enumerate() {
         if q != p {

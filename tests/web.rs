@@ -482,8 +482,9 @@ async fn sticky_above_the_bound_is_refused_plainly() {
         .text_content()
         .unwrap();
     assert!(
-        msg.contains("runs the cooperative-sticky assignor on groups of up to 10000000 member-partition pairs")
-            && msg.contains("this group has 10010000")
+        msg.contains(
+            "runs the cooperative-sticky assignor on up to 10000000 member-partition pairs"
+        ) && msg.contains("this group has 10010000")
             && msg.contains("rebalance-lab assign FILE --assignor cooperative-sticky"),
         "{msg}"
     );

@@ -263,9 +263,9 @@ fn sticky_status(c: &Computed, round2: &UseStateHandle<bool>) -> Html {
         Ok(r) => r,
     };
     let from = if c.baseline.is_some() {
-        "Each member's previous assignment is the pinned baseline (generation 1), unless its own owned partitions or bytes say otherwise."
+        "Previous assignment: the pinned baseline (generation 1), unless a member's owned partitions or bytes say otherwise."
     } else {
-        "Each member's previous assignment comes from its owned partitions and generation (or its subscription bytes); pin a baseline, then change the group, to see what stays."
+        "Previous assignment: each member's owned partitions and generation, or its bytes. Pin a baseline, then change the group, to see what stays."
     };
     let toggle = {
         let round2 = round2.clone();
@@ -279,10 +279,7 @@ fn sticky_status(c: &Computed, round2: &UseStateHandle<bool>) -> Html {
                     { if c.round2 {
                         "Round 2, after the follow-up rebalance: the revoked partitions have their new owners.".to_string()
                     } else {
-                        match r1.withheld.len() {
-                            1 => "Round 1: 1 partition changes owner, so cooperative-sticky revokes it first (hatched) and hands it over in a follow-up rebalance; every other partition keeps flowing.".to_string(),
-                            n => format!("Round 1: {n} partitions change owner, so cooperative-sticky revokes them first (hatched) and hands them over in a follow-up rebalance; every other partition keeps flowing."),
-                        }
+                        format!("Round 1: partitions changing owner, revoked first (hatched) and handed over in a follow-up rebalance: {}. Every other partition keeps flowing.", r1.withheld.len())
                     } }
                     <button id="round-toggle" onclick={toggle} aria-pressed={c.round2.to_string()}>
                         { if c.round2 { "Show round 1" } else { "Show round 2" } }

@@ -367,7 +367,7 @@ fn sticky_summary(input: &GroupInput, a: &Assignment, t: &TopicAssignment, out: 
     let members = input.members.len() as u32;
     let (max, min) = a.max_min();
     out.push(format!(
-        "{} balances each member's total over all its topics, not each topic: {} over {}, now max {max} and min {min} per member. A member first keeps the partitions it owned, up to that balance; the partitions left over go, one at a time, to the member with the fewest.",
+        "{} balances each member's total over all its topics, not each topic: {} over {}, max {max}, min {min}. Members keep what they owned up to that balance; the rest goes, one at a time, to the member with the fewest.",
         if a.assignor == AssignorKind::Sticky {
             "StickyAssignor"
         } else {
@@ -401,7 +401,7 @@ fn sticky_summary(input: &GroupInput, a: &Assignment, t: &TopicAssignment, out: 
     }
     if !claimed {
         out.push(format!(
-            "Nobody owned {} before (no previous assignment: pin a baseline, then change the group, to see what stays), so this is a fresh assignment.",
+            "Nobody owned {} before: a fresh assignment (pin a baseline, then change the group, to see what stays).",
             t.topic
         ));
         return;

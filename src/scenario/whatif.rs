@@ -347,7 +347,7 @@ pub fn sticky_refusal(input: &GroupInput, kind: AssignorKind) -> Option<String> 
     };
     (pairs > limit).then(|| {
         format!(
-            "this page runs the {name} assignor on groups of up to {limit} member-partition pairs (each member times the partitions it subscribes to; {STICKY_PAIRS} when all subscriptions are equal), so that no edit holds the page for long; this group has {pairs}. The command-line tool runs any size: rebalance-lab assign FILE --assignor {name}",
+            "this page runs the {name} assignor on up to {limit} member-partition pairs (each member times the partitions it subscribes to; {STICKY_PAIRS} when all subscriptions are equal) and this group has {pairs}: the command-line tool runs any size, rebalance-lab assign FILE --assignor {name}",
             name = kind.name(),
         )
     })

@@ -106,7 +106,7 @@ pub fn what_if(p: &Props) -> Html {
                         }) }
                         </tbody>
                     </table>
-                    <p class="hint">{ "Paused: partitions nobody consumes during the rebalance. An eager assignor stops every member's partitions until the new assignment arrives; cooperative-sticky stops only those that move, revoked in a first rebalance and handed over in a second." }</p>
+                    <p class="hint">{ "Paused: partitions nobody consumes during the rebalance (eager assignors: all; cooperative-sticky: only those that move)." }</p>
                 }
                 <p class="moved-headline">
                     { if diff.moved == 0 { "Nothing moved since the baseline.".to_string() } else { format!("{} moved since the baseline.", plural(diff.moved, "partition", "partitions")) } }
