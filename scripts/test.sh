@@ -72,9 +72,8 @@ step "clippy (wasm32)" cargo clippy --all-targets --target wasm32-unknown-unknow
 step "native tests" cargo test
 # Prints a FUZZ line per target (inputs run, failure or not) for the summary.
 step "fuzz (30 s per target)" scripts/fuzz.sh 30
-# Release build: the BENCH lines it prints (repaint and typing times) are the real figures.
-# Built as the page ships (the web profile, scripts/web-env.sh), so the figures are the
-# page's own.
+# The BENCH lines these print (repaint, typing, each assignor in wasm) are the page's own
+# figures: built as the page ships (the web profile, scripts/web-env.sh).
 step "browser tests (wasm-bindgen-test, headless Chromium)" bash -c \
   'source scripts/web-env.sh && CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner WASM_BINDGEN_TEST_TIMEOUT=180 cargo test --profile web --target wasm32-unknown-unknown --test web -- --nocapture'
 # No stale dist/ for the steps after it if the build fails.
