@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what is missing, and only that: the wasm32 target, trunk 0.21.14, wasm-bindgen-cli
-# at the Cargo.lock version, wasm-opt (npm's binaryen@132), terser (npm's terser@5.36.0), Debian's chromium and
-# chromium-driver (with NEED_BROWSER=1) and cargo-fuzz 0.13 (with NEED_FUZZ=1). Source it: it
-# also puts the tools on PATH.
+# at the Cargo.lock version, wasm-opt (npm's binaryen@132) and terser (npm's terser@5.36.0),
+# Debian's chromium and chromium-driver and npm's lighthouse and axe-core (with
+# NEED_BROWSER=1), and cargo-fuzz 0.13 (with NEED_FUZZ=1); the npm packages and all their
+# dependencies at the versions locked in tools/npm/. Source it: it also puts the tools on PATH.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="${REBALANCE_LAB_TOOLS:-$HOME/.cache/rebalance-lab}"
@@ -18,6 +19,20 @@ for tool in npm $([ "${NEED_BROWSER:-0}" = 1 ] && echo python3); do
     return 1 2>/dev/null || exit 1
   fi
 done
+
+# npm_tool NAME: installs tools/npm/NAME (its package.json and package-lock.json: every
+# package, the dependencies' too, pinned by the lock) into $TOOLS/NAME with `npm ci`, unless
+# that same lock is installed there already.
+npm_tool() {
+  local dir="$TOOLS/$1" src="$ROOT/tools/npm/$1"
+  if [ -d "$dir/node_modules" ] && cmp -s "$src/package-lock.json" "$dir/package-lock.json"; then
+    return 0
+  fi
+  say "installing npm's $1 (tools/npm/$1, locked) into $dir"
+  mkdir -p "$dir"
+  cp "$src/package.json" "$src/package-lock.json" "$dir/"
+  (cd "$dir" && npm ci --no-audit --no-fund --silent >/dev/null)
+}
 
 if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   say "adding the wasm32-unknown-unknown target"
@@ -36,17 +51,10 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $WB_VERSION\$"; then
   cargo install wasm-bindgen-cli --version "$WB_VERSION"
 fi
 
-if ! wasm-opt --version 2>/dev/null | grep -q 'version 132'; then
-  say "installing wasm-opt (npm binaryen@132) into $TOOLS/binaryen"
-  mkdir -p "$TOOLS/binaryen"
-  (cd "$TOOLS/binaryen" && npm install --no-audit --no-fund --silent binaryen@132 >/dev/null)
-fi
+# wasm-opt (npm's binaryen 132) and terser 5.36.
+npm_tool binaryen
+npm_tool terser
 
-if ! terser --version 2>/dev/null | grep -q '^terser 5\.36\.0$'; then
-  say "installing terser (npm terser@5.36.0) into $TOOLS/terser"
-  mkdir -p "$TOOLS/terser"
-  (cd "$TOOLS/terser" && npm install --no-audit --no-fund --silent terser@5.36.0 >/dev/null)
-fi
 
 if [ "${NEED_BROWSER:-0}" = 1 ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; }; then
   say "installing chromium and chromium-driver from Debian"
@@ -57,11 +65,8 @@ fi
 
 # Accessibility and first-load checks of the test command: npm's axe-core (run inside the page
 # by tests/e2e.rs) and Lighthouse 12 (scripts/lighthouse.sh; 13 needs a newer Node).
-if [ "${NEED_BROWSER:-0}" = 1 ] && { [ ! -f "$TOOLS/lighthouse/node_modules/axe-core/axe.min.js" ] ||
-    ! "$TOOLS/lighthouse/node_modules/.bin/lighthouse" --version 2>/dev/null | grep -qx '12.2.3'; }; then
-  say "installing npm's lighthouse@12.2.3 and axe-core@4.10.2 into $TOOLS/lighthouse"
-  mkdir -p "$TOOLS/lighthouse"
-  (cd "$TOOLS/lighthouse" && npm install --no-audit --no-fund --silent lighthouse@12.2.3 axe-core@4.10.2 >/dev/null)
+if [ "${NEED_BROWSER:-0}" = 1 ]; then
+  npm_tool lighthouse
 fi
 export AXE="$TOOLS/lighthouse/node_modules/axe-core/axe.min.js"
 
