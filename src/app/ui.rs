@@ -95,16 +95,9 @@ pub fn app() -> Html {
                     // The sticky assignors' input carries each member's previous assignment
                     // (the pinned baseline's, unless the member says otherwise): the
                     // explanation counts what stayed against it.
-                    let mut with = s.group_input_for(s.assignor);
-                    if let Some(b) = baseline.as_ref() {
-                        with = whatif::with_previous(&with, b);
-                    }
-                    if let Some(refusal) = whatif::sticky_refusal(&with, s.assignor) {
-                        return Err(refusal);
-                    }
-                    let r = whatif::assign_after(s.assignor, &with, None);
+                    let (with, rounds) = whatif::sticky_rounds(s, baseline.as_ref());
                     input = with;
-                    r
+                    rounds
                 });
             let changes = pinned
                 .as_ref()
@@ -127,16 +120,7 @@ pub fn app() -> Html {
                     let mut rows = whatif::compare_assignors(p, renames, s, kinds);
                     if let Some(why) = big {
                         for kind in [AssignorKind::Sticky, AssignorKind::CooperativeSticky] {
-                            rows.push(whatif::AssignorChange {
-                                kind,
-                                before: (0, 0),
-                                after: (0, 0),
-                                moved: 0,
-                                paused: 0,
-                                rebalances: 0,
-                                idle: 0,
-                                error: Some(why.clone()),
-                            });
+                            rows.push(whatif::AssignorChange::failed(kind, why.clone()));
                         }
                     }
                     rows

@@ -52,21 +52,15 @@ impl Baseline {
     /// the assignor gives no answer, or the group is above the page's bound for the sticky
     /// assignors ([`sticky_refusal`]).
     pub fn now(s: &Scenario, previous: Option<&Baseline>) -> Baseline {
-        let mut input = s.group_input_for(s.assignor);
-        if matches!(
+        if !matches!(
             s.assignor,
             AssignorKind::Sticky | AssignorKind::CooperativeSticky
         ) {
-            if sticky_refusal(&input, s.assignor).is_some() {
-                return Baseline::default();
-            }
-            if let Some(b) = previous {
-                input = with_previous(&input, b);
-            }
+            return Baseline::of(s);
         }
-        match assign_after(s.assignor, &input, None) {
-            Ok((r1, r2)) => Baseline::pin(&input, r2.as_ref().unwrap_or(&r1)),
-            Err(_) => Baseline::default(),
+        match sticky_rounds(s, previous) {
+            (input, Ok((r1, r2))) => Baseline::pin(&input, r2.as_ref().unwrap_or(&r1)),
+            (_, Err(_)) => Baseline::default(),
         }
     }
 
@@ -245,6 +239,20 @@ pub struct AssignorChange {
 }
 
 impl AssignorChange {
+    /// A row with no answer: why `kind` gives none.
+    pub fn failed(kind: AssignorKind, why: String) -> AssignorChange {
+        AssignorChange {
+            kind,
+            before: (0, 0),
+            after: (0, 0),
+            moved: 0,
+            paused: 0,
+            rebalances: 1,
+            idle: 0,
+            error: Some(why),
+        }
+    }
+
     /// The row of the side-by-side table: max/min before, max/min after, partitions moved,
     /// partitions paused (with the rebalances that takes), members idle after; or why Java
     /// would throw instead.
@@ -353,6 +361,26 @@ pub fn sticky_refusal(input: &GroupInput, kind: AssignorKind) -> Option<String> 
     })
 }
 
+/// What the page runs for `s` under its sticky assignor: the input, each member's previous
+/// assignment being `previous` (the pinned baseline) unless the member says otherwise, and
+/// the rounds it gives; or why there are none (above the page's bound, [`sticky_refusal`],
+/// or Java throws).
+#[allow(clippy::type_complexity)]
+pub fn sticky_rounds(
+    s: &Scenario,
+    previous: Option<&Baseline>,
+) -> (GroupInput, Result<(Assignment, Option<Assignment>), String>) {
+    let mut input = s.group_input_for(s.assignor);
+    if let Some(refusal) = sticky_refusal(&input, s.assignor) {
+        return (input, Err(refusal));
+    }
+    if let Some(b) = previous {
+        input = with_previous(&input, b);
+    }
+    let rounds = assign_after(s.assignor, &input, None);
+    (input, rounds)
+}
+
 /// The assignment `kind` gives the group now, the baseline being the previous generation
 /// for the sticky assignors: (round 1, the follow-up round when cooperative-sticky withheld
 /// partitions).
@@ -390,24 +418,9 @@ pub fn compare_assignors(
         .iter()
         .map(|k| {
             let (was, is) = (pinned.group_input_for(*k), now.group_input_for(*k));
-            let empty = AssignorChange {
-                kind: *k,
-                before: (0, 0),
-                after: (0, 0),
-                moved: 0,
-                paused: 0,
-                rebalances: 1,
-                idle: 0,
-                error: None,
-            };
             let before = match crate::assignor::try_assign(*k, &was) {
                 Ok(a) => a,
-                Err(e) => {
-                    return AssignorChange {
-                        error: Some(format!("before: {e}")),
-                        ..empty
-                    }
-                }
+                Err(e) => return AssignorChange::failed(*k, format!("before: {e}")),
             };
             let mut base = Baseline::pin(&was, &before);
             for (o, n) in renames {
@@ -415,12 +428,7 @@ pub fn compare_assignors(
             }
             let (round1, round2) = match assign_after(*k, &is, Some(&base)) {
                 Ok(r) => r,
-                Err(e) => {
-                    return AssignorChange {
-                        error: Some(format!("after: {e}")),
-                        ..empty
-                    }
-                }
+                Err(e) => return AssignorChange::failed(*k, format!("after: {e}")),
             };
             let cooperative = round2.is_some();
             let after = round2.unwrap_or(round1.clone());
@@ -437,7 +445,8 @@ pub fn compare_assignors(
                 },
                 rebalances: if cooperative { 2 } else { 1 },
                 idle: after.totals.iter().filter(|t| **t == 0).count() as u32,
-                ..empty
+                kind: *k,
+                error: None,
             }
         })
         .collect()
