@@ -39,6 +39,12 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
+# The page's release build compiles the standard library itself (scripts/build-release.sh).
+if ! rustup component list --installed | grep -q '^rust-src'; then
+  say "adding the rust-src component"
+  rustup component add rust-src
+fi
+
 if ! trunk --version 2>/dev/null | grep -q ' 0\.21\.14'; then
   say "installing trunk 0.21.14 (about 20 minutes on 2 cores)"
   cargo install trunk --version 0.21.14 --locked
