@@ -40,7 +40,7 @@ impl Baseline {
     /// this version does not run).
     pub fn of(s: &Scenario) -> Baseline {
         let input = s.group_input();
-        match crate::assignor::assign(s.assignor, &input) {
+        match crate::assignor::assign_with(s.assignor, &input, s.leader_client) {
             Some(a) => Baseline::pin(&input, &a),
             None => Baseline::default(),
         }
@@ -252,8 +252,8 @@ pub fn compare_assignors(
     kinds
         .iter()
         .filter_map(|k| {
-            let before = crate::assignor::assign(*k, &was)?;
-            let after = crate::assignor::assign(*k, &is)?;
+            let before = crate::assignor::assign_with(*k, &was, pinned.leader_client)?;
+            let after = crate::assignor::assign_with(*k, &is, now.leader_client)?;
             let mut base = Baseline::pin(&was, &before);
             for (o, n) in renames {
                 base.rename(o, n);
