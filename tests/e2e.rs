@@ -1445,3 +1445,99 @@ async fn axe_finds_nothing_serious() {
     check("a broken link").await;
     finish(c).await;
 }
+
+/// The group panel: group.id gives the coordinator partition the CLI computes, two members'
+/// strategy lists tie and the winner is the first in HashMap order, a member that shares no
+/// protocol is refused, and removing the leader hands over to the first key of the members
+/// HashMap, not to the second joiner.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn the_group_panel_coordinator_vote_and_leader() {
+    let (_d, c, base) = session().await;
+    open(&c, &format!("{base}#v1;a=r;t=orders*6;m=z***B,y***B,x***B")).await;
+    for id in ["payments-service", "orders"] {
+        paste(&c, "#group-id", id).await;
+        let json: serde_json::Value =
+            serde_json::from_str(&cli(&["coordinator", "--group-id", id, "--json"], None)).unwrap();
+        let want = json["partition"].to_string();
+        let got = until("the coordinator partition", || async {
+            let p = attr_of(&c, "#coordinator", "data-coordinator-partition").await?;
+            (p == want).then_some(p)
+        })
+        .await;
+        assert_eq!(got, want, "{id}");
+    }
+    // Leader z (first to join); if it leaves, x leads (HashMap order), not y.
+    assert_eq!(
+        attr_of(&c, "#leader", "data-leader").await.as_deref(),
+        Some("z")
+    );
+    assert_eq!(
+        attr_of(&c, "#leader", "data-next-leader").await.as_deref(),
+        Some("x")
+    );
+    // A tie: z prefers range, y round-robin; x shares neither and is refused.
+    paste(&c, "[data-member-protocols='0']", "range, roundrobin").await;
+    paste(&c, "[data-member-protocols='1']", "roundrobin, range").await;
+    paste(&c, "[data-member-protocols='2']", "sticky").await;
+    let winner = until("the tie's winner", || async {
+        c.find(Locator::Css("[data-vote-member='x'] [data-refused='true']"))
+            .await
+            .ok()?;
+        let w = attr_of(&c, "#vote-winner", "data-vote-winner").await?;
+        (!w.is_empty()).then_some(w)
+    })
+    .await;
+    assert_eq!(winner, "range");
+    let why = c
+        .find(Locator::Id("vote-winner"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(why.contains("tie") && why.contains("HashMap"), "{why}");
+    let refused = c
+        .find(Locator::Css("[data-vote-member='x'] .refused"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(refused.contains("INCONSISTENT_GROUP_PROTOCOL"), "{refused}");
+    // x back to the Java client's default: accepted again.
+    c.execute(
+        "const s = document.querySelector(\"[data-member-preset='2']\"); s.value = 'java'; \
+         s.dispatchEvent(new Event('change', {bubbles: true}));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    until("x accepted", || async {
+        let v = attr_of(
+            &c,
+            "[data-vote-member='x'] td:last-child",
+            "data-member-vote",
+        )
+        .await?;
+        (v == "range").then_some(())
+    })
+    .await;
+    // Remove the leader: x leads, as announced.
+    click(&c, Locator::Css("[aria-label='Remove member z']")).await;
+    let leader = until("the new leader", || async {
+        let l = attr_of(&c, "#leader", "data-leader").await?;
+        (l != "z").then_some(l)
+    })
+    .await;
+    assert_eq!(leader, "x");
+    // Step through the round.
+    for _ in 0..4 {
+        click(&c, Locator::Css(".round button:last-of-type")).await;
+    }
+    assert_eq!(
+        attr_of(&c, ".round", "data-round-step").await.as_deref(),
+        Some("Heartbeat")
+    );
+    finish(c).await;
+}

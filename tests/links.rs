@@ -7,7 +7,7 @@
 
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use rebalance_lab::assignor::AssignorKind;
+use rebalance_lab::assignor::{AssignorKind, LeaderClient};
 use rebalance_lab::protocol::encode_subscription;
 use rebalance_lab::scenario::link::{from_fragment, to_fragment, LinkState};
 use rebalance_lab::scenario::member_id::coordinator_member_id;
@@ -47,6 +47,8 @@ struct MemberPlan {
     /// Some(version): the member is written as subscription bytes at that version.
     bytes: Option<i16>,
     view_version: Option<i16>,
+    /// None: the Java client's default strategy list.
+    protocols: Option<Vec<String>>,
 }
 
 fn member_plan() -> impl Strategy<Value = MemberPlan> {
@@ -59,9 +61,17 @@ fn member_plan() -> impl Strategy<Value = MemberPlan> {
         prop::collection::vec((name(), prop::collection::vec(any::<i32>(), 0..4)), 0..2),
         prop::option::of(0i16..=3),
         prop::option::of(0i16..=3),
+        prop::option::of(prop::collection::vec(
+            prop_oneof![
+                2 => prop::sample::select(vec!["range", "roundrobin", "cooperative-sticky", "sticky"])
+                    .prop_map(String::from),
+                1 => name(),
+            ],
+            0..4,
+        )),
     )
         .prop_map(
-            |(id, instance_id, rack, subs, generation, owned, bytes, view_version)| MemberPlan {
+            |(id, instance_id, rack, subs, generation, owned, bytes, view_version, protocols)| MemberPlan {
                 id,
                 instance_id,
                 rack,
@@ -70,6 +80,7 @@ fn member_plan() -> impl Strategy<Value = MemberPlan> {
                 owned,
                 bytes,
                 view_version,
+                protocols,
             },
         )
 }
@@ -94,10 +105,25 @@ fn link_state() -> impl Strategy<Value = LinkState> {
             ),
             0..2,
         ),
+        (
+            prop::option::of(prop_oneof![name(), Just(String::new())]),
+            prop_oneof![Just(50u32), 1u32..=i32::MAX as u32],
+            any::<bool>(),
+            any::<bool>(),
+        ),
     )
-        .prop_map(|(topics, members, assignor, pin, step, racks)| {
+        .prop_map(|(topics, members, assignor, pin, step, racks, group)| {
+            let (group_id, offsets_partitions, assignor_by_vote, librdkafka) = group;
             let mut s = Scenario {
                 assignor,
+                group_id,
+                offsets_partitions,
+                assignor_by_vote,
+                leader_client: if librdkafka {
+                    LeaderClient::Librdkafka
+                } else {
+                    LeaderClient::Java
+                },
                 ..Default::default()
             };
             for (n, p) in topics {
@@ -124,6 +150,9 @@ fn link_state() -> impl Strategy<Value = LinkState> {
                     generation: m.generation,
                     ..Default::default()
                 };
+                if let Some(p) = m.protocols {
+                    member.protocols = p;
+                }
                 for t in m.subs {
                     if !member.topics.contains(&t) {
                         member.topics.push(t);
@@ -180,7 +209,7 @@ fn damage() -> impl Strategy<Value = Damage> {
     let ch = prop_oneof![
         prop::sample::select(vec![
             ';', ',', '*', '!', '~', '^', '.', ':', '=', '%', '#', 'x', 'b', 'g', 'o', 'v', '0',
-            '9', '-'
+            '9', '-', 's', 'l'
         ]),
         prop::sample::select(vec!['é', '😀', '\u{202E}', '\u{0}', 'Ω']),
     ];

@@ -1,8 +1,9 @@
 //! The one reducer that owns the app state. Pure: clone, change, return. The URL and local
 //! storage are effects at the edge (see `hooks`), never in here.
 
-use crate::assignor::AssignorKind;
+use crate::assignor::{AssignorKind, LeaderClient};
 use crate::collections::VecMap;
+use crate::group::{self, ClientPreset, GroupEvent, LeaderHistory};
 use crate::protocol::{decode_subscription, encode_subscription, hex};
 use crate::scenario::colours::Colours;
 use crate::scenario::link::LinkState;
@@ -69,6 +70,9 @@ pub struct AppState {
     /// The group as it was when pinned (what each assignor's "before" is computed from),
     /// and the members that came back under new ids since (old id, new id).
     pub pinned: Option<(Scenario, Vec<(String, String)>)>,
+    /// The group's joins and leaves since a member was removed (empty: every member joined
+    /// in list order), so the leader after a leave is the one the broker picks.
+    pub group_log: Vec<GroupEvent>,
 }
 
 /// The version librdkafka sends, and the default of the bytes view.
@@ -91,7 +95,9 @@ impl Default for AppState {
             colours: Colours::default(),
             preset: Some("seven-three"),
             pinned: None,
+            group_log: Vec::new(),
         }
+        .with_vote_default()
         .with_colours()
     }
 }
@@ -166,6 +172,24 @@ pub enum Action {
     StoryStep(usize),
     /// Leaves the story (the group stays as it is).
     ExitStory,
+    /// group.id typed.
+    SetGroupId(String),
+    /// offsets.topic.num.partitions typed.
+    SetOffsetsPartitions(String),
+    /// A member's partition.assignment.strategy typed (names split by commas).
+    SetProtocols {
+        index: usize,
+        text: String,
+    },
+    /// A member's strategy list set to a client's default.
+    UseClientPreset {
+        index: usize,
+        preset: ClientPreset,
+    },
+    /// The assignor follows the vote again (after an override).
+    FollowVote,
+    /// The leader's client library (its member order for range and round-robin).
+    SetLeaderClient(LeaderClient),
 }
 
 impl AppState {
@@ -242,6 +266,13 @@ impl AppState {
             Action::RemoveMember(index) => {
                 // Per-member view state is keyed by member id: the others keep theirs.
                 let gone = id_at(s, index);
+                if next.group_log.is_empty() {
+                    next.group_log = s
+                        .members
+                        .iter()
+                        .map(|m| GroupEvent::Join(m.id.clone()))
+                        .collect();
+                }
                 edit::remove_member(s, index);
                 next.hex_drafts.remove(&gone);
                 next.versions.remove(&gone);
@@ -252,6 +283,7 @@ impl AppState {
             }
             Action::SetAssignor(kind) => {
                 s.assignor = kind;
+                s.assignor_by_vote = false;
                 (Ok(()), HistoryMode::Push, String::new())
             }
             Action::LoadPreset(key) => match presets::preset(key) {
@@ -259,6 +291,8 @@ impl AppState {
                     *s = p;
                     // A new group: colours start again in list order.
                     next.colours = Colours::default();
+                    next.group_log.clear();
+                    s.assignor_by_vote = s.voted_assignor() == Some(s.assignor);
                     next.preset = presets::PRESETS
                         .iter()
                         .find(|p| p.key == key)
@@ -316,6 +350,8 @@ impl AppState {
                 next.refusal = None;
                 next.revision += 1;
                 next.history = HistoryMode::None;
+                next.group_log.clear();
+                next.scenario.follow_vote();
                 return next.with_colours();
             }
             Action::LinkBroken(b) => {
@@ -420,6 +456,7 @@ impl AppState {
                     next.baseline = step.baseline;
                     next.pinned = step.previous.map(|p| (p, step.renames));
                     next.story_step = Some(k);
+                    next.group_log.clear();
                     next.hex_drafts.clear();
                     next.versions.clear();
                     next.bytes_member = None;
@@ -435,6 +472,54 @@ impl AppState {
                 next.story_step = None;
                 (Ok(()), HistoryMode::Push, String::new())
             }
+            Action::SetGroupId(text) => {
+                s.group_id = Some(text);
+                (Ok(()), HistoryMode::Replace, String::new())
+            }
+            Action::SetOffsetsPartitions(text) => (
+                match text.trim().parse::<u32>() {
+                    Ok(n) if (1..=i32::MAX as u32).contains(&n) => {
+                        s.offsets_partitions = n;
+                        Ok(())
+                    }
+                    _ => Err(
+                        "offsets.topic.num.partitions is a whole number from 1 to 2147483647"
+                            .into(),
+                    ),
+                },
+                HistoryMode::Replace,
+                "offsets-partitions".to_string(),
+            ),
+            Action::SetProtocols { index, text } => (
+                match s.members.get_mut(index) {
+                    Some(m) => {
+                        m.protocols = text
+                            .split(',')
+                            .map(str::trim)
+                            .filter(|p| !p.is_empty())
+                            .map(String::from)
+                            .collect();
+                        Ok(())
+                    }
+                    None => Err("no such member".into()),
+                },
+                HistoryMode::Replace,
+                format!("member-{index}-protocols"),
+            ),
+            Action::UseClientPreset { index, preset } => {
+                if let Some(m) = s.members.get_mut(index) {
+                    m.protocols = preset.protocols().iter().map(|p| p.to_string()).collect();
+                }
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::FollowVote => {
+                s.assignor_by_vote = true;
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::SetLeaderClient(c) => {
+                s.leader_client = c;
+                (Ok(()), HistoryMode::Push, String::new())
+            }
             Action::UseFormFields(index) => {
                 if let Some(m) = s.members.get_mut(index) {
                     m.subscription = None;
@@ -445,6 +530,8 @@ impl AppState {
         };
         match result {
             Ok(()) => {
+                next.scenario.follow_vote();
+                next.sync_group_log();
                 if !is_preset && next.scenario != self.scenario {
                     next.preset = None;
                 }
@@ -503,6 +590,33 @@ impl AppState {
         self
     }
 
+    /// A new group's assignor follows the vote when it agrees with it.
+    fn with_vote_default(mut self) -> Self {
+        let s = &mut self.scenario;
+        s.assignor_by_vote = s.voted_assignor() == Some(s.assignor);
+        self
+    }
+
+    /// Keeps the group's log of joins and leaves in step with the member list: a member
+    /// no longer listed leaves, a member newly listed joins (renames are a leave and a join).
+    fn sync_group_log(&mut self) {
+        if self.group_log.is_empty() {
+            return;
+        }
+        let present = group::run_events(&self.group_log).members;
+        let listed = &self.scenario.members;
+        for id in &present {
+            if !listed.iter().any(|m| &m.id == id) {
+                self.group_log.push(GroupEvent::Leave(id.clone()));
+            }
+        }
+        for m in listed {
+            if !present.contains(&m.id) {
+                self.group_log.push(GroupEvent::Join(m.id.clone()));
+            }
+        }
+    }
+
     /// A member's colour slot.
     pub fn colour_of(&self, id: &str) -> u32 {
         self.colours.slot(id).unwrap_or(0)
@@ -532,6 +646,27 @@ impl AppState {
             self.bytes_member = Some(new.to_string());
         }
     }
+}
+
+/// The leader and the next leader: the accepted members joined in list order, then the
+/// group's log (when a member was removed) says who left and joined since; refused members
+/// never join.
+pub fn group_leader(log: &[GroupEvent], accepted: &[&str], refused: &[&str]) -> LeaderHistory {
+    let events: Vec<GroupEvent> = if log.is_empty() {
+        accepted
+            .iter()
+            .map(|id| GroupEvent::Join(id.to_string()))
+            .collect()
+    } else {
+        log.iter()
+            .filter(|e| match e {
+                GroupEvent::Join(id) => !refused.contains(&id.as_str()),
+                GroupEvent::Leave(_) => true,
+            })
+            .cloned()
+            .collect()
+    };
+    group::run_events(&events)
 }
 
 /// A seed for new member ids' UUIDs: different for every edit, the same for the same edit.
@@ -733,6 +868,91 @@ mod tests {
         assert!(broken.message.contains("owner 7"), "{}", broken.message);
         assert!(broken.partial);
         assert_eq!(broken.raw, "a|t:7");
+    }
+
+    fn leader_of(s: &AppState) -> LeaderHistory {
+        let vote = s.scenario.vote();
+        let refused: Vec<&str> = vote.refused.iter().map(|r| r.id.as_str()).collect();
+        group_leader(&s.group_log, &vote.accepted_ids(), &refused)
+    }
+
+    #[test]
+    fn group_id_vote_and_override() {
+        let s = start("v1;a=r;t=a*6;m=a***B,b***B");
+        assert!(
+            !s.scenario.assignor_by_vote,
+            "an old link keeps its assignor as given"
+        );
+        let g = s.apply(Action::SetGroupId("orders".into()));
+        assert_eq!(g.scenario.coordinator().partition, 31);
+        let g = g.apply(Action::SetOffsetsPartitions("150".into()));
+        assert_eq!(g.scenario.coordinator().offsets_partitions, 150);
+        let bad = g.apply(Action::SetOffsetsPartitions("0".into()));
+        assert_eq!(bad.scenario, g.scenario);
+        assert_eq!(bad.refusal.unwrap().0, "offsets-partitions");
+        // a tie: each member prefers another protocol; HashMap order gives range
+        let t = g
+            .apply(Action::FollowVote)
+            .apply(Action::SetProtocols {
+                index: 0,
+                text: "range, roundrobin,".into(),
+            })
+            .apply(Action::SetProtocols {
+                index: 1,
+                text: "roundrobin,range".into(),
+            });
+        let v = t.scenario.vote();
+        assert_eq!(v.tally.tied, ["range", "roundrobin"]);
+        assert!(v.why.contains("tie"), "{}", v.why);
+        assert_eq!(t.scenario.assignor, AssignorKind::Range, "follows the vote");
+        // librdkafka's default on both: range wins outright; an override sticks
+        let o = t
+            .apply(Action::UseClientPreset {
+                index: 1,
+                preset: ClientPreset::Librdkafka,
+            })
+            .apply(Action::SetAssignor(AssignorKind::RoundRobin));
+        assert!(!o.scenario.assignor_by_vote);
+        let o = o.apply(Action::SetProtocols {
+            index: 0,
+            text: "range".into(),
+        });
+        assert_eq!(o.scenario.assignor, AssignorKind::RoundRobin);
+        let f = o.apply(Action::FollowVote);
+        assert_eq!(f.scenario.assignor, AssignorKind::Range);
+        // a member that lists nothing in common is refused and does not vote
+        let r = f.apply(Action::SetProtocols {
+            index: 1,
+            text: "sticky".into(),
+        });
+        assert_eq!(r.scenario.vote().refused[0].id, "b");
+        // everything travels in the link
+        let back = start(&to_fragment(&r.link_state()));
+        assert_eq!(back.scenario, r.scenario);
+        let l = r.apply(Action::SetLeaderClient(
+            crate::assignor::LeaderClient::Librdkafka,
+        ));
+        assert_eq!(start(&to_fragment(&l.link_state())).scenario, l.scenario);
+    }
+
+    #[test]
+    fn removing_the_leader_hands_over_to_the_hash_map_first() {
+        let s = start("v1;a=r;t=a*6;m=z***B,y***B,x***B");
+        let h = leader_of(&s);
+        assert_eq!(h.leader.as_deref(), Some("z"));
+        assert_eq!(h.next_leader.as_deref(), Some("x"));
+        let gone = s.apply(Action::RemoveMember(0));
+        let h = leader_of(&gone);
+        assert_eq!(h.leader.as_deref(), Some("x"), "not y, the second joiner");
+        // a newcomer joins after: x still leads
+        let more = gone.apply(Action::AddMember);
+        assert_eq!(leader_of(&more).leader.as_deref(), Some("x"));
+        assert_eq!(more.group_log.len(), 5);
+        // a new group starts the log again
+        assert!(more
+            .apply(Action::LoadPreset("seven-three"))
+            .group_log
+            .is_empty());
     }
 
     #[cfg(not(target_arch = "wasm32"))]

@@ -88,8 +88,9 @@ pub fn app() -> Html {
         );
         use_memo(deps, |(s, baseline, pinned, round2)| {
             let mut input = s.group_input();
-            let range = assignor::range(&input);
-            let round_robin = assignor::round_robin(&input);
+            // The leader's client decides the member order (Java's unless said otherwise).
+            let range = assignor::range_with(&input, s.leader_client);
+            let round_robin = assignor::round_robin_with(&input, s.leader_client);
             let sticky = (!matches!(s.assignor, AssignorKind::Range | AssignorKind::RoundRobin))
                 .then(|| {
                     // The sticky assignors' input carries each member's previous assignment
@@ -227,6 +228,8 @@ pub fn app() -> Html {
                     // The explanation of what is on screen comes right after it, not below the fold.
                     <Explain computed={computed.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
                     <WhatIf computed={computed.clone()} pinned={state.baseline.is_some()} story_step={state.story_step} dispatch={dispatch.clone()} />
+                    <components::group::GroupPanel scenario={state.scenario.clone()} group_log={state.group_log.clone()}
+                        computed={computed.clone()} refusal={state.refusal.clone()} dispatch={dispatch.clone()} />
                     { for bytes_panel }
                 </section>
             </main>

@@ -16,11 +16,13 @@ pub mod coordinator;
 pub mod leader;
 mod presets;
 pub mod reconcile;
+pub mod round;
 pub mod vote;
 
 pub use coordinator::{coordinator, Coordinator, CoordinatorError, DEFAULT_OFFSETS_PARTITIONS};
 pub use leader::{leader_after, run_events, GroupEvent, LeaderHistory, LeaderStep};
 pub use presets::ClientPreset;
+pub use round::{revocations, round, Revocations, RoundMember, RoundStep};
 pub use vote::{
     select_protocol, tally, Admission, DuplicateMemberId, JoinError, JoinRequest, MemberVote,
     ProtocolSelection, Refusal, Tally,

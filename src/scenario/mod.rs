@@ -4,6 +4,7 @@
 //! `partition_racks`, `members` [...], `assignor`), so any vector entry is a valid scenario
 //! file; unknown fields are ignored. Its URL form is in [`link`].
 
+mod classic;
 pub mod colours;
 pub mod edit;
 pub mod glossary;
@@ -12,8 +13,10 @@ pub mod member_id;
 pub mod presets;
 pub mod whatif;
 
+use crate::assignor::LeaderClient;
 use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, TopicMeta};
 use crate::collections::{Names, VecMap};
+use crate::group::{ClientPreset, DEFAULT_OFFSETS_PARTITIONS};
 use crate::protocol::{self, Subscription, TopicPartitions};
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -38,7 +41,7 @@ pub struct Topic {
 }
 
 /// A group member.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Member {
     /// Member id.
     pub id: String,
@@ -64,10 +67,62 @@ pub struct Member {
     /// topics, owned partitions, generation and rack come from decoding them.
     #[serde(default, skip_serializing_if = "Option::is_none", with = "hex_bytes")]
     pub subscription: Option<Vec<u8>>,
+    /// partition.assignment.strategy: the protocol (assignor) names its JoinGroup lists, in
+    /// preference order; the Java client's default when absent.
+    #[serde(default = "java_protocols", skip_serializing_if = "is_java_protocols")]
+    pub protocols: Vec<String>,
+}
+
+impl Default for Member {
+    fn default() -> Self {
+        Member {
+            id: String::new(),
+            instance_id: None,
+            rack: None,
+            client_id: None,
+            topics: Vec::new(),
+            owned: VecMap::new(),
+            generation: None,
+            subscription: None,
+            protocols: java_protocols(),
+        }
+    }
+}
+
+/// The Java client's default `partition.assignment.strategy`.
+pub fn java_protocols() -> Vec<String> {
+    ClientPreset::Java
+        .protocols()
+        .iter()
+        .map(|p| p.to_string())
+        .collect()
+}
+
+/// True for the Java client's default list.
+pub fn is_java_protocols(p: &[String]) -> bool {
+    p.iter()
+        .map(String::as_str)
+        .eq(ClientPreset::Java.protocols().iter().copied())
+}
+
+fn default_offsets_partitions() -> u32 {
+    DEFAULT_OFFSETS_PARTITIONS
+}
+
+fn is_default_offsets(n: &u32) -> bool {
+    *n == DEFAULT_OFFSETS_PARTITIONS
+}
+
+fn is_java(c: &LeaderClient) -> bool {
+    *c == LeaderClient::Java
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A whole scenario.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Scenario {
     /// Topics in metadata, in the user's order.
     #[serde(with = "topic_map")]
@@ -87,6 +142,41 @@ pub struct Scenario {
     /// partitions (a deleted topic).
     #[serde(default, skip_serializing_if = "VecMap::is_empty")]
     pub topic_ids: VecMap<String, String>,
+    /// group.id; `None` shows the default, [`DEFAULT_GROUP_ID`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub group_id: Option<String>,
+    /// offsets.topic.num.partitions (partitions of `__consumer_offsets`), 50 by default.
+    #[serde(
+        default = "default_offsets_partitions",
+        skip_serializing_if = "is_default_offsets"
+    )]
+    pub offsets_partitions: u32,
+    /// The leader's client library, whose member order range and round-robin follow.
+    #[serde(default, skip_serializing_if = "is_java")]
+    pub leader_client: LeaderClient,
+    /// True when `assignor` follows the members' protocol vote; false when it was set by
+    /// hand (an override), as in every file written before the vote existed.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub assignor_by_vote: bool,
+}
+
+/// The group id shown when none is set.
+pub const DEFAULT_GROUP_ID: &str = "my-group";
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            topics: Vec::new(),
+            partition_racks: VecMap::new(),
+            members: Vec::new(),
+            assignor: AssignorKind::default(),
+            group_id: None,
+            offsets_partitions: DEFAULT_OFFSETS_PARTITIONS,
+            leader_client: LeaderClient::Java,
+            assignor_by_vote: false,
+            topic_ids: VecMap::new(),
+        }
+    }
 }
 
 /// Something wrong with a scenario, with where it is.

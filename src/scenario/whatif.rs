@@ -3,7 +3,7 @@
 
 use super::member_id::{client_id_of, coordinator_member_id, display_id};
 use super::{Member, Scenario, Topic};
-use crate::assignor::{Assignment, AssignorKind, GroupInput, UNASSIGNED};
+use crate::assignor::{Assignment, AssignorKind, GroupInput, LeaderClient, UNASSIGNED};
 use crate::collections::VecMap;
 
 /// A pinned assignment: the owner (member id) of every partition.
@@ -40,7 +40,7 @@ impl Baseline {
     /// this version does not run).
     pub fn of(s: &Scenario) -> Baseline {
         let input = s.group_input();
-        match crate::assignor::assign(s.assignor, &input) {
+        match crate::assignor::assign_with(s.assignor, &input, s.leader_client) {
             Some(a) => Baseline::pin(&input, &a),
             None => Baseline::default(),
         }
@@ -377,7 +377,7 @@ pub fn sticky_rounds(
     if let Some(b) = previous {
         input = with_previous(&input, b);
     }
-    let rounds = assign_after(s.assignor, &input, None);
+    let rounds = assign_after(s.assignor, &input, None, s.leader_client);
     (input, rounds)
 }
 
@@ -388,6 +388,7 @@ pub fn assign_after(
     kind: AssignorKind,
     input: &GroupInput,
     base: Option<&Baseline>,
+    client: LeaderClient,
 ) -> Result<(Assignment, Option<Assignment>), String> {
     use crate::assignor::sticky;
     let sticky_kind = matches!(kind, AssignorKind::Sticky | AssignorKind::CooperativeSticky);
@@ -395,7 +396,8 @@ pub fn assign_after(
         Some(b) if sticky_kind => with_previous(input, b),
         _ => input.clone(),
     };
-    let round1 = crate::assignor::try_assign(kind, &input).map_err(|e| e.to_string())?;
+    let round1 =
+        crate::assignor::try_assign_with(kind, &input, client).map_err(|e| e.to_string())?;
     let round2 = if kind == AssignorKind::CooperativeSticky && !round1.withheld.is_empty() {
         Some(sticky::cooperative_follow_up(&input, &round1).map_err(|e| e.to_string())?)
     } else {
@@ -418,7 +420,7 @@ pub fn compare_assignors(
         .iter()
         .map(|k| {
             let (was, is) = (pinned.group_input_for(*k), now.group_input_for(*k));
-            let before = match crate::assignor::try_assign(*k, &was) {
+            let before = match crate::assignor::try_assign_with(*k, &was, pinned.leader_client) {
                 Ok(a) => a,
                 Err(e) => return AssignorChange::failed(*k, format!("before: {e}")),
             };
@@ -426,7 +428,7 @@ pub fn compare_assignors(
             for (o, n) in renames {
                 base.rename(o, n);
             }
-            let (round1, round2) = match assign_after(*k, &is, Some(&base)) {
+            let (round1, round2) = match assign_after(*k, &is, Some(&base), now.leader_client) {
                 Ok(r) => r,
                 Err(e) => return AssignorChange::failed(*k, format!("after: {e}")),
             };
@@ -758,7 +760,7 @@ mod tests {
             let Some(base) = &step.baseline else { continue };
             let kind = step.scenario.assignor;
             let input = step.scenario.group_input_for(kind);
-            let (r1, r2) = assign_after(kind, &input, Some(base)).unwrap();
+            let (r1, r2) = assign_after(kind, &input, Some(base), LeaderClient::Java).unwrap();
             let a = r2.unwrap_or(r1);
             let d = diff(base, &input, &a);
             let total: u32 = step.scenario.topics.iter().map(|t| t.partitions).sum();

@@ -5,6 +5,7 @@ pub mod editor;
 pub mod explain;
 pub mod glossary;
 pub mod grid;
+pub mod group;
 pub mod linkbar;
 pub mod presets;
 pub mod whatif;

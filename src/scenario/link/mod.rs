@@ -4,7 +4,7 @@
 //! v1;a=r;t=orders*6,payments*3;m=c0***D,c1*~static-1*~eu-west-1a*B*g4*oorders!0:1
 //! ```
 //! - sections split by `;`, each `key=value`; `v1` comes first and says the format version.
-//!   Each of `a`, `t`, `m`, `p` appears at most once.
+//!   Each of `a`, `t`, `m`, `p`, `g`, `l` appears at most once.
 //! - `a`: assignor, `r` (range), `o` (round-robin), `s` (sticky), `c` (cooperative-sticky),
 //!   `u` (uniform), `g` (server-range, the group coordinator's).
 //! - `t`: topics, `name*count` split by `,`.
@@ -12,12 +12,20 @@
 //!   and rack are empty when absent and `~value` when present; subscriptions are a base64url
 //!   bitmask over the topic list, then `!name` for each subscribed topic not in the list;
 //!   options are `g<generation>`, `o<topic>!p:p:p` (owned partitions), `b<base64url bytes>`
-//!   (raw subscription, which then alone gives the topics, generation and owned partitions)
-//!   and `v<version>` (the version its bytes view shows). A member id may start with `^.`
+//!   (raw subscription, which then alone gives the topics, generation and owned partitions),
+//!   `v<version>` (the version its bytes view shows) and `s<name>:<name>...` (its
+//!   partition.assignment.strategy, the protocols its JoinGroup lists in preference order;
+//!   absent means the Java client's `range:cooperative-sticky`, `s` alone an empty list). A member id may start with `^.`
 //!   (the previous member's id without its UUID) or `^N.` (the first N bytes of the previous
 //!   member's id) and end with `~` and 22 base64url characters (a coordinator UUID:
 //!   `-xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx`); see [`ids`].
 //! - `p`: partition racks, `topic*racks!racks!...` with racks split by `:`.
+//! - `g`: the group, `~group.id*partitions` (the group id empty when not set, shown as
+//!   `my-group`; `partitions` is offsets.topic.num.partitions, 1 to 2147483647), then `*v`
+//!   when the assignor follows the members' vote (absent: the `a` section was chosen by
+//!   hand). Absent: no group id, 50 partitions, the assignor chosen by hand.
+//! - `l`: the leader's client, `java` (absent) or `librdkafka` (its member order for range
+//!   and round-robin).
 //! - `x<key>=<value>`: the app's state: `xb` the pinned baseline ([`baseline`]), `xs` the
 //!   story step, `xh<i>` hex still being typed for member `i`, `xc` the members' colour
 //!   slots (`.`-separated, in member order; only when not 0, 1, 2, ...), `xp` the pinned group
@@ -137,10 +145,15 @@ mod tests {
                     owned: [("orders".to_string(), vec![0, -1])].into_iter().collect(),
                     generation: Some(-7),
                     subscription: None,
+                    protocols: vec!["roundrobin".into(), "my:assignor*1".into()],
                 },
                 Member::new("c2", &[]),
             ],
             assignor: AssignorKind::RoundRobin,
+            group_id: Some("orders app;1".into()),
+            offsets_partitions: 150,
+            leader_client: crate::assignor::LeaderClient::Librdkafka,
+            assignor_by_vote: true,
             ..Default::default()
         }
     }
@@ -261,6 +274,26 @@ mod tests {
             ("v1;a=r;t=a*1;m=x***,y***;xc=1.1", "twice"),
             ("v1;a=r;t=a*1;m=x***,y***;xc=1", "1 given for 2"),
             ("v1;a=r;t=a*1;m=x***;xc=99999999", "not a colour"),
+            // the group, the leader's client and the strategy lists
+            ("v1;a=r;t=;m=;g=~g*0", "not from 1"),
+            ("v1;a=r;t=;m=;g=~g*2147483648", "not from 1"),
+            (
+                "v1;a=r;t=;m=;g=~g*99999999999",
+                "offsets.topic.num.partitions",
+            ),
+            ("v1;a=r;t=;m=;g=~g", "expected ~group.id*partitions"),
+            ("v1;a=r;t=;m=;g=~g*5*x", "is not v"),
+            ("v1;a=r;t=;m=;g=~g*5*v*v", "expected ~group.id"),
+            ("v1;a=r;t=;m=;g=g*5", "~"),
+            ("v1;a=r;t=;m=;g=*5;g=*6", "appears twice"),
+            ("v1;a=r;t=;m=;l=kafka", "java or librdkafka"),
+            ("v1;a=r;t=;m=;l=java;l=java", "appears twice"),
+            (
+                "v1;a=r;t=;m=a****srange::x",
+                "protocol name cannot be empty",
+            ),
+            ("v1;a=r;t=;m=a****srange*sx", "twice"),
+            ("v1;a=r;t=;m=a****s%zz", "hex digits"),
         ];
         for (f, want) in must_refuse {
             let e = from_fragment(f).expect_err(f);
@@ -278,6 +311,9 @@ mod tests {
             "v1;a=r;t=t*1;m=a***;xb=a%7Ct%3A7",
             // an unknown app key from a newer build is kept
             "v1;a=r;t=t*1;m=a***;xzz=1",
+            // the group's keys, written or not
+            "v1;a=o;t=t*1;m=a****s,b****srange:cooperative-sticky,c****sroundrobin:range;g=~*7*v;l=librdkafka",
+            "v1;a=r;t=;m=;g=*50;l=java",
         ];
         for f in must_read_back {
             let st = from_fragment(f).expect(f);
@@ -289,10 +325,40 @@ mod tests {
         assert_eq!(st.scenario.members[0].generation, None);
         assert!(st.scenario.members[1].topics.is_empty());
         assert_eq!(st.scenario.members[1].rack.as_deref(), Some("r"));
+        let st = from_fragment(must_read_back[5]).unwrap();
+        let s = &st.scenario;
+        assert!(s.members[0].protocols.is_empty());
+        assert!(crate::scenario::is_java_protocols(&s.members[1].protocols));
+        assert_eq!(s.members[2].protocols, ["roundrobin", "range"]);
+        assert_eq!(s.group_id.as_deref(), Some(""));
+        assert_eq!((s.offsets_partitions, s.assignor_by_vote), (7, true));
+        // the defaults are written as nothing
+        assert_eq!(
+            to_fragment(&from_fragment(must_read_back[6]).unwrap()),
+            "v1;a=r;t=;m="
+        );
         let st = from_fragment(must_read_back[3]).unwrap();
         let bad = st.baseline.unwrap().unwrap_err();
         assert_eq!(bad.raw, "a|t:7");
         assert!(bad.error.message.contains("owner 7"));
+    }
+
+    /// A link from before the group's keys opens as it did: no group id (shown as
+    /// my-group), 50 partitions, the Java leader, the assignor as given (not by the vote),
+    /// every member with the Java client's strategy list; and it writes back unchanged.
+    #[test]
+    fn old_links_open_unchanged() {
+        let old = "v1;a=o;t=a*3;m=x***B,y*~s**B*g3";
+        let st = from_fragment(old).unwrap();
+        let s = &st.scenario;
+        assert_eq!(s.assignor, AssignorKind::RoundRobin);
+        assert_eq!((s.group_id.as_deref(), s.offsets_partitions), (None, 50));
+        assert_eq!(s.leader_client, crate::assignor::LeaderClient::Java);
+        assert!(!s.assignor_by_vote);
+        for m in &s.members {
+            assert_eq!(m.protocols, ["range", "cooperative-sticky"]);
+        }
+        assert_eq!(to_fragment(&st), old);
     }
 
     /// Members with these ids, all subscribed to 20 topics of 12 partitions.

@@ -4,7 +4,7 @@ use super::baseline::read_baseline;
 use super::ids::read_member_id;
 use super::text::{b64_value, Part};
 use super::{BadPart, LinkError, LinkState, LINK_VERSION};
-use crate::assignor::AssignorKind;
+use crate::assignor::{AssignorKind, LeaderClient};
 use crate::collections::Names;
 use crate::scenario::{whatif, Member, Topic, MAX_PARTITIONS};
 
@@ -61,7 +61,7 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
         };
         let key = sec.take(eq);
         let val = sec.skip(eq + 1);
-        if matches!(key.text, "a" | "t" | "m" | "p")
+        if matches!(key.text, "a" | "t" | "m" | "p" | "g" | "l")
             && seen.insert(key.text.to_string(), 0).is_some()
         {
             return Err(sec.err(format!("section {}= appears twice", key.text)));
@@ -120,6 +120,36 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                 }
             }
             "m" => members_part = Some(val),
+            "g" => {
+                let f = val.split('*');
+                if !(2..=3).contains(&f.len()) {
+                    return Err(val.err("group: expected ~group.id*partitions, then *v when the vote picks the assignor"));
+                }
+                state.scenario.group_id = f[0].optional("group id")?;
+                let n: u32 = f[1].number("offsets.topic.num.partitions", "from 1 to 2147483647")?;
+                if n == 0 || n > i32::MAX as u32 {
+                    return Err(f[1].err(format!("offsets.topic.num.partitions {n} is not from 1 to 2147483647")));
+                }
+                state.scenario.offsets_partitions = n;
+                if let Some(v) = f.get(2) {
+                    if v.text != "v" {
+                        return Err(v.err(format!("group: \"{}\" is not v (the vote picks the assignor)", shorten(v.text))));
+                    }
+                    state.scenario.assignor_by_vote = true;
+                }
+            }
+            "l" => {
+                state.scenario.leader_client = match val.text {
+                    "java" => LeaderClient::Java,
+                    "librdkafka" => LeaderClient::Librdkafka,
+                    other => {
+                        return Err(val.err(format!(
+                            "leader client \"{}\" is not java or librdkafka",
+                            shorten(other)
+                        )))
+                    }
+                }
+            }
             "p" => {
                 if val.text.is_empty() {
                     continue;
@@ -399,12 +429,12 @@ fn read_member(
         .chain(others)
         .collect();
     let mut version = None;
-    let mut given = [false; 3];
+    let mut given = [false; 4];
     let mut bytes_at = None;
     let mut owned_given = false;
     for opt in &f[4..] {
         let rest = opt.skip(1);
-        let once = |given: &mut [bool; 3], k: usize| {
+        let once = |given: &mut [bool; 4], k: usize| {
             if std::mem::replace(&mut given[k], true) {
                 Err(opt.err(format!(
                     "member {}: field \"{}\" is given twice",
@@ -448,6 +478,22 @@ fn read_member(
                 }
                 m.owned.insert(t, list);
                 owned_given = true;
+            }
+            Some(b's') => {
+                once(&mut given, 3)?;
+                m.protocols.clear();
+                if !rest.text.is_empty() {
+                    for p in rest.split(':') {
+                        let name = p.unescape("protocol")?;
+                        if name.is_empty() {
+                            return Err(p.err(format!(
+                                "member {}: a protocol name cannot be empty",
+                                i + 1
+                            )));
+                        }
+                        m.protocols.push(name);
+                    }
+                }
             }
             Some(b'b') => {
                 once(&mut given, 2)?;

@@ -5,9 +5,10 @@ use super::ids::write_member_id;
 use super::text::{b64_encode, bitmask, escape};
 use super::MAX_MEMBERS;
 use super::{LinkState, LINK_VERSION};
-use crate::assignor::AssignorKind;
+use crate::assignor::{AssignorKind, LeaderClient};
 use crate::collections::Names;
-use crate::scenario::{Scenario, MAX_PARTITIONS};
+use crate::group::DEFAULT_OFFSETS_PARTITIONS;
+use crate::scenario::{is_java_protocols, Scenario, MAX_PARTITIONS};
 
 /// The assignor's letter in the `a` section.
 pub(super) fn assignor_letter(kind: AssignorKind) -> char {
@@ -69,6 +70,11 @@ pub fn writable(s: &Scenario, max_mask: u64) -> Result<(), String> {
         if m.id.is_empty() {
             return Err(format!(
                 "members[{i}].id: a member id cannot be empty in a link"
+            ));
+        }
+        if m.protocols.iter().any(|p| p.is_empty()) {
+            return Err(format!(
+                "members[{i}].protocols: a protocol name cannot be empty in a link"
             ));
         }
         if m.subscription.is_none() && m.topics.iter().any(|t| t.is_empty()) {
@@ -163,9 +169,39 @@ pub fn to_fragment(state: &LinkState) -> String {
                 }
             }
         }
+        if !is_java_protocols(&m.protocols) {
+            out.push_str("*s");
+            for (k, p) in m.protocols.iter().enumerate() {
+                if k > 0 {
+                    out.push(':');
+                }
+                escape(p, &mut out);
+            }
+        }
         if let Some(v) = state.versions.get(&i) {
             out.push_str(&format!("*v{v}"));
         }
+    }
+    // The group: its id, the offsets topic's partitions, and whether the vote picks the
+    // assignor; the leader's client. Each only when not the default.
+    if s.group_id.is_some()
+        || s.offsets_partitions != DEFAULT_OFFSETS_PARTITIONS
+        || s.assignor_by_vote
+    {
+        out.push_str(";g=");
+        if let Some(g) = &s.group_id {
+            out.push('~');
+            escape(g, &mut out);
+        }
+        out.push('*');
+        out.push_str(&s.offsets_partitions.to_string());
+        if s.assignor_by_vote {
+            out.push_str("*v");
+        }
+    }
+    if s.leader_client != LeaderClient::Java {
+        out.push_str(";l=");
+        out.push_str(s.leader_client.name());
     }
     // A topic listed with no partitions' racks says nothing: it is left out.
     let racks: Vec<_> = s

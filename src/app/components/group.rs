@@ -1,0 +1,331 @@
+//! The group's life: which broker coordinates it, what each member's client lists, the vote
+//! and its winner, the leader and who leads next, the leader's client, and one rebalance
+//! round step by step with what eager and cooperative rebalancing stop. Every sentence
+//! comes from the core (`group`, `scenario::classic`); this file only lays it out.
+
+use crate::app::state::{group_leader, Action};
+use crate::app::Computed;
+use crate::assignor::{AssignorKind, LeaderClient};
+use crate::group::{revocations, round, ClientPreset, GroupEvent, RoundMember};
+use crate::protocol::{encode_assignment, encode_subscription, Assignment, TopicPartitions};
+use crate::scenario::Scenario;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub scenario: Scenario,
+    pub group_log: Vec<GroupEvent>,
+    pub computed: Rc<Computed>,
+    pub refusal: Option<(String, String)>,
+    pub dispatch: Callback<Action>,
+}
+
+fn value_of(e: &Event) -> String {
+    e.target_unchecked_into::<web_sys::HtmlInputElement>()
+        .value()
+}
+
+fn input_of(e: &InputEvent) -> String {
+    e.target_unchecked_into::<web_sys::HtmlInputElement>()
+        .value()
+}
+
+fn parse_list(t: &str) -> Vec<String> {
+    t.split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+#[derive(Properties, PartialEq)]
+struct StrategyProps {
+    index: usize,
+    protocols: Vec<String>,
+    dispatch: Callback<Action>,
+}
+
+/// A member's partition.assignment.strategy: a client's default, or typed. The typed text is
+/// kept as typed while it reads as the member's list (so a trailing comma stays).
+#[function_component(Strategy)]
+fn strategy(p: &StrategyProps) -> Html {
+    let i = p.index;
+    let draft = use_state(|| None::<String>);
+    let preset = ClientPreset::ALL.into_iter().find(|c| {
+        c.protocols()
+            .iter()
+            .copied()
+            .eq(p.protocols.iter().map(String::as_str))
+    });
+    let shown = match &*draft {
+        Some(d) if parse_list(d) == p.protocols => d.clone(),
+        _ => p.protocols.join(", "),
+    };
+    let pick = {
+        let d = p.dispatch.clone();
+        // "custom" changes nothing: the text field beside it is where the list is typed.
+        Callback::from(move |e: Event| {
+            if let Some(preset) = ClientPreset::parse(&value_of(&e)) {
+                d.emit(Action::UseClientPreset { index: i, preset });
+            }
+        })
+    };
+    let typed = {
+        let d = p.dispatch.clone();
+        let draft = draft.clone();
+        Callback::from(move |e: InputEvent| {
+            let text = input_of(&e);
+            draft.set(Some(text.clone()));
+            d.emit(Action::SetProtocols { index: i, text });
+        })
+    };
+    html! {
+        <>
+            <select data-member-preset={i.to_string()} aria-label="Client" onchange={pick}>
+                { for ClientPreset::ALL.into_iter().map(|c| html! {
+                    <option value={c.name()} selected={preset == Some(c)}>{ c.name() }</option>
+                }) }
+                <option value="custom" selected={preset.is_none()}>{ "custom" }</option>
+            </select>
+            <input id={format!("member-{i}-protocols")} data-member-protocols={i.to_string()}
+                aria-label="partition.assignment.strategy" value={shown} oninput={typed} />
+        </>
+    }
+}
+
+/// Where the Java and librdkafka leaders' assignments differ: (topic, partition, Java's
+/// owner, librdkafka's owner) for the first few, and how many in all.
+fn disagreements(s: &Scenario) -> (Vec<(String, u32, String, String)>, usize) {
+    let (Some((input, j)), Some((_, r))) = (
+        s.assign_with(s.assignor, LeaderClient::Java),
+        s.assign_with(s.assignor, LeaderClient::Librdkafka),
+    ) else {
+        return (Vec::new(), 0);
+    };
+    let name = |o: u32| {
+        input
+            .members
+            .get(o as usize)
+            .map_or("nobody".to_string(), |m| m.id.clone())
+    };
+    let mut first = Vec::new();
+    let mut n = 0;
+    for (tj, tr) in j.topics.iter().zip(&r.topics) {
+        for (p, (a, b)) in tj.owners.iter().zip(&tr.owners).enumerate() {
+            if a != b {
+                n += 1;
+                if first.len() < 5 {
+                    first.push((tj.topic.clone(), p as u32, name(*a), name(*b)));
+                }
+            }
+        }
+    }
+    (first, n)
+}
+
+fn round_members(s: &Scenario, c: &Computed) -> Vec<RoundMember> {
+    s.members
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let assigned: Vec<TopicPartitions> = c
+                .assignment()
+                .map(|a| {
+                    a.partitions_of(i as u32)
+                        .into_iter()
+                        .map(|(t, ps)| TopicPartitions {
+                            topic: t.to_string(),
+                            partitions: ps.into_iter().map(|p| p as i32).collect(),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default();
+            let assignment = encode_assignment(
+                &Assignment {
+                    assigned_partitions: assigned.clone(),
+                    user_data: None,
+                },
+                3,
+            )
+            .map(|e| e.bytes)
+            .unwrap_or_default();
+            let subscription = m.subscription.clone().unwrap_or_else(|| {
+                encode_subscription(&m.fields_subscription(), 3)
+                    .map(|e| e.bytes)
+                    .unwrap_or_default()
+            });
+            // Before: the pinned baseline's owners, else what the member says it owns.
+            let owned_before = match &c.baseline {
+                Some(b) => b
+                    .topics
+                    .iter()
+                    .map(|(t, owners)| TopicPartitions {
+                        topic: t.clone(),
+                        partitions: (0..owners.len())
+                            .filter(|p| b.owner(t, *p) == Some(m.id.as_str()))
+                            .map(|p| p as i32)
+                            .collect(),
+                    })
+                    .filter(|t| !t.partitions.is_empty())
+                    .collect(),
+                None => m.fields_subscription().owned_partitions,
+            };
+            RoundMember {
+                id: m.id.clone(),
+                protocols: m.protocols.clone(),
+                subscription,
+                assignment,
+                assigned,
+                owned_before,
+            }
+        })
+        .collect()
+}
+
+#[function_component(GroupPanel)]
+pub fn group_panel(p: &Props) -> Html {
+    let s = &p.scenario;
+    let d = &p.dispatch;
+    let step = use_state(|| 0usize);
+    let coord = s.coordinator();
+    let vote = s.vote();
+    let accepted = vote.accepted_ids();
+    let refused: Vec<&str> = vote.refused.iter().map(|r| r.id.as_str()).collect();
+    let lead = group_leader(&p.group_log, &accepted, &refused);
+    let leader = lead.leader.clone().unwrap_or_default();
+    let next = lead.next_leader.clone().unwrap_or_default();
+    let winner = vote.selected.clone().unwrap_or_default();
+    let (differ, n_differ) = disagreements(s);
+    let members = round_members(s, &p.computed);
+    let steps = round(&coord, &vote, lead.leader.as_deref(), &members);
+    let rev = revocations(&members);
+    let k = (*step).min(steps.len() - 1);
+
+    let set_id = d.reform(|e: InputEvent| Action::SetGroupId(input_of(&e)));
+    let set_n = d.reform(|e: InputEvent| Action::SetOffsetsPartitions(input_of(&e)));
+    let set_client = d.reform(|e: Event| {
+        Action::SetLeaderClient(if value_of(&e) == "librdkafka" {
+            LeaderClient::Librdkafka
+        } else {
+            LeaderClient::Java
+        })
+    });
+    let back = {
+        let step = step.clone();
+        Callback::from(move |_| step.set(k.saturating_sub(1)))
+    };
+    let fwd = {
+        let step = step.clone();
+        let last = steps.len() - 1;
+        Callback::from(move |_| step.set((k + 1).min(last)))
+    };
+    let refusal = match &p.refusal {
+        Some((f, m)) if f == "offsets-partitions" || f.ends_with("-protocols") => {
+            html! { <div class="refusal" role="alert" data-field={f.clone()}>{ m.clone() }</div> }
+        }
+        _ => html! {},
+    };
+    let source = if s.assignor_by_vote {
+        html! { <span data-assignor-source="vote">{ "chosen by the vote" }</span> }
+    } else {
+        html! { <>
+            <span data-assignor-source="override">{ "overridden (the vote chose " }{ winner.clone() }{ ")" }</span>
+            <button id="follow-vote" onclick={d.reform(|_| Action::FollowVote)}>{ "Follow the vote" }</button>
+        </> }
+    };
+    let last_why = lead
+        .steps
+        .last()
+        .filter(|st| st.changed && matches!(st.event, GroupEvent::Leave(_)));
+    html! {
+        <section class="panel group" id="group">
+            <h2>{ "The group" }</h2>
+            <p class="group-fields">
+                <label>{ "group.id " }<input id="group-id" value={s.group_id_or_default().to_string()} oninput={set_id} /></label>
+                <label>{ " offsets.topic.num.partitions " }<input id="offsets-partitions" type="number" min="1"
+                    value={s.offsets_partitions.to_string()} oninput={set_n} /></label>
+            </p>
+            { refusal }
+            <ol class="coordinator-steps">{ for coord.explain().into_iter().map(|l| html! { <li>{ l }</li> }) }</ol>
+            <p id="coordinator" data-coordinator-partition={coord.partition.to_string()}>
+                { "The coordinator is the broker leading partition " }{ coord.partition }{ " of __consumer_offsets." }
+            </p>
+            <table class="votes">
+                <tr><th>{ "member (joins in list order)" }</th><th>{ "partition.assignment.strategy" }</th><th>{ "vote" }</th></tr>
+                { for s.members.iter().enumerate().map(|(i, m)| {
+                    let v = vote.votes.iter().find(|v| v.id == m.id);
+                    let refused = vote.refused.iter().find(|r| r.id == m.id);
+                    let cell = match (refused, v) {
+                        (Some(r), _) => html! { <td class="refused" data-refused="true">{ r.error.name() }{ ": " }{ r.why.clone() }</td> },
+                        (_, Some(v)) => html! { <td data-member-vote={v.vote.as_ref().map(|x| x.0.clone()).unwrap_or_default()}>
+                            { v.vote.as_ref().map(|x| x.0.clone()).unwrap_or_else(|| "none".into()) }{ " — " }{ v.why.clone() }</td> },
+                        _ => html! { <td /> },
+                    };
+                    html! { <tr data-vote-member={m.id.clone()}>
+                        <td class="name">{ m.id.clone() }{ if m.id == leader { " (leader)" } else { "" } }</td>
+                        <td><Strategy index={i} protocols={m.protocols.clone()} dispatch={d.clone()} /></td>
+                        { cell }
+                    </tr> }
+                }) }
+            </table>
+            <p class="tally">{ "Tally (a Java HashMap): " }{ for vote.tally.counts.iter().map(|(n, c)| html! { <span>{ n.clone() }{ "\u{a0}" }{ *c }{ "; " }</span> }) }</p>
+            <p id="vote-winner" data-vote-winner={winner.clone()}>
+                <strong>{ if winner.is_empty() { "No protocol is selected" } else { "Winner: " } }{ winner.clone() }</strong>{ ". " }{ vote.why.clone() }
+                { for vote.java_exception.clone().map(|x| html! { <>{ " Java throws " }<code>{ x }</code></> }) }
+            </p>
+            <p id="leader" data-leader={leader.clone()} data-next-leader={next.clone()}>
+                if leader.is_empty() { { "Nobody leads: no member was accepted." } } else {
+                    <strong>{ leader.clone() }</strong>{ " leads (the first accepted member to join). " }
+                    if next.is_empty() { { "Nobody else could lead." } } else {
+                        { "If the leader leaves, " }<strong>{ next.clone() }</strong>{ " leads next (first key of the members HashMap, not the second joiner)." }
+                    }
+                }
+                { for last_why.map(|st| html! { <span class="why">{ " Last change: " }{ st.why.clone() }</span> }) }
+            </p>
+            <p class="assignor-source">{ "Assignor: " }{ s.assignor.name() }{ ", " }{ source }</p>
+            <p class="leader-client">
+                <label for="leader-client">{ "The leader's client " }</label>
+                <select id="leader-client" onchange={set_client}>
+                    <option value="java" selected={s.leader_client == LeaderClient::Java}>{ "Java" }</option>
+                    <option value="librdkafka" selected={s.leader_client == LeaderClient::Librdkafka}>{ "librdkafka" }</option>
+                </select>
+                <span data-disagree={n_differ.to_string()}>{
+                    if !matches!(s.assignor, AssignorKind::Range | AssignorKind::RoundRobin) {
+                        " orders members for range and round-robin only.".to_string()
+                    } else if n_differ == 0 {
+                        " Java and librdkafka order this group's members alike: same assignment.".to_string()
+                    } else {
+                        let mut t = format!(" Java and librdkafka disagree on {n_differ} partition(s):");
+                        for (topic, part, a, b) in &differ {
+                            t.push_str(&format!(" {topic} {part} (Java {a}, librdkafka {b});"));
+                        }
+                        t
+                    }
+                }</span>
+            </p>
+            <h3>{ "One rebalance, step by step" }</h3>
+            <div class="round" data-round-step={steps[k].name}>
+                <button onclick={back} disabled={k == 0}>{ "Back" }</button>
+                <strong>{ " " }{ k + 1 }{ "/" }{ steps.len() }{ " " }{ steps[k].name }{ " " }</strong>
+                <button onclick={fwd} disabled={k + 1 == steps.len()}>{ "Forward" }</button>
+                <ul>{ for steps[k].lines.iter().map(|l| html! { <li>{ l.clone() }</li> }) }</ul>
+                if steps[k].name == "JoinGroup" {
+                    <p>{ "Each entry's metadata, decoded: " }{ for s.members.iter().enumerate().map(|(i, m)| html! {
+                        <button data-round-bytes={m.id.clone()} onclick={d.reform(move |_| Action::ShowBytes(Some(i)))}>{ "Bytes of " }{ m.id.clone() }</button>
+                    }) }</p>
+                }
+            </div>
+            <table class="protocols-side">
+                <tr><th>{ "eager: every member stops all it owns, 1 round trip" }</th><th>{ "cooperative: only what moves stops, 2 round trips" }</th></tr>
+                <tr>
+                    <td>{ for rev.eager.iter().map(|(id, n)| html! { <div>{ id.clone() }{ ": " }{ *n }</div> }) }</td>
+                    <td>{ for rev.cooperative.iter().map(|(id, n, which)| html! { <div>{ id.clone() }{ ": " }{ *n }{ " (" }{ which.clone() }{ ")" }</div> }) }</td>
+                </tr>
+            </table>
+            if rev.eager.is_empty() {
+                <p class="note">{ "Nobody owned partitions before: pin a baseline, then change the group, to see what each protocol stops." }</p>
+            }
+        </section>
+    }
+}
