@@ -8,3 +8,5 @@ for f in "$TRUNK_STAGING_DIR"/*.js; do
   terser "$f" --module --compress --mangle -o "$f.min"
   mv "$f.min" "$f"
 done
+# Then the names the module and its script share, shortened (scripts/short-names.mjs says why).
+node scripts/short-names.mjs "$TRUNK_STAGING_DIR"
