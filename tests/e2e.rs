@@ -1541,3 +1541,47 @@ async fn the_group_panel_coordinator_vote_and_leader() {
     );
     finish(c).await;
 }
+
+/// The shipped module stops at a panic without running a hook (scripts/build-release.sh):
+/// the stop reaches JavaScript as a `WebAssembly.RuntimeError`, and `web/boot.js` marks the
+/// page and tells the person. Here the browser's two reports of a trap are sent as it sends
+/// them, one for an event handler and one for a promise (the second does not repeat the
+/// alert): an error thrown by a script WebDriver injects reaches the page muted (no error
+/// object), as a cross-origin one would.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn a_stopped_module_is_said_on_the_page() {
+    let (_d, c, base) = session().await;
+    open(&c, &format!("{base}#v1;a=r;t=orders*3;m=a***B")).await;
+    c.execute(
+        "const trap = () => new WebAssembly.RuntimeError('unreachable');
+         dispatchEvent(new ErrorEvent('error', { error: trap() }));
+         dispatchEvent(new PromiseRejectionEvent('unhandledrejection',
+           { promise: Promise.resolve(), reason: trap() }));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let mark = until("the page marked", || async {
+        c.execute("return document.body.getAttribute('data-panic');", vec![])
+            .await
+            .ok()?
+            .as_str()
+            .map(str::to_string)
+    })
+    .await;
+    assert!(mark.contains("RuntimeError"), "{mark}");
+    let alerts = c
+        .find_all(Locator::Css(".alert.panic[role='alert']"))
+        .await
+        .unwrap();
+    assert_eq!(alerts.len(), 1);
+    let text = alerts[0].text().await.unwrap();
+    assert!(
+        text.starts_with("Rebalance Lab stopped because of a bug (unreachable)")
+            && text.contains("still in the link"),
+        "{text}"
+    );
+    // (not `finish`: the page is marked on purpose)
+    c.close().await.unwrap();
+}

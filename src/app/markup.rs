@@ -102,6 +102,118 @@ pub fn isolate(name: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// `<tag attrs>text</tag>`, the text escaped (`attrs` is written by the app: no user text).
+fn text_in(out: &mut String, open: &str, text: &str) {
+    let name = open.split(' ').next().unwrap_or(open);
+    out.push('<');
+    out.push_str(open);
+    out.push('>');
+    escape_into(text, out);
+    out.push_str("</");
+    out.push_str(name);
+    out.push('>');
+}
+
+/// `<ul>` (or `<ol>`) of lines, each escaped.
+pub fn list(kind: &str, lines: &[String]) -> String {
+    let mut s = format!("<{kind}>");
+    for l in lines {
+        text_in(&mut s, "li", l);
+    }
+    s.push_str(&format!("</{kind}>"));
+    s
+}
+
+/// The group panel's coordinator: the arithmetic a line each, then the partition
+/// (`#coordinator`, `data-coordinator-partition`).
+pub fn coordinator(c: &crate::group::Coordinator) -> String {
+    let mut s = list("ol class=\"coordinator-steps\"", &c.explain());
+    s.push_str(&format!(
+        "<p id=\"coordinator\" data-coordinator-partition=\"{0}\">The coordinator is the broker leading partition {0} of __consumer_offsets.</p>",
+        c.partition
+    ));
+    s
+}
+
+/// The vote's tally and winner (`#vote-winner`, `data-vote-winner`), and the leader and who
+/// leads next (`#leader`, `data-leader`, `data-next-leader`; `last_change`: why the leader
+/// changed at the last leave).
+pub fn vote_and_leader(
+    vote: &crate::group::ProtocolSelection,
+    leader: &str,
+    next: &str,
+    last_change: Option<&str>,
+) -> String {
+    let mut s = String::from("<p class=\"tally\">Tally (a Java HashMap): ");
+    for (name, n) in &vote.tally.counts {
+        text_in(&mut s, "span", &format!("{name}\u{a0}{n}; "));
+    }
+    let winner = vote.selected.as_deref().unwrap_or_default();
+    s.push_str("</p><p id=\"vote-winner\" data-vote-winner=\"");
+    escape_into(winner, &mut s);
+    s.push_str("\"><strong>");
+    if winner.is_empty() {
+        s.push_str("No protocol is selected");
+    } else {
+        s.push_str("Winner: ");
+        escape_into(&isolate(winner), &mut s);
+    }
+    s.push_str("</strong>. ");
+    escape_into(&vote.why, &mut s);
+    if let Some(x) = &vote.java_exception {
+        s.push_str(" Java throws ");
+        text_in(&mut s, "code", x);
+    }
+    s.push_str("</p><p id=\"leader\" data-leader=\"");
+    escape_into(leader, &mut s);
+    s.push_str("\" data-next-leader=\"");
+    escape_into(next, &mut s);
+    s.push_str("\">");
+    if leader.is_empty() {
+        s.push_str("Nobody leads: no member was accepted.");
+    } else {
+        text_in(&mut s, "strong", leader);
+        s.push_str(" leads (the first accepted member to join). ");
+        if next.is_empty() {
+            s.push_str("Nobody else could lead.");
+        } else {
+            s.push_str("If the leader leaves, ");
+            text_in(&mut s, "strong", next);
+            s.push_str(" leads next (first key of the members HashMap, not the second joiner).");
+        }
+    }
+    if let Some(why) = last_change {
+        text_in(
+            &mut s,
+            "span class=\"why\"",
+            &format!(" Last change: {why}"),
+        );
+    }
+    s.push_str("</p>");
+    s
+}
+
+/// What each protocol stops: eager (every member, all it owns, one round trip) beside
+/// cooperative (only what moves, two round trips).
+pub fn stops(rev: &crate::group::Revocations) -> String {
+    let mut s = String::from(
+        "<table class=\"protocols-side\"><tr><th>eager: every member stops all it owns, 1 round trip</th>\
+         <th>cooperative: only what moves stops, 2 round trips</th></tr><tr><td>",
+    );
+    for (id, n) in &rev.eager {
+        text_in(&mut s, "div", &format!("{id}: {n}"));
+    }
+    s.push_str("</td><td>");
+    for (id, n, which) in &rev.cooperative {
+        text_in(&mut s, "div", &format!("{id}: {n} ({which})"));
+    }
+    s.push_str("</td></tr></table>");
+    if rev.eager.is_empty() {
+        s.push_str("<p class=\"note\">Nobody owned partitions before: pin a baseline, then change the group, to see what each protocol stops.</p>");
+    }
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,5 +341,43 @@ mod tests {
             s,
             "<span class=\"byte f0\" data-offset=\"0\">00</span><span class=\"byte f2\" data-offset=\"1\">ab</span>"
         );
+    }
+
+    #[test]
+    fn the_group_panel_markup_keeps_hostile_ids_as_text() {
+        use crate::group::{select_protocol, JoinRequest, Revocations};
+        let evil = "<img src=x onerror=alert(1)>";
+        let vote = select_protocol(&[
+            JoinRequest::new(evil, &["range"]),
+            JoinRequest::new("b\"'", &["range"]),
+        ])
+        .unwrap();
+        let s = vote_and_leader(&vote, evil, "b\"'", Some(evil));
+        assert!(s.contains("data-vote-winner=\"range\""), "{s}");
+        assert!(
+            s.contains("data-leader=\"&lt;img src=x onerror=alert(1)&gt;\""),
+            "{s}"
+        );
+        assert!(s.contains("data-next-leader=\"b&quot;&#39;\""), "{s}");
+        assert!(!s.contains("<img"), "{s}");
+        let rev = Revocations {
+            eager: vec![(evil.into(), 3)],
+            cooperative: vec![(evil.into(), 1, "orders-0".into())],
+        };
+        let t = stops(&rev);
+        assert!(
+            !t.contains("<img") && t.contains("&lt;img src=x onerror=alert(1)&gt;: 3"),
+            "{t}"
+        );
+        assert!(!t.contains("class=\"note\""));
+        assert!(stops(&Revocations::default()).contains("Nobody owned partitions before"));
+        let c = crate::group::coordinator("orders", 50).unwrap();
+        let m = coordinator(&c);
+        assert!(
+            m.contains(&format!("data-coordinator-partition=\"{}\"", c.partition)),
+            "{m}"
+        );
+        assert!(m.starts_with("<ol class=\"coordinator-steps\"><li>"), "{m}");
+        assert_eq!(list("ul", &["a<b".into()]), "<ul><li>a&lt;b</li></ul>");
     }
 }

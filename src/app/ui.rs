@@ -282,8 +282,10 @@ fn sticky_status(c: &Computed, round2: &UseStateHandle<bool>) -> Html {
 
 /// Starts the app. A panic is reported in the console with its message, marked on the
 /// page (`body[data-panic]`, which the end-to-end tests check) and shown to the person, so
-/// a crash is never a silently dead page.
+/// a crash is never a silently dead page. The shipped page's panics stop the module at
+/// once, with no message to format and no hook run: `web/boot.js` reports those.
 pub fn start() {
+    #[cfg(not(panic = "immediate-abort"))]
     std::panic::set_hook(Box::new(|info| {
         let message = info.to_string();
         web_sys::console::error_1(&message.as_str().into());

@@ -40,8 +40,10 @@ impl Coordinator {
     /// The arithmetic as lines of text, one step a line.
     pub fn explain(&self) -> Vec<String> {
         let mut out = vec![format!(
-            "hashCode of {:?} over its {} UTF-16 unit(s) = {}",
-            self.group_id, self.utf16_units, self.hash_code
+            "hashCode of {} over its {} UTF-16 unit(s) = {}",
+            super::quoted(&self.group_id),
+            self.utf16_units,
+            self.hash_code
         )];
         out.push(if self.hash_is_min_value() {
             format!(

@@ -51,41 +51,48 @@ fn bucket(id: &str, capacity: usize) -> usize {
 
 /// Runs `events` on an empty group.
 pub fn run_events(events: &[GroupEvent]) -> LeaderHistory {
-    let mut members: JavaHashMap<String, ()> = JavaHashMap::new();
+    // Keyed by the events' ids, valued 0: the same map type as the vote's (one in the page).
+    let mut members: JavaHashMap<&str, u32> = JavaHashMap::new();
     let mut leader: Option<String> = None;
     let mut steps = Vec::with_capacity(events.len());
     for e in events {
         let before = leader.clone();
+        let q = |id: &str| super::quoted(id);
         let why = match e {
             GroupEvent::Join(id) => {
-                if members.contains_key(id.as_str()) {
-                    format!("{id:?} is already a member: no change")
+                if members.contains_key(&id.as_str()) {
+                    format!("{} is already a member: no change", q(id))
                 } else {
-                    members.insert(id.clone(), ());
+                    members.insert(id.as_str(), 0);
                     if leader.is_none() {
                         leader = Some(id.clone());
-                        format!("{id:?} is the first member added: it leads")
+                        format!("{} is the first member added: it leads", q(id))
                     } else {
-                        format!("{id:?} joins; the leader stays")
+                        format!("{} joins; the leader stays", q(id))
                     }
                 }
             }
             GroupEvent::Leave(id) => {
-                if members.remove(id.as_str()).is_none() {
-                    format!("{id:?} was not a member: no change")
+                if members.remove(&id.as_str()).is_none() {
+                    format!("{} was not a member: no change", q(id))
                 } else if leader.as_deref() == Some(id.as_str()) {
-                    leader = members.keys().next().cloned();
+                    leader = members.keys().next().map(|k| k.to_string());
                     match &leader {
                         Some(n) => format!(
-                            "the leader {id:?} left: {n:?} leads, the first key of the members \
+                            "the leader {} left: {} leads, the first key of the members \
                              HashMap (capacity {}, bucket {})",
+                            q(id),
+                            q(n),
                             members.capacity(),
                             bucket(n, members.capacity())
                         ),
-                        None => format!("the leader {id:?} left and the group is empty: no leader"),
+                        None => format!(
+                            "the leader {} left and the group is empty: no leader",
+                            q(id)
+                        ),
                     }
                 } else {
-                    format!("{id:?} leaves; the leader stays")
+                    format!("{} leaves; the leader stays", q(id))
                 }
             }
         };
@@ -93,19 +100,19 @@ pub fn run_events(events: &[GroupEvent]) -> LeaderHistory {
             event: e.clone(),
             changed: leader != before,
             leader: leader.clone(),
-            members: members.keys().cloned().collect(),
+            members: members.keys().map(|k| k.to_string()).collect(),
             why,
         });
     }
     let next_leader = members
         .keys()
-        .find(|k| Some(k.as_str()) != leader.as_deref())
-        .cloned();
+        .find(|k| Some(**k) != leader.as_deref())
+        .map(|k| k.to_string());
     LeaderHistory {
         steps,
         next_leader,
         leader,
-        members: members.keys().cloned().collect(),
+        members: members.keys().map(|k| k.to_string()).collect(),
         capacity: members.capacity(),
     }
 }

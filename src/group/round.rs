@@ -99,9 +99,12 @@ pub fn round(
     steps.push(RoundStep {
         name: "FindCoordinator",
         lines: vec![format!(
-            "each member asks any broker for the coordinator of {:?}: partition {} of \
+            "each member asks any broker for the coordinator of {}: partition {} of \
              __consumer_offsets (abs({}) % {}); the broker leading it answers",
-            c.group_id, c.partition, c.hash_code, c.offsets_partitions
+            super::quoted(&c.group_id),
+            c.partition,
+            c.hash_code,
+            c.offsets_partitions
         )],
     });
     let mut join = Vec::new();

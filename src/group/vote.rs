@@ -236,8 +236,8 @@ impl fmt::Display for DuplicateMemberId {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "member id {:?} joins twice; the coordinator gives every member its own id",
-            self.0
+            "member id {} joins twice; the coordinator gives every member its own id",
+            super::quoted(&self.0)
         )
     }
 }
@@ -250,20 +250,21 @@ fn list(names: &[String]) -> String {
 
 /// Members join in `requests` order; the group accepts or refuses each, then votes.
 pub fn select_protocol(requests: &[JoinRequest]) -> Result<ProtocolSelection, DuplicateMemberId> {
-    let mut seen: JavaHashMap<&str, ()> = JavaHashMap::new();
+    // (Every map here is keyed by name with a u32 value: one JavaHashMap type in the page.)
+    let mut seen: JavaHashMap<&str, u32> = JavaHashMap::new();
     for r in requests {
-        if seen.insert(r.id.as_str(), ()).is_some() {
+        if seen.insert(r.id.as_str(), 0).is_some() {
             return Err(DuplicateMemberId(r.id.clone()));
         }
     }
     let mut out = ProtocolSelection::default();
     // ClassicGroup.members: member id -> its request.
-    let mut members: JavaHashMap<&str, &JoinRequest> = JavaHashMap::new();
+    let mut members: JavaHashMap<&str, u32> = JavaHashMap::new();
     // ClassicGroup.supportedProtocols.
-    let mut supported: JavaHashMap<&str, i32> = JavaHashMap::new();
-    for r in requests {
+    let mut supported: JavaHashMap<&str, u32> = JavaHashMap::new();
+    for (ri, r) in requests.iter().enumerate() {
         let count = |name: &str| supported.get(&name).copied().unwrap_or(0);
-        let n = members.len() as i32;
+        let n = members.len() as u32;
         if members.is_empty() {
             // isInState(EMPTY): any non-empty protocol list (of a non-empty type) will do.
             if r.protocols.is_empty() {
@@ -314,34 +315,32 @@ pub fn select_protocol(requests: &[JoinRequest]) -> Result<ProtocolSelection, Du
                 why: format!("every member lists {}", shared.join(", ")),
             });
         }
-        members.insert(r.id.as_str(), r);
+        members.insert(r.id.as_str(), ri as u32);
         for p in &r.protocols {
             let c = supported.get(&p.as_str()).copied().unwrap_or(0);
             supported.insert(p.as_str(), c + 1);
         }
     }
     out.member_order = members.keys().map(|k| k.to_string()).collect();
-    out.supported = supported
-        .iter()
-        .map(|(k, v)| (k.to_string(), (*v).max(0) as u32))
-        .collect();
+    out.supported = supported.iter().map(|(k, v)| (k.to_string(), *v)).collect();
     if members.is_empty() {
         out.why = "no member was accepted: there is nothing to select".into();
         out.java_exception =
             Some("IllegalStateException: Cannot select protocol for empty group".into());
         return Ok(out);
     }
-    let n = members.len() as i32;
+    let n = members.len() as u32;
     // candidateProtocols: a HashSet of the names whose count is the member count.
-    let mut candidates: JavaHashMap<&str, ()> = JavaHashMap::new();
+    let mut candidates: JavaHashMap<&str, u32> = JavaHashMap::new();
     for (name, c) in supported.iter() {
         if *c == n {
-            candidates.insert(*name, ());
+            candidates.insert(*name, 0);
         }
     }
     out.candidates = candidates.keys().map(|k| k.to_string()).collect();
     let mut cast: Vec<&str> = Vec::new();
-    for (id, r) in members.iter() {
+    for (id, ri) in members.iter() {
+        let r = &requests[*ri as usize];
         let pick = r
             .protocols
             .iter()
@@ -364,8 +363,9 @@ pub fn select_protocol(requests: &[JoinRequest]) -> Result<ProtocolSelection, Du
             Some((_, p)) => cast.push(p.as_str()),
             None => {
                 out.why = format!(
-                    "member {id:?} lists no candidate (a name it lists twice counts twice), \
-                     so Java throws instead of selecting"
+                    "member {} lists no candidate (a name it lists twice counts twice), \
+                     so Java throws instead of selecting",
+                    super::quoted(id)
                 );
                 out.java_exception = Some(
                     "IllegalArgumentException: Member does not support any of the candidate \

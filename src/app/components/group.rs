@@ -3,6 +3,8 @@
 //! round step by step with what eager and cooperative rebalancing stop. Every sentence
 //! comes from the core (`group`, `scenario::classic`); this file only lays it out.
 
+use crate::app::components::Markup;
+use crate::app::markup;
 use crate::app::state::{group_leader, Action};
 use crate::app::Computed;
 use crate::assignor::{AssignorKind, LeaderClient};
@@ -237,7 +239,8 @@ pub fn group_panel(p: &Props) -> Html {
     let last_why = lead
         .steps
         .last()
-        .filter(|st| st.changed && matches!(st.event, GroupEvent::Leave(_)));
+        .filter(|st| st.changed && matches!(st.event, GroupEvent::Leave(_)))
+        .map(|st| st.why.as_str());
     html! {
         <section class="panel group" id="group">
             <h2>{ "The group" }</h2>
@@ -247,21 +250,23 @@ pub fn group_panel(p: &Props) -> Html {
                     value={s.offsets_partitions.to_string()} oninput={set_n} /></label>
             </p>
             { refusal }
-            <ol class="coordinator-steps">{ for coord.explain().into_iter().map(|l| html! { <li>{ l }</li> }) }</ol>
-            <p id="coordinator" data-coordinator-partition={coord.partition.to_string()}>
-                { "The coordinator is the broker leading partition " }{ coord.partition }{ " of __consumer_offsets." }
-            </p>
+            <Markup class="coordinator-wrap" markup={AttrValue::from(markup::coordinator(&coord))} />
             <table class="votes">
                 <tr><th>{ "member (joins in list order)" }</th><th>{ "partition.assignment.strategy" }</th><th>{ "vote" }</th></tr>
                 { for s.members.iter().enumerate().map(|(i, m)| {
                     let v = vote.votes.iter().find(|v| v.id == m.id);
                     let refused = vote.refused.iter().find(|r| r.id == m.id);
-                    let cell = match (refused, v) {
-                        (Some(r), _) => html! { <td class="refused" data-refused="true">{ r.error.name() }{ ": " }{ r.why.clone() }</td> },
-                        (_, Some(v)) => html! { <td data-member-vote={v.vote.as_ref().map(|x| x.0.clone()).unwrap_or_default()}>
-                            { v.vote.as_ref().map(|x| x.0.clone()).unwrap_or_else(|| "none".into()) }{ " — " }{ v.why.clone() }</td> },
-                        _ => html! { <td /> },
+                    // One cell, three readings: refused, a vote (or none), or not in the vote.
+                    let (class, refused, voted, text) = match (refused, v) {
+                        (Some(r), _) => (Some("refused"), Some("true"), None, format!("{}: {}", r.error.name(), r.why)),
+                        (_, Some(v)) => {
+                            let name = v.vote.as_ref().map(|x| x.0.clone());
+                            let text = format!("{} — {}", name.as_deref().unwrap_or("none"), v.why);
+                            (None, None, Some(name.unwrap_or_default()), text)
+                        }
+                        _ => (None, None, None, String::new()),
                     };
+                    let cell = html! { <td class={class} data-refused={refused} data-member-vote={voted}>{ text }</td> };
                     html! { <tr data-vote-member={m.id.clone()}>
                         <td class="name">{ m.id.clone() }{ if m.id == leader { " (leader)" } else { "" } }</td>
                         <td><Strategy index={i} protocols={m.protocols.clone()} dispatch={d.clone()} /></td>
@@ -269,20 +274,7 @@ pub fn group_panel(p: &Props) -> Html {
                     </tr> }
                 }) }
             </table>
-            <p class="tally">{ "Tally (a Java HashMap): " }{ for vote.tally.counts.iter().map(|(n, c)| html! { <span>{ n.clone() }{ "\u{a0}" }{ *c }{ "; " }</span> }) }</p>
-            <p id="vote-winner" data-vote-winner={winner.clone()}>
-                <strong>{ if winner.is_empty() { "No protocol is selected" } else { "Winner: " } }{ winner.clone() }</strong>{ ". " }{ vote.why.clone() }
-                { for vote.java_exception.clone().map(|x| html! { <>{ " Java throws " }<code>{ x }</code></> }) }
-            </p>
-            <p id="leader" data-leader={leader.clone()} data-next-leader={next.clone()}>
-                if leader.is_empty() { { "Nobody leads: no member was accepted." } } else {
-                    <strong>{ leader.clone() }</strong>{ " leads (the first accepted member to join). " }
-                    if next.is_empty() { { "Nobody else could lead." } } else {
-                        { "If the leader leaves, " }<strong>{ next.clone() }</strong>{ " leads next (first key of the members HashMap, not the second joiner)." }
-                    }
-                }
-                { for last_why.map(|st| html! { <span class="why">{ " Last change: " }{ st.why.clone() }</span> }) }
-            </p>
+            <Markup class="vote-wrap" markup={AttrValue::from(markup::vote_and_leader(&vote, &leader, &next, last_why))} />
             <p class="assignor-source">{ "Assignor: " }{ s.assignor.name() }{ ", " }{ source }</p>
             <p class="leader-client">
                 <label for="leader-client">{ "The leader's client " }</label>
@@ -309,23 +301,14 @@ pub fn group_panel(p: &Props) -> Html {
                 <button onclick={back} disabled={k == 0}>{ "Back" }</button>
                 <strong>{ " " }{ k + 1 }{ "/" }{ steps.len() }{ " " }{ steps[k].name }{ " " }</strong>
                 <button onclick={fwd} disabled={k + 1 == steps.len()}>{ "Forward" }</button>
-                <ul>{ for steps[k].lines.iter().map(|l| html! { <li>{ l.clone() }</li> }) }</ul>
+                <Markup class="round-lines" markup={AttrValue::from(markup::list("ul", &steps[k].lines))} />
                 if steps[k].name == "JoinGroup" {
                     <p>{ "Each entry's metadata, decoded: " }{ for s.members.iter().enumerate().map(|(i, m)| html! {
                         <button data-round-bytes={m.id.clone()} onclick={d.reform(move |_| Action::ShowBytes(Some(i)))}>{ "Bytes of " }{ m.id.clone() }</button>
                     }) }</p>
                 }
             </div>
-            <table class="protocols-side">
-                <tr><th>{ "eager: every member stops all it owns, 1 round trip" }</th><th>{ "cooperative: only what moves stops, 2 round trips" }</th></tr>
-                <tr>
-                    <td>{ for rev.eager.iter().map(|(id, n)| html! { <div>{ id.clone() }{ ": " }{ *n }</div> }) }</td>
-                    <td>{ for rev.cooperative.iter().map(|(id, n, which)| html! { <div>{ id.clone() }{ ": " }{ *n }{ " (" }{ which.clone() }{ ")" }</div> }) }</td>
-                </tr>
-            </table>
-            if rev.eager.is_empty() {
-                <p class="note">{ "Nobody owned partitions before: pin a baseline, then change the group, to see what each protocol stops." }</p>
-            }
+            <Markup class="stops-wrap" markup={AttrValue::from(markup::stops(&rev))} />
         </section>
     }
 }

@@ -170,15 +170,27 @@ impl<'a> Part<'a> {
         }
     }
 
-    pub fn number<T: std::str::FromStr>(&self, what: &str, range: &str) -> Result<T, LinkError> {
-        // Only digits (and a leading '-'): Rust's parser would also take "+5".
+    pub fn number<T: TryFrom<i64>>(&self, what: &str, range: &str) -> Result<T, LinkError> {
+        // Only digits (and a leading '-' where T has negatives): Rust's parser would also
+        // take "+5", and "-0" is no unsigned number. One parser for every integer type (it
+        // is in the page once, not once per type): an i64, so past i64::MAX is no number.
+        let negative = self.text.starts_with('-');
+        self.integer()
+            .filter(|_| !negative || T::try_from(-1).is_ok())
+            .and_then(|v| T::try_from(v).ok())
+            .ok_or_else(|| self.not_a_number(what, range))
+    }
+
+    fn integer(&self) -> Option<i64> {
         let digits = self.text.strip_prefix('-').unwrap_or(self.text);
         let ok = !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit());
+        ok.then(|| self.text.parse::<i64>().ok()).flatten()
+    }
+
+    fn not_a_number(&self, what: &str, range: &str) -> LinkError {
         let shown: String = self.text.chars().take(24).collect();
         let more = if self.text.len() > 24 { "..." } else { "" };
-        ok.then(|| self.text.parse::<T>().ok())
-            .flatten()
-            .ok_or_else(|| self.err(format!("{what}: \"{shown}{more}\" is not a number {range}")))
+        self.err(format!("{what}: \"{shown}{more}\" is not a number {range}"))
     }
 
     pub fn b64(&self, what: &str) -> Result<Vec<u8>, LinkError> {
@@ -204,5 +216,51 @@ impl<'a> Part<'a> {
             }
         }
         Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Part;
+
+    fn num<T: TryFrom<i64>>(text: &str) -> Option<T> {
+        Part { text, at: 7 }.number::<T>("n", "").ok()
+    }
+
+    #[test]
+    fn numbers_are_digits_in_the_type_s_range() {
+        assert_eq!(num::<u32>("42"), Some(42));
+        assert_eq!(num::<u32>("007"), Some(7));
+        assert_eq!(num::<i32>("-5"), Some(-5));
+        assert_eq!(num::<i16>("-32768"), Some(i16::MIN));
+        assert_eq!(num::<i16>("32768"), None);
+        // Read as an i64 (one parser in the page): past i64::MAX is no number, for any type.
+        assert_eq!(num::<u64>("9223372036854775807"), Some(i64::MAX as u64));
+        assert_eq!(num::<u64>("9223372036854775808"), None);
+        for bad in [
+            "",
+            "-",
+            "+5",
+            "-0",
+            "-1",
+            "5 ",
+            "1e3",
+            "0x10",
+            "99999999999999999999999999999999999999999",
+        ] {
+            assert_eq!(num::<u32>(bad), None, "{bad:?}");
+        }
+        assert_eq!(num::<i32>("-0"), Some(0), "-0 is a signed zero");
+        let e = Part {
+            text: "12345678901234567890123456789",
+            at: 7,
+        }
+        .number::<u32>("partition count", "from 1 to 10")
+        .unwrap_err();
+        assert_eq!(e.position, 7);
+        assert_eq!(
+            e.message,
+            "partition count: \"123456789012345678901234...\" is not a number from 1 to 10"
+        );
     }
 }
