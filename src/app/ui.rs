@@ -198,11 +198,11 @@ pub fn app() -> Html {
         <div class="app">
             <header class="top">
                 <h1>{ "Rebalance Lab" }</h1>
-                <p class="tagline">{ "How a Kafka consumer group" }<components::glossary::Term key_="group" />{ " splits partitions among its members, exactly as the Java client does." }</p>
-                <components::glossary::Glossary />
+                <p class="tagline">{ "How a Kafka consumer group" }{ crate::app::components::glossary::term("group") }{ " splits partitions among its members, exactly as the Java client does." }</p>
+                { components::glossary::glossary() }
             </header>
             { for broken }
-            <components::presets::Presets dispatch={dispatch.clone()} loaded={state.preset} />
+            { components::presets::presets(&dispatch, state.preset) }
             <main class="layout">
                 <section class="panel edit">
                     <Editor scenario={state.scenario.clone()} refusal={state.refusal.clone()} dispatch={dispatch.clone()} />

@@ -200,10 +200,10 @@ pub fn editor(props: &Props) -> Html {
     });
     html! {
         <>
-            <h2>{ "Topics" }<crate::app::components::glossary::Term key_="partition" /></h2>
+            <h2>{ "Topics" }{ crate::app::components::glossary::term("partition") }</h2>
             <ul class="topics">{ for topics }</ul>
             <button id="add-topic" onclick={d.reform(|_| Action::AddTopic)}>{ "+ Add topic" }</button>
-            <h2>{ "Members" }<crate::app::components::glossary::Term key_="member" /><crate::app::components::glossary::Term key_="static" /></h2>
+            <h2>{ "Members" }{ crate::app::components::glossary::term("member") }{ crate::app::components::glossary::term("static") }</h2>
             <ul class="members">{ for members }</ul>
             { show_all_toggle(&all, s.members.len(), "editor") }
             <div class="member-count-row">

@@ -80,7 +80,7 @@ pub fn explain(props: &Props) -> Html {
                 </p>
             }
             { for e.summary.iter().map(|s| html! { <p>{ s.clone() }</p> }) }
-            <crate::app::components::Markup class="arith-wrap" markup={AttrValue::from(t)} />
+            { crate::app::components::markup("arith-wrap", t) }
             { show_all_toggle(&all, e.rows.len(), "explain") }
             if !e.mistakes.is_empty() {
                 <ul class="mistakes">

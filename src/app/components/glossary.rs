@@ -22,16 +22,9 @@ fn open_at(key: &str) {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct TermProps {
-    /// The glossary key.
-    pub key_: &'static str,
-}
-
-/// A small "?" after the first mention of a term.
-#[function_component(Term)]
-pub fn term(p: &TermProps) -> Html {
-    let key = p.key_;
+/// A small "?" after the first mention of a term (`key`: its glossary key). A plain function,
+/// not a component: it has no state, and each component costs the bundle its own machinery.
+pub fn term(key: &'static str) -> Html {
     let name = GLOSSARY
         .iter()
         .find(|e| e.key == key)
@@ -42,8 +35,7 @@ pub fn term(p: &TermProps) -> Html {
     }
 }
 
-/// The glossary itself.
-#[function_component(Glossary)]
+/// The glossary itself (a plain function, as [`term`]).
 pub fn glossary() -> Html {
     html! {
         <details class="glossary" id="glossary">

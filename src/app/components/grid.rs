@@ -420,7 +420,7 @@ pub fn grid(props: &Props) -> Html {
     };
     html! {
         <div class="grid-wrap">
-            <h2>{ "Assignment" }<crate::app::components::glossary::Term key_="assignment" /></h2>
+            <h2>{ "Assignment" }{ crate::app::components::glossary::term("assignment") }</h2>
             if a.topics.is_empty() {
                 <p class="notice">{ "No member subscribes to any topic yet." }</p>
             }
@@ -601,5 +601,5 @@ fn counts_table(c: &Computed, a: &crate::assignor::Assignment, slots: &[u32], al
         ));
     }
     m_.push_str("</tbody></table>");
-    html! { <crate::app::components::Markup class="counts-wrap" markup={AttrValue::from(m_)} /> }
+    crate::app::components::markup("counts-wrap", m_)
 }

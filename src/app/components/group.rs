@@ -3,7 +3,6 @@
 //! round step by step with what eager and cooperative rebalancing stop. Every sentence
 //! comes from the core (`group`, `scenario::classic`); this file only lays it out.
 
-use crate::app::components::Markup;
 use crate::app::markup;
 use crate::app::state::{group_leader, Action};
 use crate::app::Computed;
@@ -250,7 +249,7 @@ pub fn group_panel(p: &Props) -> Html {
                     value={s.offsets_partitions.to_string()} oninput={set_n} /></label>
             </p>
             { refusal }
-            <Markup class="coordinator-wrap" markup={AttrValue::from(markup::coordinator(&coord))} />
+            { crate::app::components::markup("coordinator-wrap", markup::coordinator(&coord)) }
             <table class="votes">
                 <tr><th>{ "member (joins in list order)" }</th><th>{ "partition.assignment.strategy" }</th><th>{ "vote" }</th></tr>
                 { for s.members.iter().enumerate().map(|(i, m)| {
@@ -274,7 +273,7 @@ pub fn group_panel(p: &Props) -> Html {
                     </tr> }
                 }) }
             </table>
-            <Markup class="vote-wrap" markup={AttrValue::from(markup::vote_and_leader(&vote, &leader, &next, last_why))} />
+            { crate::app::components::markup("vote-wrap", markup::vote_and_leader(&vote, &leader, &next, last_why)) }
             <p class="assignor-source">{ "Assignor: " }{ s.assignor.name() }{ ", " }{ source }</p>
             <p class="leader-client">
                 <label for="leader-client">{ "The leader's client " }</label>
@@ -301,14 +300,14 @@ pub fn group_panel(p: &Props) -> Html {
                 <button onclick={back} disabled={k == 0}>{ "Back" }</button>
                 <strong>{ " " }{ k + 1 }{ "/" }{ steps.len() }{ " " }{ steps[k].name }{ " " }</strong>
                 <button onclick={fwd} disabled={k + 1 == steps.len()}>{ "Forward" }</button>
-                <Markup class="round-lines" markup={AttrValue::from(markup::list("ul", &steps[k].lines))} />
+                { crate::app::components::markup("round-lines", markup::list("ul", &steps[k].lines)) }
                 if steps[k].name == "JoinGroup" {
                     <p>{ "Each entry's metadata, decoded: " }{ for s.members.iter().enumerate().map(|(i, m)| html! {
                         <button data-round-bytes={m.id.clone()} onclick={d.reform(move |_| Action::ShowBytes(Some(i)))}>{ "Bytes of " }{ m.id.clone() }</button>
                     }) }</p>
                 }
             </div>
-            <Markup class="stops-wrap" markup={AttrValue::from(markup::stops(&rev))} />
+            { crate::app::components::markup("stops-wrap", markup::stops(&rev)) }
         </section>
     }
 }

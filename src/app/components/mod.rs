@@ -46,27 +46,10 @@ pub fn show_all_toggle(all: &UseStateHandle<bool>, total: usize, list: &'static 
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct MarkupProps {
-    /// The wrapper's class.
-    pub class: &'static str,
-    /// Markup the app wrote, every name in it escaped (`crate::app::markup`).
-    pub markup: AttrValue,
-}
-
-/// Markup written into the page as one string when it changes: for read-only tables whose
-/// hundreds of cells would otherwise each be a virtual node (and each `html!` element code
-/// in the bundle).
-#[function_component(Markup)]
-pub fn markup(p: &MarkupProps) -> Html {
-    let el = use_node_ref();
-    {
-        let el = el.clone();
-        use_effect_with(p.markup.clone(), move |m| {
-            if let Some(e) = el.cast::<web_sys::Element>() {
-                e.set_inner_html(m);
-            }
-        });
-    }
-    html! { <div class={p.class} ref={el}></div> }
+/// Markup written into the page as one string (`markup`: written by the app, every name in
+/// it escaped: `crate::app::markup`), in a `div` of class `class`: for read-only tables whose
+/// hundreds of cells would otherwise each be a virtual node (and each `html!` element code in
+/// the bundle). yew's raw node: replaced when the string changes, in the same render.
+pub fn markup(class: &'static str, markup: String) -> Html {
+    html! { <div {class}>{ Html::from_html_unchecked(AttrValue::from(markup)) }</div> }
 }

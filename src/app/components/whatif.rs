@@ -175,7 +175,7 @@ pub fn what_if(p: &Props) -> Html {
 
     html! {
         <section class="whatif" id="whatif">
-            <h2>{ "What if" }<crate::app::components::glossary::Term key_="rebalance" /></h2>
+            <h2>{ "What if" }{ crate::app::components::glossary::term("rebalance") }</h2>
             <div class="whatif-controls">
                 if p.pinned {
                     <button id="unpin" onclick={unpin}>{ "Unpin the baseline" }</button>

@@ -145,7 +145,7 @@ pub fn bytes_panel(p: &Props) -> Html {
 
     html! {
         <section class="bytes-panel" id="bytes-panel" data-bytes-member={m.id.clone()}>
-            <h2>{ format!("Subscription bytes of {}", m.id) }<crate::app::components::glossary::Term key_="generation" /><crate::app::components::glossary::Term key_="leader" /></h2>
+            <h2>{ format!("Subscription bytes of {}", m.id) }{ crate::app::components::glossary::term("generation") }{ crate::app::components::glossary::term("leader") }</h2>
             <div class="bytes-controls">
                 <label>{ "Version " }
                     <select id="subscription-version" onchange={on_version}>
