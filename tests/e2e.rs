@@ -1498,7 +1498,7 @@ async fn the_group_panel_coordinator_vote_and_leader() {
         .unwrap();
     assert!(why.contains("tie") && why.contains("HashMap"), "{why}");
     let refused = c
-        .find(Locator::Css("[data-vote-member='x'] .refused"))
+        .find(Locator::Css("[data-vote-member='x'] [data-refused='true']"))
         .await
         .unwrap()
         .text()

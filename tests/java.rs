@@ -242,3 +242,47 @@ fn members_map_when_leaders_leave() {
     }
     assert_eq!(n, 4);
 }
+
+/// `HashMap` through tree buckets (tests/vectors/java-hashmap-trees.txt, recorded from Java 17
+/// by tests/java/HashMapTrees.java): keys that share `String.hashCode` turn a bucket into a
+/// red-black tree (its root linked first, new keys after their tree parent), a resize splits
+/// or rebuilds it, removals rebalance or untreeify it; after every put and remove our map
+/// iterates as Java's did.
+#[test]
+fn hash_map_tree_buckets() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/vectors/java-hashmap-trees.txt"
+    );
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut m: java::JavaHashMap<String, ()> = java::JavaHashMap::new();
+    let (mut orders, mut longest) = (0, 0);
+    for (n, line) in text.lines().enumerate() {
+        let (op, arg) = line.split_at(2);
+        match op {
+            "N " => {
+                let cap: i64 = arg.parse().unwrap();
+                m = if cap < 0 {
+                    java::JavaHashMap::new()
+                } else {
+                    java::JavaHashMap::with_capacity(cap as usize)
+                };
+            }
+            "P " => {
+                m.insert(arg.to_string(), ());
+            }
+            "R " => {
+                m.remove(arg);
+            }
+            _ => {
+                let ours: Vec<&str> = m.keys().map(String::as_str).collect();
+                assert_eq!(ours.join(" "), arg, "line {}", n + 1);
+                assert!(m.is_exact());
+                orders += 1;
+                longest = longest.max(ours.len());
+            }
+        }
+    }
+    assert_eq!(orders, 2000);
+    assert!(longest > 20, "{longest}");
+}

@@ -9,6 +9,7 @@
 
 pub mod hash_map;
 pub mod string;
+mod tree_bin;
 pub mod uuid;
 
 pub use hash_map::{iteration_order, JavaHash, JavaHashMap};

@@ -29,9 +29,10 @@ pub fn term(key: &'static str) -> Html {
         .iter()
         .find(|e| e.key == key)
         .map_or(key, |e| e.term);
+    let label = AttrValue::from(format!("Glossary: {name}"));
     html! {
-        <button class="term-link" type="button" data-term={key} aria-label={format!("Glossary: {name}")}
-            title={format!("Glossary: {name}")} onclick={Callback::from(move |_| open_at(key))}>{ "?" }</button>
+        <button class="term-link" type="button" data-term={key} aria-label={label.clone()}
+            title={label} onclick={Callback::from(move |_| open_at(key))}>{ "?" }</button>
     }
 }
 

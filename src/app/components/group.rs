@@ -256,16 +256,16 @@ pub fn group_panel(p: &Props) -> Html {
                     let v = vote.votes.iter().find(|v| v.id == m.id);
                     let refused = vote.refused.iter().find(|r| r.id == m.id);
                     // One cell, three readings: refused, a vote (or none), or not in the vote.
-                    let (class, refused, voted, text) = match (refused, v) {
-                        (Some(r), _) => (Some("refused"), Some("true"), None, format!("{}: {}", r.error.name(), r.why)),
+                    let (refused, voted, text) = match (refused, v) {
+                        (Some(r), _) => (Some("true"), None, format!("{}: {}", r.error.name(), r.why)),
                         (_, Some(v)) => {
                             let name = v.vote.as_ref().map(|x| x.0.clone());
                             let text = format!("{} — {}", name.as_deref().unwrap_or("none"), v.why);
-                            (None, None, Some(name.unwrap_or_default()), text)
+                            (None, Some(name.unwrap_or_default()), text)
                         }
-                        _ => (None, None, None, String::new()),
+                        _ => (None, None, String::new()),
                     };
-                    let cell = html! { <td class={class} data-refused={refused} data-member-vote={voted}>{ text }</td> };
+                    let cell = html! { <td data-refused={refused} data-member-vote={voted}>{ text }</td> };
                     html! { <tr data-vote-member={m.id.clone()}>
                         <td class="name">{ m.id.clone() }{ if m.id == leader { " (leader)" } else { "" } }</td>
                         <td><Strategy index={i} protocols={m.protocols.clone()} dispatch={d.clone()} /></td>

@@ -51,5 +51,7 @@ pub fn show_all_toggle(all: &UseStateHandle<bool>, total: usize, list: &'static 
 /// hundreds of cells would otherwise each be a virtual node (and each `html!` element code in
 /// the bundle). yew's raw node: replaced when the string changes, in the same render.
 pub fn markup(class: &'static str, markup: String) -> Html {
-    html! { <div {class}>{ Html::from_html_unchecked(AttrValue::from(markup)) }</div> }
+    // The wrapper in the markup too: a class attribute in `html!` that is not a literal goes
+    // through yew's class set, whose code the page otherwise does without.
+    Html::from_html_unchecked(format!("<div class=\"{class}\">{markup}</div>").into())
 }

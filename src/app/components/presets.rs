@@ -16,7 +16,7 @@ pub fn presets(dispatch: &Callback<Action>, loaded: Option<&'static str>) -> Htm
                 let key = p.key;
                 let onclick = dispatch.reform(move |_| Action::LoadPreset(key));
                 let on = loaded == Some(key);
-                html! { <button class={classes!("preset", on.then_some("on"))} data-preset={key} aria-pressed={on.to_string()}
+                html! { <button class="preset" data-preset={key} aria-pressed={on.to_string()}
                     aria-describedby="preset-lesson" {onclick}>{ p.label }</button> }
             }) }
         </nav>

@@ -183,8 +183,20 @@ impl<'a> Part<'a> {
 
     fn integer(&self) -> Option<i64> {
         let digits = self.text.strip_prefix('-').unwrap_or(self.text);
-        let ok = !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_digit());
-        ok.then(|| self.text.parse::<i64>().ok()).flatten()
+        if digits.is_empty() {
+            return None;
+        }
+        // Accumulated negatively, so that i64::MIN reads too.
+        let mut n: i64 = 0;
+        for c in digits.bytes() {
+            let d = (c as char).to_digit(10)? as i64;
+            n = n.checked_mul(10)?.checked_sub(d)?;
+        }
+        if digits.len() == self.text.len() {
+            n.checked_neg()
+        } else {
+            Some(n)
+        }
     }
 
     fn not_a_number(&self, what: &str, range: &str) -> LinkError {
@@ -251,6 +263,9 @@ mod tests {
             assert_eq!(num::<u32>(bad), None, "{bad:?}");
         }
         assert_eq!(num::<i32>("-0"), Some(0), "-0 is a signed zero");
+        assert_eq!(num::<i64>("-9223372036854775808"), Some(i64::MIN));
+        assert_eq!(num::<i64>("9223372036854775807"), Some(i64::MAX));
+        assert_eq!(num::<i64>("-9223372036854775809"), None);
         let e = Part {
             text: "12345678901234567890123456789",
             at: 7,

@@ -76,7 +76,7 @@ pub fn bytes_panel(p: &Props) -> Html {
         (Some(e), _) => {
             let incomplete = e.is_incomplete();
             html! {
-                <p class={classes!("decode-status", if incomplete { "incomplete" } else { "error" })} role="status" data-status={if incomplete { "incomplete" } else { "error" }}>
+                <p class="decode-status" role="status" data-status={if incomplete { "incomplete" } else { "error" }}>
                     { if incomplete { "Unfinished hex: " } else { "Not hex: " } }{ e.to_string() }
                     { format!(" ({} whole bytes so far.)", b.len()) }
                 </p>

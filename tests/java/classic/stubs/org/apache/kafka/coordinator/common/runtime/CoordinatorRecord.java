@@ -1,0 +1,3 @@
+package org.apache.kafka.coordinator.common.runtime;
+// STUB: record type; never built by the oracle.
+public class CoordinatorRecord { }
