@@ -1585,3 +1585,96 @@ async fn a_stopped_module_is_said_on_the_page() {
     // (not `finish`: the page is marked on purpose)
     c.close().await.unwrap();
 }
+
+/// The grid from the keyboard: Tab reaches a topic's first cell, the arrow keys move between
+/// cells (right along a topic, down to the same partition of the next topic), the focused
+/// cell has an accessible name saying its topic, partition and owner, and the focus is
+/// visible.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn the_grid_from_the_keyboard() {
+    let (_d, c, base) = session().await;
+    open(
+        &c,
+        &format!("{base}#v1;a=r;t=orders*3,payments*3;m=a***D,b***D"),
+    )
+    .await;
+    let focused = |c: Client| async move {
+        let v = c
+            .execute(
+                "const e = document.activeElement; return [e.dataset.topic || '', \
+                 e.dataset.partition || '', e.getAttribute('aria-label') || '', \
+                 e.getAttribute('role') || '', getComputedStyle(e).outlineStyle];",
+                vec![],
+            )
+            .await
+            .unwrap();
+        let v: Vec<String> = serde_json::from_value(v).unwrap();
+        v
+    };
+    // Tab from the last control before the grid (the topic button of the first row).
+    c.execute(
+        "document.querySelector(\"[data-explain='orders']\").focus();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    c.active_element()
+        .await
+        .unwrap()
+        .send_keys("\u{E004}")
+        .await
+        .unwrap();
+    let f = focused(c.clone()).await;
+    assert_eq!(
+        (f[0].as_str(), f[1].as_str(), f[3].as_str()),
+        ("orders", "0", "gridcell"),
+        "{f:?}"
+    );
+    assert!(f[2].starts_with("orders partition 0: owned by "), "{f:?}");
+    assert_ne!(f[4], "none", "focus is visible: {f:?}");
+    // Right, right: partition 2; right again stays there (the row's end).
+    for _ in 0..3 {
+        c.active_element()
+            .await
+            .unwrap()
+            .send_keys("\u{E014}")
+            .await
+            .unwrap();
+    }
+    let f = focused(c.clone()).await;
+    assert_eq!((f[0].as_str(), f[1].as_str()), ("orders", "2"), "{f:?}");
+    // Down: the same partition of the next topic, with its owner in its name.
+    c.active_element()
+        .await
+        .unwrap()
+        .send_keys("\u{E015}")
+        .await
+        .unwrap();
+    let f = focused(c.clone()).await;
+    assert_eq!((f[0].as_str(), f[1].as_str()), ("payments", "2"), "{f:?}");
+    let owner = attr_of(
+        &c,
+        "[data-topic='payments'][data-partition='2']",
+        "data-owner",
+    )
+    .await
+    .unwrap();
+    assert_eq!(f[2], format!("payments partition 2: owned by {owner}"));
+    // Home, then up.
+    c.active_element()
+        .await
+        .unwrap()
+        .send_keys("\u{E011}")
+        .await
+        .unwrap();
+    c.active_element()
+        .await
+        .unwrap()
+        .send_keys("\u{E013}")
+        .await
+        .unwrap();
+    let f = focused(c.clone()).await;
+    assert_eq!((f[0].as_str(), f[1].as_str()), ("orders", "0"), "{f:?}");
+    finish(c).await;
+}

@@ -24,7 +24,8 @@ pub struct LeaderStep {
     pub leader: Option<String>,
     /// True when the event changed the leader.
     pub changed: bool,
-    /// Member ids in the members map's iteration order, after the event.
+    /// Member ids in the members map's iteration order, after the event: recorded after a
+    /// leave and after a change of leader, empty after any other join.
     pub members: Vec<String>,
     /// Why the leader is who it is.
     pub why: String,
@@ -100,7 +101,13 @@ pub fn run_events(events: &[GroupEvent]) -> LeaderHistory {
             event: e.clone(),
             changed: leader != before,
             leader: leader.clone(),
-            members: members.keys().map(|k| k.to_string()).collect(),
+            // After a leave or a change of leader only: a snapshot after every join would make
+            // a 10,000-member group's history quadratic (seconds in the page).
+            members: if matches!(e, GroupEvent::Leave(_)) || leader != before {
+                members.keys().map(|k| k.to_string()).collect()
+            } else {
+                Vec::new()
+            },
             why,
         });
     }

@@ -94,7 +94,9 @@ pub fn round(
     members: &[RoundMember],
 ) -> Vec<RoundStep> {
     let protocol = vote.selected.as_deref().unwrap_or("(none)");
-    let accepted = |id: &str| vote.accepted.iter().any(|a| a.id == id);
+    // (a set: a linear search per member made a 10,000-member round quadratic)
+    let ids: crate::collections::Names = vote.accepted.iter().map(|a| (a.id.clone(), 0)).collect();
+    let accepted = |id: &str| ids.contains_key(id);
     let mut steps = Vec::with_capacity(5);
     steps.push(RoundStep {
         name: "FindCoordinator",

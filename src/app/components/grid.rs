@@ -84,6 +84,65 @@ struct Drawn {
     cells: Vec<web_sys::Element>,
 }
 
+/// A cell's role and place in the keyboard order: each row's first cell is a Tab stop; the
+/// arrow keys reach the others ([`grid_keys`]).
+fn focus(p: usize) -> &'static str {
+    if p == 0 {
+        " role=\"gridcell\" tabindex=\"0\""
+    } else {
+        " role=\"gridcell\""
+    }
+}
+
+/// The grid's keyboard model, on the grid itself (one listener for every cell): the arrow
+/// keys move between cells, left and right in a topic, up and down to the same partition
+/// (or the last one) of the topic above or below; Home and End go to a topic's first and
+/// last cell. The cell reached gets the focus (and so its accessible name, [`cell_title`]).
+pub fn grid_keys(e: KeyboardEvent) {
+    let Some(cell) = e.target_dyn_into::<web_sys::Element>() else {
+        return;
+    };
+    if !cell.has_attribute("data-partition") {
+        return;
+    }
+    let key = e.key();
+    let next = match key.as_str() {
+        "ArrowRight" => cell.next_element_sibling(),
+        "ArrowLeft" => cell.previous_element_sibling(),
+        "Home" => cell.parent_element().and_then(|c| c.first_element_child()),
+        "End" => cell.parent_element().and_then(|c| c.last_element_child()),
+        "ArrowDown" | "ArrowUp" => {
+            let row = cell.closest(".grid-row").ok().flatten();
+            let other = row.and_then(|r| {
+                if key == "ArrowDown" {
+                    r.next_element_sibling()
+                } else {
+                    r.previous_element_sibling()
+                }
+            });
+            let cells = other.and_then(|r| r.query_selector(".cells").ok().flatten());
+            cells.and_then(|c| {
+                let kids = c.children();
+                let at: u32 = cell
+                    .get_attribute("data-partition")
+                    .and_then(|p| p.parse().ok())
+                    .unwrap_or(0);
+                kids.item(at.min(kids.length().saturating_sub(1)))
+            })
+        }
+        _ => return,
+    };
+    if let Some(next) =
+        next.and_then(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(n).ok())
+    {
+        e.prevent_default();
+        if !next.has_attribute("tabindex") {
+            let _ = next.set_attribute("tabindex", "-1");
+        }
+        let _ = next.focus();
+    }
+}
+
 /// The markup of a whole row of cells (names escaped).
 fn row_markup(topic: &str, owners: &[Option<Owner>]) -> String {
     let mut t = String::new();
@@ -92,14 +151,18 @@ fn row_markup(topic: &str, owners: &[Option<Owner>]) -> String {
     for (p, o) in owners.iter().enumerate() {
         match o {
             None => {
-                s.push_str("<span class=\"cell unowned\" data-topic=\"");
+                s.push_str("<span class=\"cell unowned\"");
+                s.push_str(focus(p));
+                s.push_str(" data-topic=\"");
                 s.push_str(&t);
                 s.push_str(&format!("\" data-partition=\"{p}\">{p}</span>"));
             }
             Some(o) if o.revoking => {
                 s.push_str("<span class=\"");
                 s.push_str(&cell_class(o));
-                s.push_str(" revoking\" data-state=\"revoking\" data-topic=\"");
+                s.push_str(" revoking\" data-state=\"revoking\"");
+                s.push_str(focus(p));
+                s.push_str(" data-topic=\"");
                 s.push_str(&t);
                 s.push_str(&format!("\" data-partition=\"{p}\" data-to=\""));
                 escape_into(&o.id, &mut s);
@@ -114,7 +177,9 @@ fn row_markup(topic: &str, owners: &[Option<Owner>]) -> String {
             Some(o) => {
                 s.push_str("<span class=\"");
                 s.push_str(&cell_class(o));
-                s.push_str("\" data-topic=\"");
+                s.push('"');
+                s.push_str(focus(p));
+                s.push_str(" data-topic=\"");
                 s.push_str(&t);
                 s.push_str(&format!("\" data-partition=\"{p}\" data-owner=\""));
                 escape_into(&o.id, &mut s);
@@ -258,6 +323,16 @@ fn grid_row(p: &RowProps) -> Html {
         }
         let _ = cell.set_attribute("title", &cell_title(&cell));
     });
+    // Its accessible name likewise, when it gets the focus: "orders partition 3: owned by
+    // consumer-b, moved from consumer-a since the baseline".
+    let label = Callback::from(|e: FocusEvent| {
+        let Some(cell) = e.target_dyn_into::<web_sys::Element>() else {
+            return;
+        };
+        if cell.has_attribute("data-partition") {
+            let _ = cell.set_attribute("aria-label", &cell_title(&cell));
+        }
+    });
     {
         let cells = cells.clone();
         use_effect_with(
@@ -270,14 +345,16 @@ fn grid_row(p: &RowProps) -> Html {
         );
     }
     html! {
-        <div class="grid-row">
-            <button class="topic-label" data-explain={p.topic.clone()} onclick={select} aria-pressed={p.selected.to_string()}>
-                <span class="topic-title">{ p.topic.clone() }</span>
-                <span class="topic-status">{ p.status.clone() }</span>
-            </button>
-            <div class="cells" ref={cells} onmouseover={tooltip}></div>
+        <div class="grid-row" role="row">
+            <div class="topic-head" role="rowheader">
+                <button class="topic-label" data-explain={p.topic.clone()} onclick={select} aria-pressed={p.selected.to_string()}>
+                    <span class="topic-title">{ p.topic.clone() }</span>
+                    <span class="topic-status">{ p.status.clone() }</span>
+                </button>
+            </div>
+            <div class="cells" role="none" ref={cells} onmouseover={tooltip.clone()} onfocusin={label}></div>
             if let Some(rest) = &p.rest {
-                <p class="rest" data-rest-topic={p.topic.clone()}>{ rest.clone() }</p>
+                <p class="rest" role="gridcell" data-rest-topic={p.topic.clone()}>{ rest.clone() }</p>
             }
         </div>
     }
@@ -423,8 +500,9 @@ pub fn grid(props: &Props) -> Html {
             if a.topics.is_empty() {
                 <p class="notice">{ "No member subscribes to any topic yet." }</p>
             }
-            <div class="grid" id="grid">{ for rows }</div>
-            <p class="grid-key">{ "Each cell is a partition, labelled with its number and coloured by its owner (hover a cell to read who). " }
+            <div class="grid" id="grid" role={(!a.topics.is_empty()).then_some("grid")}
+                aria-label="Partitions by topic and owner" onkeydown={Callback::from(grid_keys)}>{ for rows }</div>
+            <p class="grid-key">{ "Each cell is a partition, labelled with its number and coloured by its owner (hover or focus a cell to read who; the arrow keys move between cells). " }
                 if a.assignor == AssignorKind::Range { <span class="key-extra">{ "A dot marks the extra partitions range gives the first members (n mod m per topic). " }</span> }
                 if c.diff.is_some() { <span class="key-moved">{ "A corner in another colour marks a partition that moved; the corner is its previous owner's colour." }</span> }
             </p>

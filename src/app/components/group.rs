@@ -184,11 +184,29 @@ fn round_members(s: &Scenario, c: &Computed) -> Vec<RoundMember> {
         .collect()
 }
 
+/// A step's lines for a large group: the first `n`, how many are left out, and the last
+/// (a step's summary comes last).
+fn cut(lines: &[String], n: usize) -> Vec<String> {
+    if lines.len() <= n + 1 {
+        return lines.to_vec();
+    }
+    let mut out: Vec<String> = lines[..n].to_vec();
+    out.push(format!(
+        "… {} more (show all members above)",
+        lines.len() - n - 1
+    ));
+    out.extend(lines.last().cloned());
+    out
+}
+
 #[function_component(GroupPanel)]
 pub fn group_panel(p: &Props) -> Html {
     let s = &p.scenario;
     let d = &p.dispatch;
     let step = use_state(|| 0usize);
+    // A large group: the first 200 members in each per-member list until asked for all.
+    let all = use_state(|| false);
+    let shown = crate::app::components::members_shown(*all, s.members.len());
     let coord = s.coordinator();
     let vote = s.vote();
     let accepted = vote.accepted_ids();
@@ -252,7 +270,7 @@ pub fn group_panel(p: &Props) -> Html {
             { crate::app::components::markup("coordinator-wrap", markup::coordinator(&coord)) }
             <table class="votes">
                 <tr><th>{ "member (joins in list order)" }</th><th>{ "partition.assignment.strategy" }</th><th>{ "vote" }</th></tr>
-                { for s.members.iter().enumerate().map(|(i, m)| {
+                { for s.members.iter().take(shown).enumerate().map(|(i, m)| {
                     let v = vote.votes.iter().find(|v| v.id == m.id);
                     let refused = vote.refused.iter().find(|r| r.id == m.id);
                     // One cell, three readings: refused, a vote (or none), or not in the vote.
@@ -273,6 +291,7 @@ pub fn group_panel(p: &Props) -> Html {
                     </tr> }
                 }) }
             </table>
+            { crate::app::components::show_all_toggle(&all, s.members.len(), "group") }
             { crate::app::components::markup("vote-wrap", markup::vote_and_leader(&vote, &leader, &next, last_why)) }
             <p class="assignor-source">{ "Assignor: " }{ s.assignor.name() }{ ", " }{ source }</p>
             <p class="leader-client">
@@ -300,14 +319,17 @@ pub fn group_panel(p: &Props) -> Html {
                 <button onclick={back} disabled={k == 0}>{ "Back" }</button>
                 <strong>{ " " }{ k + 1 }{ "/" }{ steps.len() }{ " " }{ steps[k].name }{ " " }</strong>
                 <button onclick={fwd} disabled={k + 1 == steps.len()}>{ "Forward" }</button>
-                { crate::app::components::markup("round-lines", markup::list("ul", &steps[k].lines)) }
+                { crate::app::components::markup("round-lines", markup::list("ul", &cut(&steps[k].lines, shown + 2))) }
                 if steps[k].name == "JoinGroup" {
-                    <p>{ "Each entry's metadata, decoded: " }{ for s.members.iter().enumerate().map(|(i, m)| html! {
+                    <p>{ "Each entry's metadata, decoded: " }{ for s.members.iter().take(shown).enumerate().map(|(i, m)| html! {
                         <button data-round-bytes={m.id.clone()} onclick={d.reform(move |_| Action::ShowBytes(Some(i)))}>{ "Bytes of " }{ m.id.clone() }</button>
                     }) }</p>
                 }
             </div>
-            { crate::app::components::markup("stops-wrap", markup::stops(&rev)) }
+            { crate::app::components::markup("stops-wrap", markup::stops(&crate::group::Revocations {
+                eager: rev.eager.iter().take(shown).cloned().collect(),
+                cooperative: rev.cooperative.iter().take(shown).cloned().collect(),
+            })) }
         </section>
     }
 }
