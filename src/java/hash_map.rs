@@ -9,9 +9,11 @@
 //! least `n`; a 9th key in one bucket doubles the table while it has fewer than 64 buckets.
 //!
 //! At 64 buckets or more, a 9th key in one bucket turns that bucket into a red-black tree,
-//! whose linked order Java then rearranges. That needs 9 keys whose spread hashes agree in
-//! their low 6+ bits; it is not emulated, and [`JavaHashMap::is_exact`] says when it happened
-//! so that a caller can say the order may differ from Java's.
+//! whose linked order Java then rearranges (root first, new keys after their tree parent,
+//! rebalanced on removal, split on resize): `super::tree_bin` follows that code exactly. Only
+//! keys with equal hashes that are not `Comparable`, which Java orders by
+//! `System.identityHashCode`, cannot be followed; [`JavaHashMap::is_exact`] says when that
+//! happened so that a caller can say the order may differ from Java's.
 
 use super::tree_bin::{TreeBin, UNTREEIFY_THRESHOLD};
 use super::Uuid;
@@ -96,10 +98,15 @@ fn follow(entries: &mut Vec<(u32, u32)>, before: &[u32], after: &[u32]) {
     if before == after {
         return;
     }
+    // (ids are small and dense: where each sits in `before`, by id)
+    let mut at = vec![u32::MAX; before.iter().max().map_or(0, |m| *m as usize + 1)];
+    for (i, id) in before.iter().enumerate() {
+        at[*id as usize] = i as u32;
+    }
     let old = std::mem::take(entries);
     for id in after {
-        if let Some(at) = before.iter().position(|b| b == id) {
-            entries.push(old[at]);
+        if let Some(&i) = at.get(*id as usize).filter(|i| **i != u32::MAX) {
+            entries.push(old[i as usize]);
         }
     }
 }
@@ -127,14 +134,6 @@ struct Table {
 impl Table {
     fn index(&self, h: u32) -> usize {
         h as usize & (self.buckets.len() - 1)
-    }
-
-    /// The entries of bucket `b` as slots, by position (for a tree's comparisons).
-    fn at<'a>(
-        bucket: &'a [(u32, u32)],
-        cmp: CompareSlots<'a>,
-    ) -> impl Fn(usize, usize) -> Option<Ordering> + 'a {
-        move |a, b| cmp(bucket[a].1, bucket[b].1)
     }
 
     fn resize(&mut self, cmp: CompareSlots) {
@@ -185,7 +184,7 @@ impl Table {
                 t.order = ids;
                 if both {
                     let before = t.order.clone();
-                    self.exact &= t.retreeify(&Self::at(&next[at], cmp));
+                    self.exact &= t.retreeify(cmp);
                     follow(&mut next[at], &before, &t.order);
                 }
                 trees[at] = Some(t);
@@ -211,8 +210,7 @@ impl Table {
             // putTreeVal: linked after its tree parent, the root moved to the front.
             let mut before = t.order.clone();
             before.push(t.next_id());
-            let bucket = &self.buckets[i];
-            self.exact &= t.put(h, &|at| cmp_new(bucket[at].1));
+            self.exact &= t.put(h, slot, cmp_new);
             self.buckets[i].push((h, slot));
             follow(&mut self.buckets[i], &before, &t.order);
         } else {
@@ -222,11 +220,9 @@ impl Table {
                     self.resize(cmp);
                 } else {
                     // treeifyBin
-                    let bucket = &self.buckets[i];
-                    let hashes: Vec<u32> = bucket.iter().map(|e| e.0).collect();
-                    let (t, exact) = TreeBin::treeify(&hashes, &Self::at(bucket, cmp));
+                    let (t, exact) = TreeBin::treeify(&self.buckets[i], cmp);
                     self.exact &= exact;
-                    let ids: Vec<u32> = (0..hashes.len() as u32).collect();
+                    let ids: Vec<u32> = (0..self.buckets[i].len() as u32).collect();
                     follow(&mut self.buckets[i], &ids, &t.order);
                     self.trees[i] = Some(t);
                 }

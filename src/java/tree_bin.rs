@@ -23,6 +23,8 @@ pub const UNTREEIFY_THRESHOLD: usize = 6;
 struct Node {
     /// The spread hash, compared as Java's `int`.
     hash: i32,
+    /// The map's slot of the node's entry (what comparisons read the key from).
+    key: u32,
     /// Left (0) and right (1) children.
     kids: [u32; 2],
     parent: u32,
@@ -38,35 +40,35 @@ pub struct TreeBin {
     pub order: Vec<u32>,
 }
 
-/// Compares the keys of two entries (by position in the bucket, which follows
-/// [`TreeBin::order`] when the comparison is made) as `compareComparables` does; `None` when
-/// the keys are not `Comparable`.
-pub type CompareAt<'a> = &'a dyn Fn(usize, usize) -> Option<Ordering>;
+/// Compares the keys in two of the map's slots as `compareComparables` does; `None` when the
+/// keys are not `Comparable`.
+pub type CompareKeys<'a> = &'a dyn Fn(u32, u32) -> Option<Ordering>;
 
 impl TreeBin {
     /// `treeify`: a tree over `hashes` (a bucket's spread hashes, in its linked order; node
     /// `i` is entry `i`), then its root moved to the front. Returns the bin and whether Java's
     /// identity tie-break was never needed.
     #[inline(never)]
-    pub fn treeify(hashes: &[u32], cmp: CompareAt) -> (TreeBin, bool) {
+    pub fn treeify(entries: &[(u32, u32)], cmp: CompareKeys) -> (TreeBin, bool) {
         let mut t = TreeBin {
-            nodes: hashes
+            nodes: entries
                 .iter()
-                .map(|h| Node {
+                .map(|(h, key)| Node {
                     hash: *h as i32,
+                    key: *key,
                     kids: [NIL; 2],
                     parent: NIL,
                     red: false,
                 })
                 .collect(),
-            order: (0..hashes.len() as u32).collect(),
+            order: (0..entries.len() as u32).collect(),
         };
         let exact = t.build(cmp);
         (t, exact)
     }
 
     /// Builds the tree over the nodes in `order` (as `treeify`, from scratch).
-    fn build(&mut self, cmp: CompareAt) -> bool {
+    fn build(&mut self, cmp: CompareKeys) -> bool {
         let mut exact = true;
         let mut root = NIL;
         for x in self.order.clone() {
@@ -78,8 +80,8 @@ impl TreeBin {
                 root = x;
                 continue;
             }
-            let xa = self.position(x);
-            let cmp_x = |at: usize| cmp(xa, at);
+            let xk = self.nodes[x as usize].key;
+            let cmp_x = |k: u32| cmp(xk, k);
             exact &= self.attach(root, x, &cmp_x);
             root = self.balance_insertion(root, x);
         }
@@ -90,7 +92,7 @@ impl TreeBin {
     /// A tree again over the nodes now in `order` (a resize kept more than
     /// [`UNTREEIFY_THRESHOLD`] of them and moved the others).
     #[inline(never)]
-    pub fn retreeify(&mut self, cmp: CompareAt) -> bool {
+    pub fn retreeify(&mut self, cmp: CompareKeys) -> bool {
         self.build(cmp)
     }
 
@@ -108,16 +110,17 @@ impl TreeBin {
         r
     }
 
-    /// `putTreeVal` for a key not in the bucket, with spread hash `h`; `cmp_new(at)` compares
-    /// it with the key of the entry at position `at`. The new node's id is pushed at the end of `order` first (the
+    /// `putTreeVal` for a key not in the bucket, with spread hash `h`; `cmp_new(k)` compares
+    /// it with the key in slot `k`; `key` is its own slot. The new node's id is pushed at the end of `order` first (the
     /// map pushes its entry at the end too), then linked after its tree parent. Returns
     /// whether Java's identity tie-break was never needed.
     #[inline(never)]
-    pub fn put(&mut self, h: u32, cmp_new: &dyn Fn(usize) -> Option<Ordering>) -> bool {
+    pub fn put(&mut self, h: u32, key: u32, cmp_new: &dyn Fn(u32) -> Option<Ordering>) -> bool {
         let h = h as i32;
         let x = self.nodes.len() as u32;
         self.nodes.push(Node {
             hash: h,
+            key,
             kids: [NIL; 2],
             parent: NIL,
             red: false,
@@ -136,10 +139,10 @@ impl TreeBin {
     }
 
     /// The descent `treeify` and `putTreeVal` share: from `root`, by hash, then by
-    /// `cmp(position of the node met)` (`compareComparables`; the identity tie-break when
+    /// `cmp(key of the node met)` (`compareComparables`; the identity tie-break when
     /// that says nothing, which makes the answer inexact), to the free child where `x` is
     /// attached. Returns whether the tie-break was never needed.
-    fn attach(&mut self, root: u32, x: u32, cmp: &dyn Fn(usize) -> Option<Ordering>) -> bool {
+    fn attach(&mut self, root: u32, x: u32, cmp: &dyn Fn(u32) -> Option<Ordering>) -> bool {
         let h = self.nodes[x as usize].hash;
         let mut exact = true;
         let mut p = root;
@@ -150,7 +153,7 @@ impl TreeBin {
             } else if ph < h {
                 1
             } else {
-                match cmp(self.position(p)) {
+                match cmp(self.nodes[p as usize].key) {
                     Some(Ordering::Greater) => 1,
                     Some(Ordering::Less) => 0,
                     _ => {
