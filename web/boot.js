@@ -13,23 +13,27 @@ addEventListener("securitypolicyviolation", (e) => {
 // or a promise. Either way it is marked on the page (body[data-panic], which the end-to-end
 // tests check) and said to the person: a crash is never a silently dead page. (A debug
 // build formats the panic's own message: src/app/ui.rs.)
-const stopped = (error) => {
-  if (!(error instanceof WebAssembly.RuntimeError) || document.body.dataset.panic) return;
+// A module that cannot load at all (a network error, a browser without WebAssembly) is said
+// the same way, instead of leaving the first paint's "Loading" on screen.
+const stopped = (error, loading) => {
+  if (!(loading || error instanceof WebAssembly.RuntimeError) || document.body.dataset.panic) return;
   document.body.dataset.panic = String(error);
   const div = document.createElement("div");
   div.className = "alert panic";
   div.setAttribute("role", "alert");
-  div.textContent = `Rebalance Lab stopped because of a bug (${error.message}). Your scenario is still in the link; reload to continue.`;
+  div.textContent = loading
+    ? `Rebalance Lab could not start (${error && error.message}). Your scenario is still in the link; reload to try again.`
+    : `Rebalance Lab stopped because of a bug (${error.message}). Your scenario is still in the link; reload to continue.`;
   document.body.prepend(div);
 };
 addEventListener("error", (e) => stopped(e.error));
 addEventListener("unhandledrejection", (e) => stopped(e.reason));
 const boot = document.querySelector("script[data-js]");
-const { default: init } = await import(boot.dataset.js);
 try {
+  const { default: init } = await import(boot.dataset.js);
   await init({ module_or_path: boot.dataset.wasm });
 } catch (e) {
-  stopped(e);
+  stopped(e, !(e instanceof WebAssembly.RuntimeError));
   throw e;
 }
 // The app is on the page (its stylesheet already hides the first paint): remove it.
