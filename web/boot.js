@@ -15,8 +15,9 @@ addEventListener("securitypolicyviolation", (e) => {
 // build formats the panic's own message: src/app/ui.rs.)
 // A module that cannot load at all (a network error, a browser without WebAssembly) is said
 // the same way, instead of leaving the first paint's "Loading" on screen.
+const trap = (e) => typeof WebAssembly === "object" && e instanceof WebAssembly.RuntimeError;
 const stopped = (error, loading) => {
-  if (!(loading || error instanceof WebAssembly.RuntimeError) || document.body.dataset.panic) return;
+  if (!(loading || trap(error)) || document.body.dataset.panic) return;
   document.body.dataset.panic = String(error);
   const div = document.createElement("div");
   div.className = "alert panic";
@@ -33,7 +34,7 @@ try {
   const { default: init } = await import(boot.dataset.js);
   await init({ module_or_path: boot.dataset.wasm });
 } catch (e) {
-  stopped(e, !(e instanceof WebAssembly.RuntimeError));
+  stopped(e, !trap(e));
   throw e;
 }
 // The app is on the page (its stylesheet already hides the first paint): remove it.
