@@ -61,7 +61,7 @@ const fresh = () => {
 
 // Every occurrence of `name` in the script as a whole identifier or string.
 const occurrences = (name) => {
-  const esc = name.replace(/[$.]/g, "\\$&");
+  const esc = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
   return new RegExp(`(?<![\\w$])${esc}(?![\\w$])`, "g");
 };
 const renames = new Map();

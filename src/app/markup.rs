@@ -102,9 +102,14 @@ pub fn isolate(name: &str) -> std::borrow::Cow<'_, str> {
     }
 }
 
+/// The element name of an opening tag's text (`ol class="x"`: `ol`), for its end tag.
+fn tag_name(open: &str) -> &str {
+    open.split(' ').next().unwrap_or(open)
+}
+
 /// `<tag attrs>text</tag>`, the text escaped (`attrs` is written by the app: no user text).
 fn text_in(out: &mut String, open: &str, text: &str) {
-    let name = open.split(' ').next().unwrap_or(open);
+    let name = tag_name(open);
     out.push('<');
     out.push_str(open);
     out.push('>');
@@ -116,11 +121,12 @@ fn text_in(out: &mut String, open: &str, text: &str) {
 
 /// `<ul>` (or `<ol>`) of lines, each escaped.
 pub fn list(kind: &str, lines: &[String]) -> String {
+    let name = tag_name(kind);
     let mut s = format!("<{kind}>");
     for l in lines {
         text_in(&mut s, "li", l);
     }
-    s.push_str(&format!("</{kind}>"));
+    s.push_str(&format!("</{name}>"));
     s
 }
 
@@ -378,6 +384,7 @@ mod tests {
             "{m}"
         );
         assert!(m.starts_with("<ol class=\"coordinator-steps\"><li>"), "{m}");
+        assert!(m.contains("</li></ol><p id=\"coordinator\""), "{m}");
         assert_eq!(list("ul", &["a<b".into()]), "<ul><li>a&lt;b</li></ul>");
     }
 }

@@ -52,6 +52,23 @@ impl Computed {
         }
     }
 
+    /// Member `i`'s partitions under the scenario's assignor, per topic, as the protocol
+    /// carries them (the bytes view's and the SyncGroup step's assignment); empty when there
+    /// is no answer.
+    pub fn assigned_to(&self, i: usize) -> Vec<TopicPartitions> {
+        self.assignment()
+            .map(|a| {
+                a.partitions_of(i as u32)
+                    .into_iter()
+                    .map(|(t, ps)| TopicPartitions {
+                        topic: t.to_string(),
+                        partitions: ps.into_iter().map(|p| p as i32).collect(),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// Why the scenario's assignor gives no answer (the exception Java throws).
     pub fn failure(&self) -> Option<&str> {
         match &self.sticky {
@@ -161,18 +178,7 @@ pub fn app() -> Html {
     let bytes_panel = state.bytes_member_index().and_then(|i| {
         let member = state.scenario.members.get(i)?.clone();
         let draft = state.hex_drafts.get(&member.id).cloned();
-        let assigned: Vec<TopicPartitions> = computed
-            .assignment()
-            .map(|a| {
-                a.partitions_of(i as u32)
-                    .into_iter()
-                    .map(|(t, ps)| TopicPartitions {
-                        topic: t.to_string(),
-                        partitions: ps.into_iter().map(|p| p as i32).collect(),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
+        let assigned = computed.assigned_to(i);
         Some(html! {
             <BytesPanel index={i} member={member} draft={draft} version={state.version_of(i)}
                 assigned={assigned} dispatch={dispatch.clone()} />

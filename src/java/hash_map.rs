@@ -195,22 +195,19 @@ impl Table {
         self.threshold = thr;
     }
 
-    /// `putVal` of a new key (hash `h`, in `slot`; `cmp_new(s)` compares it with the key in
-    /// slot `s`): last in a list bucket, or after its parent in a tree bucket; then the
+    /// `putVal` of a new key (hash `h`, in `slot`): the table allocated on the first put,
+    /// then the key last in a list bucket, or after its parent in a tree bucket; then the
     /// treeify or resize Java does.
-    fn put_new(
-        &mut self,
-        h: u32,
-        slot: u32,
-        cmp_new: &dyn Fn(u32) -> Option<Ordering>,
-        cmp: CompareSlots,
-    ) {
+    fn put_new(&mut self, h: u32, slot: u32, cmp: CompareSlots) {
+        if self.buckets.is_empty() {
+            self.resize(cmp);
+        }
         let i = self.index(h);
         if let Some(t) = self.trees[i].as_mut() {
             // putTreeVal: linked after its tree parent, the root moved to the front.
             let mut before = t.order.clone();
             before.push(t.next_id());
-            self.exact &= t.put(h, slot, cmp_new);
+            self.exact &= t.put(h, slot, &|k| cmp(slot, k));
             self.buckets[i].push((h, slot));
             follow(&mut self.buckets[i], &before, &t.order);
         } else {
@@ -348,14 +345,6 @@ impl<K: PartialEq + JavaHash, V> JavaHashMap<K, V> {
     /// `put(key, value)`: a new key goes last in its bucket (or after its parent in a tree
     /// bucket); an existing key keeps its place and gets the new value, which is returned.
     pub fn insert(&mut self, key: K, value: V) -> Option<V> {
-        let slots = &self.slots;
-        let cmp = |a: u32, b: u32| {
-            let (ka, kb) = (&slots[a as usize], &slots[b as usize]);
-            ka.as_ref()?.0.java_compare(&kb.as_ref()?.0)
-        };
-        if self.table.buckets.is_empty() {
-            self.table.resize(&cmp);
-        }
         if let Some((i, at)) = self.find(&key) {
             let slot = self.table.buckets[i][at].1 as usize;
             let e = self.slots[slot].as_mut().expect("a live slot");
@@ -375,8 +364,7 @@ impl<K: PartialEq + JavaHash, V> JavaHashMap<K, V> {
             let (ka, kb) = (&slots[a as usize], &slots[b as usize]);
             ka.as_ref()?.0.java_compare(&kb.as_ref()?.0)
         };
-        let cmp_new = |b: u32| cmp(slot, b);
-        self.table.put_new(h, slot, &cmp_new, &cmp);
+        self.table.put_new(h, slot, &cmp);
         None
     }
 

@@ -248,15 +248,7 @@ impl TreeBin {
             replacement = p;
         }
         if replacement != p {
-            let pp = self.nodes[p as usize].parent;
-            self.nodes[replacement as usize].parent = pp;
-            if pp == NIL {
-                root = replacement;
-                self.nodes[replacement as usize].red = false;
-            } else {
-                let side = self.side(pp, p);
-                self.nodes[pp as usize].kids[side] = replacement;
-            }
+            root = self.take_place(root, p, replacement);
             let n = &mut self.nodes[p as usize];
             n.kids = [NIL; 2];
             n.parent = NIL;
@@ -300,17 +292,23 @@ impl TreeBin {
         if rl != NIL {
             self.nodes[rl as usize].parent = p;
         }
-        let pp = self.nodes[p as usize].parent;
-        self.nodes[r as usize].parent = pp;
-        if pp == NIL {
-            root = r;
-            self.nodes[r as usize].red = false;
-        } else {
-            let side = self.side(pp, p);
-            self.nodes[pp as usize].kids[side] = r;
-        }
+        root = self.take_place(root, p, r);
         self.nodes[r as usize].kids[d] = p;
         self.nodes[p as usize].parent = r;
+        root
+    }
+
+    /// `x` takes `p`'s place under `p`'s parent, or becomes the (black) root: what a
+    /// rotation and a removal's replacement both do. Returns the root.
+    fn take_place(&mut self, root: u32, p: u32, x: u32) -> u32 {
+        let pp = self.nodes[p as usize].parent;
+        self.nodes[x as usize].parent = pp;
+        if pp == NIL {
+            self.nodes[x as usize].red = false;
+            return x;
+        }
+        let side = self.side(pp, p);
+        self.nodes[pp as usize].kids[side] = x;
         root
     }
 

@@ -98,6 +98,11 @@ fn strategy(p: &StrategyProps) -> Html {
 /// Where the Java and librdkafka leaders' assignments differ: (topic, partition, Java's
 /// owner, librdkafka's owner) for the first few, and how many in all.
 fn disagreements(s: &Scenario) -> (Vec<(String, u32, String, String)>, usize) {
+    // Only range and round-robin follow the leader's client (the panel says so otherwise):
+    // running the sticky assignors twice more per render would show nothing.
+    if !matches!(s.assignor, AssignorKind::Range | AssignorKind::RoundRobin) {
+        return (Vec::new(), 0);
+    }
     let (Some((input, j)), Some((_, r))) = (
         s.assign_with(s.assignor, LeaderClient::Java),
         s.assign_with(s.assignor, LeaderClient::Librdkafka),
@@ -126,22 +131,36 @@ fn disagreements(s: &Scenario) -> (Vec<(String, u32, String, String)>, usize) {
 }
 
 fn round_members(s: &Scenario, c: &Computed) -> Vec<RoundMember> {
+    // What each member owned in the pinned baseline, by id: one pass over its partitions
+    // (asking the baseline per member and partition was quadratic in a large group).
+    let mut owned_in_baseline: crate::collections::Names = Default::default();
+    let mut pinned: Vec<Vec<TopicPartitions>> = Vec::new();
+    if let Some(b) = &c.baseline {
+        for (t, owners) in &b.topics {
+            for (p, o) in owners.iter().enumerate() {
+                let Some(id) = o.and_then(|o| b.members.get(o as usize)) else {
+                    continue;
+                };
+                let at = *owned_in_baseline.entry(id.clone()).or_insert_with(|| {
+                    pinned.push(Vec::new());
+                    (pinned.len() - 1) as u32
+                });
+                let list = &mut pinned[at as usize];
+                match list.last_mut() {
+                    Some(tp) if tp.topic == *t => tp.partitions.push(p as i32),
+                    _ => list.push(TopicPartitions {
+                        topic: t.clone(),
+                        partitions: vec![p as i32],
+                    }),
+                }
+            }
+        }
+    }
     s.members
         .iter()
         .enumerate()
         .map(|(i, m)| {
-            let assigned: Vec<TopicPartitions> = c
-                .assignment()
-                .map(|a| {
-                    a.partitions_of(i as u32)
-                        .into_iter()
-                        .map(|(t, ps)| TopicPartitions {
-                            topic: t.to_string(),
-                            partitions: ps.into_iter().map(|p| p as i32).collect(),
-                        })
-                        .collect()
-                })
-                .unwrap_or_default();
+            let assigned = c.assigned_to(i);
             let assignment = encode_assignment(
                 &Assignment {
                     assigned_partitions: assigned.clone(),
@@ -158,18 +177,10 @@ fn round_members(s: &Scenario, c: &Computed) -> Vec<RoundMember> {
             });
             // Before: the pinned baseline's owners, else what the member says it owns.
             let owned_before = match &c.baseline {
-                Some(b) => b
-                    .topics
-                    .iter()
-                    .map(|(t, owners)| TopicPartitions {
-                        topic: t.clone(),
-                        partitions: (0..owners.len())
-                            .filter(|p| b.owner(t, *p) == Some(m.id.as_str()))
-                            .map(|p| p as i32)
-                            .collect(),
-                    })
-                    .filter(|t| !t.partitions.is_empty())
-                    .collect(),
+                Some(_) => owned_in_baseline
+                    .get(m.id.as_str())
+                    .map(|at| pinned[*at as usize].clone())
+                    .unwrap_or_default(),
                 None => m.fields_subscription().owned_partitions,
             };
             RoundMember {
