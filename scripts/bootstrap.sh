@@ -44,6 +44,10 @@ if ! rustup component list --installed | grep -q '^rust-src'; then
   say "adding the rust-src component"
   rustup component add rust-src
 fi
+# ... and the standard library's own dependencies, for that build runs offline: fetched
+# from its Cargo.lock into cargo's cache (nothing is downloaded once they are there; its
+# manifest uses a nightly cargo feature, which RUSTC_BOOTSTRAP lets stable cargo read).
+(cd "$(rustc --print sysroot)/lib/rustlib/src/rust/library" && RUSTC_BOOTSTRAP=1 cargo fetch --quiet)
 
 if ! trunk --version 2>/dev/null | grep -q ' 0\.21\.14'; then
   say "installing trunk 0.21.14 (about 20 minutes on 2 cores)"

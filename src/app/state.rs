@@ -350,7 +350,9 @@ impl AppState {
                 next.refusal = None;
                 next.revision += 1;
                 next.history = HistoryMode::None;
-                next.group_log.clear();
+                // Who joined and left: the link's, kept in step with its member list.
+                next.group_log = state.group_log;
+                next.sync_group_log();
                 next.scenario.follow_vote();
                 return next.with_colours();
             }
@@ -456,7 +458,7 @@ impl AppState {
                     next.baseline = step.baseline;
                     next.pinned = step.previous.map(|p| (p, step.renames));
                     next.story_step = Some(k);
-                    next.group_log.clear();
+                    next.group_log = step.group_log;
                     next.hex_drafts.clear();
                     next.versions.clear();
                     next.bytes_member = None;
@@ -574,6 +576,7 @@ impl AppState {
                 let plain = slots.iter().enumerate().all(|(i, s)| *s as usize == i);
                 (!plain).then_some(slots)
             },
+            group_log: self.group_log.clone(),
             extra: Vec::new(),
         }
     }
@@ -944,6 +947,18 @@ mod tests {
         let gone = s.apply(Action::RemoveMember(0));
         let h = leader_of(&gone);
         assert_eq!(h.leader.as_deref(), Some("x"), "not y, the second joiner");
+        // the link carries the joins and leaves: reopened, x still leads (a group of y and
+        // x that joined in list order would be led by y)
+        let fragment = crate::scenario::link::to_fragment(&gone.link_state());
+        assert!(
+            fragment.ends_with(";xj=%2B%7Ez%2C%2B0.1%2C-%7Ez"),
+            "{fragment}"
+        );
+        let reopened = start(&fragment);
+        assert_eq!(leader_of(&reopened).leader.as_deref(), Some("x"));
+        assert_eq!(reopened.group_log, gone.group_log);
+        let fresh = start(fragment.split(";xj=").next().unwrap());
+        assert_eq!(leader_of(&fresh).leader.as_deref(), Some("y"));
         // a newcomer joins after: x still leads
         let more = gone.apply(Action::AddMember);
         assert_eq!(leader_of(&more).leader.as_deref(), Some("x"));

@@ -33,6 +33,9 @@ pub struct Computed {
     pub sticky: Option<Result<(assignor::Assignment, Option<assignor::Assignment>), String>>,
     /// Showing cooperative-sticky's follow-up round instead of round 1.
     pub round2: bool,
+    /// Cooperative-sticky's first round on the same change when another assignor is on
+    /// screen and somebody owned partitions before (the group panel's cooperative column).
+    pub cooperative: Option<Result<assignor::Assignment, String>>,
 }
 
 impl Computed {
@@ -57,16 +60,19 @@ impl Computed {
     /// is no answer.
     pub fn assigned_to(&self, i: usize) -> Vec<TopicPartitions> {
         self.assignment()
-            .map(|a| {
-                a.partitions_of(i as u32)
-                    .into_iter()
-                    .map(|(t, ps)| TopicPartitions {
-                        topic: t.to_string(),
-                        partitions: ps.into_iter().map(|p| p as i32).collect(),
-                    })
-                    .collect()
-            })
+            .map(|a| partitions_of(a, i))
             .unwrap_or_default()
+    }
+
+    /// Member `i`'s partitions in cooperative-sticky's first round on the same change (what
+    /// a cooperative rebalance lets it keep or take at once); `None` when not computed.
+    pub fn cooperative_to(&self, i: usize) -> Option<Vec<TopicPartitions>> {
+        let a = match (&self.cooperative, &self.sticky) {
+            (Some(Ok(a)), _) => a,
+            (None, Some(Ok((a, _)))) if self.kind == AssignorKind::CooperativeSticky => a,
+            _ => return None,
+        };
+        Some(partitions_of(a, i))
     }
 
     /// Why the scenario's assignor gives no answer (the exception Java throws).
@@ -76,6 +82,17 @@ impl Computed {
             _ => None,
         }
     }
+}
+
+/// Member `i`'s partitions in `a`, per topic, as the protocol carries them.
+fn partitions_of(a: &assignor::Assignment, i: usize) -> Vec<TopicPartitions> {
+    a.partitions_of(i as u32)
+        .into_iter()
+        .map(|(t, ps)| TopicPartitions {
+            topic: t.to_string(),
+            partitions: ps.into_iter().map(|p| p as i32).collect(),
+        })
+        .collect()
 }
 
 /// Identity, not contents: one `Computed` is made per change of its inputs (`use_memo`), so
@@ -144,7 +161,13 @@ pub fn app() -> Html {
                     rows
                 })
                 .unwrap_or_default();
+            // What a cooperative rebalance of the same change would revoke, for the group
+            // panel: only when somebody owned something before.
+            let owned_before = baseline.is_some() || s.members.iter().any(|m| !m.owned.is_empty());
+            let cooperative = (owned_before && s.assignor != AssignorKind::CooperativeSticky)
+                .then(|| whatif::cooperative_round1(s, baseline.as_ref()));
             let mut c = Computed {
+                cooperative,
                 sticky,
                 round2: *round2,
                 input,

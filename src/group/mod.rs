@@ -22,7 +22,10 @@ pub mod vote;
 pub use coordinator::{coordinator, Coordinator, CoordinatorError, DEFAULT_OFFSETS_PARTITIONS};
 pub use leader::{leader_after, run_events, GroupEvent, LeaderHistory, LeaderStep};
 pub use presets::ClientPreset;
-pub use round::{revocations, round, Revocations, RoundMember, RoundStep};
+pub use round::{
+    join_metadata, rebalances_eagerly, revocations, round, Revocations, RoundAssignor, RoundMember,
+    RoundStep,
+};
 /// A name in a sentence, quoted: as Rust's `{:?}` writes ASCII text (`"a\"b"`, `\0`, `\n`,
 /// `\u{1b}`), escaping every control character and the bidirectional controls; other
 /// characters as they are. (Written out, not `{:?}`: that brings Unicode's printable tables

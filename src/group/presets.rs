@@ -52,7 +52,7 @@ impl ClientPreset {
             }
             ClientPreset::Librdkafka => "partition.assignment.strategy=range,roundrobin",
             ClientPreset::KafkaPython => {
-                "partition_assignment_strategy=(RangeAssignor, RoundRobinPartitionAssignor)"
+                "partition_assignment_strategy=(RangePartitionAssignor, RoundRobinPartitionAssignor)"
             }
         }
     }

@@ -4,7 +4,9 @@
 
 use super::{Coordinator, ProtocolSelection};
 use crate::protocol::hex::to_hex;
-use crate::protocol::TopicPartitions;
+use crate::protocol::{
+    encode_sticky_user_data, encode_subscription, Subscription, TopicPartitions,
+};
 
 /// A member as the round sees it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -13,14 +15,73 @@ pub struct RoundMember {
     pub id: String,
     /// The protocols its JoinGroup lists, in preference order.
     pub protocols: Vec<String>,
-    /// Its ConsumerProtocolSubscription (the metadata of every protocol it lists).
-    pub subscription: Vec<u8>,
+    /// The metadata its JoinGroup carries for each of `protocols`, in the same order
+    /// ([`join_metadata`]).
+    pub metadata: Vec<Vec<u8>>,
+    /// Its client rebalances eagerly (not every assignor it lists is cooperative), so it
+    /// gave up what it owned before joining.
+    pub eager: bool,
     /// Its ConsumerProtocolAssignment (what SyncGroup answers it).
     pub assignment: Vec<u8>,
     /// The partitions it is assigned.
     pub assigned: Vec<TopicPartitions>,
     /// The partitions it owned before the round (from the pinned baseline).
     pub owned_before: Vec<TopicPartitions>,
+    /// What cooperative-sticky's first round gives it on the same change (what it keeps and
+    /// takes at once); `None` when that was not computed.
+    pub cooperative: Option<Vec<TopicPartitions>>,
+}
+
+/// The protocols the Java client rebalances cooperatively with: every assignor listed must
+/// support COOPERATIVE (`ConsumerCoordinator`: the highest protocol all its assignors
+/// support); range, round-robin and sticky support only EAGER, and so does an assignor this
+/// tool does not know (the interface's default).
+pub fn rebalances_eagerly(protocols: &[String]) -> bool {
+    protocols.is_empty() || protocols.iter().any(|p| p != "cooperative-sticky")
+}
+
+/// What a Java consumer's JoinGroup carries for each protocol it lists
+/// (`ConsumerCoordinator.metadata`): its subscription written at `version`, with each
+/// assignor's own user data (`subscriptionUserData`: none for range and round-robin; for
+/// sticky its last assignment and generation once it has had one; for cooperative-sticky the
+/// generation in 4 bytes), and its owned partitions only when it rebalances cooperatively (an
+/// eager client revoked them in `onJoinPrepare`, before the join). `pasted`: the bytes the
+/// member was given by hand, which stand for every entry.
+pub fn join_metadata(
+    sub: &Subscription,
+    protocols: &[String],
+    pasted: Option<&[u8]>,
+    version: i16,
+) -> Vec<Vec<u8>> {
+    let eager = rebalances_eagerly(protocols);
+    protocols
+        .iter()
+        .map(|p| {
+            if let Some(b) = pasted {
+                return b.to_vec();
+            }
+            let had = !sub.owned_partitions.is_empty() || sub.generation_id != -1;
+            let user_data = match p.as_str() {
+                "cooperative-sticky" => Some(sub.generation_id.to_be_bytes().to_vec()),
+                "sticky" if had => {
+                    encode_sticky_user_data(&sub.owned_partitions, sub.generation_id).ok()
+                }
+                _ => None,
+            };
+            let entry = Subscription {
+                user_data,
+                owned_partitions: if eager {
+                    Vec::new()
+                } else {
+                    sub.owned_partitions.clone()
+                },
+                ..sub.clone()
+            };
+            encode_subscription(&entry, version)
+                .map(|e| e.bytes)
+                .unwrap_or_default()
+        })
+        .collect()
 }
 
 /// One step of the round.
@@ -53,7 +114,8 @@ fn owns(tps: &[TopicPartitions], topic: &str, p: i32) -> bool {
         .any(|t| t.topic == topic && t.partitions.contains(&p))
 }
 
-/// What each protocol stops: eager revokes everything owned, cooperative only what moves.
+/// What each protocol stops: eager revokes everything owned; cooperative (cooperative-sticky
+/// on the same change, its first round) only what leaves the member.
 pub fn revocations(members: &[RoundMember]) -> Revocations {
     let mut r = Revocations::default();
     for m in members {
@@ -61,13 +123,16 @@ pub fn revocations(members: &[RoundMember]) -> Revocations {
         if n > 0 {
             r.eager.push((m.id.clone(), n));
         }
+        let Some(keeps) = &m.cooperative else {
+            continue;
+        };
         let mut moving = 0;
         let mut which = Vec::new();
         for t in &m.owned_before {
             let gone: Vec<u32> = t
                 .partitions
                 .iter()
-                .filter(|p| !owns(&m.assigned, &t.topic, **p))
+                .filter(|p| !owns(keeps, &t.topic, **p))
                 .map(|p| *p as u32)
                 .collect();
             if !gone.is_empty() {
@@ -86,11 +151,26 @@ pub fn revocations(members: &[RoundMember]) -> Revocations {
     r
 }
 
-/// The round: coordinator, the vote's outcome, the leader and the members' bytes.
+/// What the leader runs in the round: the assignor's name, whether it is the vote's winner
+/// (else it was set by hand), and how many partitions it withholds for a follow-up round
+/// (cooperative-sticky).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RoundAssignor {
+    /// The assignor's protocol name.
+    pub name: String,
+    /// It is the vote's winner.
+    pub by_vote: bool,
+    /// Partitions it leaves unassigned until their owners have revoked them.
+    pub withheld: u32,
+}
+
+/// The round: coordinator, the vote's outcome, the leader, what it runs and the members'
+/// bytes.
 pub fn round(
     c: &Coordinator,
     vote: &ProtocolSelection,
     leader: Option<&str>,
+    runs: &RoundAssignor,
     members: &[RoundMember],
 ) -> Vec<RoundStep> {
     let protocol = vote.selected.as_deref().unwrap_or("(none)");
@@ -111,10 +191,14 @@ pub fn round(
     });
     let mut join = Vec::new();
     for m in members {
-        let mut line = format!("{} lists {}", m.id, m.protocols.len());
-        line.push_str(" protocol(s):");
-        for p in &m.protocols {
-            line.push_str(&format!(" {p} ({} bytes)", m.subscription.len()));
+        let mut line = format!("{} lists {} protocol(s):", m.id, m.protocols.len());
+        for (p, b) in m.protocols.iter().zip(&m.metadata) {
+            line.push_str(&format!(" {p} ({} bytes)", b.len()));
+        }
+        if m.eager && !m.owned_before.is_empty() {
+            line.push_str(
+                "; its client rebalances eagerly, so it gave up its partitions before joining",
+            );
         }
         if let Some(r) = vote.refused.iter().find(|r| r.id == m.id) {
             line.push_str(&format!(": refused, {}", r.error.name()));
@@ -122,9 +206,10 @@ pub fn round(
         join.push(line);
     }
     join.push(format!(
-        "every entry carries the same ConsumerProtocolSubscription; the coordinator waits for \
-         all, selects {protocol} and answers the leader ({}) with every member's metadata for \
-         {protocol}, the others with none",
+        "each entry is the member's ConsumerProtocolSubscription with that assignor's user \
+         data (none for range and roundrobin, the generation for cooperative-sticky, the last \
+         assignment for sticky); the coordinator waits for all, selects {protocol} and answers \
+         the leader ({}) with every member's metadata for {protocol}, the others with none",
         leader.unwrap_or("none")
     ));
     steps.push(RoundStep {
@@ -132,11 +217,24 @@ pub fn round(
         lines: join,
     });
     let mut lead = vec![format!(
-        "{} decodes the subscriptions and runs {protocol}",
-        leader.unwrap_or("no leader")
+        "{} decodes the subscriptions and runs {}{}",
+        leader.unwrap_or("no leader"),
+        runs.name,
+        if runs.by_vote {
+            " (the vote's winner)".to_string()
+        } else {
+            format!(" (set by hand here; the vote chose {protocol})")
+        }
     )];
     for m in members.iter().filter(|m| accepted(&m.id)) {
         lead.push(format!("{}: {} partition(s)", m.id, count(&m.assigned)));
+    }
+    if runs.withheld > 0 {
+        lead.push(format!(
+            "{} partition(s) change owner and are withheld: their owners revoke them and \
+             rejoin at once, and a second round (the same five steps) hands them over",
+            runs.withheld
+        ));
     }
     steps.push(RoundStep {
         name: "Assignment",
@@ -186,19 +284,91 @@ mod tests {
             RoundMember {
                 id: "a".into(),
                 owned_before: vec![tp("t", &[0, 1, 2])],
-                assigned: vec![tp("t", &[0, 1])],
+                assigned: vec![tp("t", &[0])],
+                cooperative: Some(vec![tp("t", &[0, 1])]),
                 ..Default::default()
             },
             RoundMember {
                 id: "b".into(),
                 owned_before: vec![tp("t", &[3])],
-                assigned: vec![tp("t", &[2, 3])],
+                assigned: vec![tp("t", &[1, 2, 3])],
+                cooperative: Some(vec![tp("t", &[3])]),
                 ..Default::default()
             },
         ];
         let r = revocations(&members);
         assert_eq!(r.eager, [("a".to_string(), 3), ("b".to_string(), 1)]);
+        // what cooperative-sticky's first round takes away, not what the assignor on
+        // screen moves
         assert_eq!(r.cooperative, [("a".to_string(), 1, "t 2".to_string())]);
+        let none = revocations(&[RoundMember {
+            cooperative: None,
+            ..members[0].clone()
+        }]);
+        assert!(none.cooperative.is_empty());
+    }
+
+    fn java_default() -> Vec<String> {
+        vec!["range".into(), "cooperative-sticky".into()]
+    }
+
+    #[test]
+    fn each_protocol_carries_its_own_user_data() {
+        let sub = Subscription {
+            topics: vec!["orders".into()],
+            user_data: None,
+            owned_partitions: vec![tp("orders", &[0, 1])],
+            generation_id: 4,
+            rack_id: None,
+        };
+        // Java's default lists range: the client is eager, its owned partitions are gone
+        assert!(rebalances_eagerly(&java_default()));
+        let m = join_metadata(&sub, &java_default(), None, 3);
+        let range = crate::protocol::decode_subscription(&m[0])
+            .into_result()
+            .unwrap();
+        assert_eq!(range.user_data, None);
+        assert!(range.owned_partitions.is_empty());
+        assert_eq!(range.generation_id, 4);
+        let coop = crate::protocol::decode_subscription(&m[1])
+            .into_result()
+            .unwrap();
+        assert_eq!(coop.user_data.as_deref(), Some(&[0, 0, 0, 4][..]));
+        // only cooperative-sticky: cooperative, it keeps what it owns while joining
+        let only = vec!["cooperative-sticky".to_string()];
+        assert!(!rebalances_eagerly(&only));
+        let m = join_metadata(&sub, &only, None, 3);
+        let coop = crate::protocol::decode_subscription(&m[0])
+            .into_result()
+            .unwrap();
+        assert_eq!(coop.owned_partitions, sub.owned_partitions);
+        // sticky: its last assignment and generation, as StickyAssignor's user data
+        let m = join_metadata(&sub, &["sticky".to_string()], None, 3);
+        let sticky = crate::protocol::decode_subscription(&m[0])
+            .into_result()
+            .unwrap();
+        let ud = crate::protocol::sticky::decode_sticky_user_data(&sticky.user_data.unwrap());
+        assert_eq!(
+            ud,
+            Some(crate::protocol::sticky::StickyUserData::Sticky {
+                previous: vec![tp("orders", &[0, 1])],
+                generation: Some(4),
+            })
+        );
+        // never assigned: sticky sends no user data
+        let fresh = Subscription {
+            owned_partitions: Vec::new(),
+            generation_id: -1,
+            ..sub.clone()
+        };
+        let m = join_metadata(&fresh, &["sticky".to_string()], None, 3);
+        let s = crate::protocol::decode_subscription(&m[0])
+            .into_result()
+            .unwrap();
+        assert_eq!(s.user_data, None);
+        // bytes given by hand stand for every entry
+        let m = join_metadata(&sub, &java_default(), Some(&[1, 2, 3]), 3);
+        assert_eq!(m, vec![vec![1, 2, 3], vec![1, 2, 3]]);
     }
 
     #[test]
@@ -213,7 +383,7 @@ mod tests {
             RoundMember {
                 id: "a".into(),
                 protocols: vec!["range".into()],
-                subscription: vec![0; 7],
+                metadata: vec![vec![0; 7]],
                 assignment: vec![0, 3],
                 ..Default::default()
             },
@@ -223,7 +393,12 @@ mod tests {
                 ..Default::default()
             },
         ];
-        let s = round(&c, &v, Some("a"), &members);
+        let runs = RoundAssignor {
+            name: "range".into(),
+            by_vote: true,
+            withheld: 0,
+        };
+        let s = round(&c, &v, Some("a"), &runs, &members);
         let names: Vec<_> = s.iter().map(|s| s.name).collect();
         assert_eq!(
             names,
@@ -241,5 +416,20 @@ mod tests {
         // a refused member gets no assignment
         assert_eq!(s[3].lines.len(), 2);
         assert!(s[3].lines[1].ends_with("0003"), "{:?}", s[3]);
+        assert!(s[2].lines[0].ends_with("runs range (the vote's winner)"));
+        // set by hand, and withholding: both said
+        let runs = RoundAssignor {
+            name: "cooperative-sticky".into(),
+            by_vote: false,
+            withheld: 3,
+        };
+        let s = round(&c, &v, Some("a"), &runs, &members);
+        assert!(s[2].lines[0]
+            .ends_with("runs cooperative-sticky (set by hand here; the vote chose range)"));
+        assert!(s[2]
+            .lines
+            .last()
+            .unwrap()
+            .starts_with("3 partition(s) change owner"));
     }
 }

@@ -18,7 +18,9 @@ pub use error::{
     DecodeError, DecodeErrorKind, MessageKind, Span, ILLEGAL_ARGUMENT_EXCEPTION, RUNTIME_EXCEPTION,
     SCHEMA_EXCEPTION,
 };
-pub use writer::{encode_assignment, encode_subscription, EncodeError, Encoded};
+pub use writer::{
+    encode_assignment, encode_sticky_user_data, encode_subscription, EncodeError, Encoded,
+};
 
 use reader::{Reader, Res};
 use serde::{Deserialize, Serialize};

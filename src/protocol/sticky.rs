@@ -110,4 +110,38 @@ mod tests {
         );
         assert_eq!(decode_sticky_user_data(b"hello"), None);
     }
+
+    #[test]
+    fn sticky_user_data_is_written_as_java_groups_it() {
+        use crate::protocol::encode_sticky_user_data;
+        let tp = |t: &str, ps: &[i32]| TopicPartitions {
+            topic: t.into(),
+            partitions: ps.to_vec(),
+        };
+        // the vectors' bytes: orders [1], t0 [0, 2], generation 7
+        let b = encode_sticky_user_data(&[tp("t0", &[0]), tp("orders", &[1]), tp("t0", &[2])], 7)
+            .unwrap();
+        assert_eq!(
+            crate::protocol::hex::to_hex(&b).replace(' ', ""),
+            "0000000200066f726465727300000001000000010002743000000002000000000000000200000007"
+        );
+        // Topics in HashMap order, as Java 17 prints a HashMap of these keys:
+        // [zeta, a, payments, orders, t0]
+        let list: Vec<_> = ["t0", "payments", "orders", "zeta", "a"]
+            .iter()
+            .map(|t| tp(t, &[0]))
+            .collect();
+        let b = encode_sticky_user_data(&list, -1).unwrap();
+        match decode_sticky_user_data(&b).unwrap() {
+            StickyUserData::Sticky {
+                previous,
+                generation,
+            } => {
+                let order: Vec<_> = previous.iter().map(|t| t.topic.as_str()).collect();
+                assert_eq!(order, ["zeta", "a", "payments", "orders", "t0"]);
+                assert_eq!(generation, Some(-1));
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 }

@@ -185,6 +185,39 @@ pub fn encode_subscription(sub: &Subscription, version: i16) -> Result<Encoded, 
     })
 }
 
+/// StickyAssignor's user data as Java writes it (`StickyAssignor.serializeTopicPartitionAssignment`,
+/// the V1 schema): the previous partitions grouped by topic in `java.util.HashMap` order of
+/// the topic names (`CollectionUtils.groupPartitionsByTopic`), each topic's partitions in the
+/// order given, then the generation.
+pub fn encode_sticky_user_data(
+    previous: &[TopicPartitions],
+    generation: i32,
+) -> Result<Vec<u8>, EncodeError> {
+    // topic -> its slot in `groups`, in the map's iteration order when written
+    let mut by_topic: crate::java::JavaHashMap<&str, u32> = crate::java::JavaHashMap::new();
+    let mut groups: Vec<Vec<i32>> = Vec::new();
+    for tp in previous {
+        let next = groups.len() as u32;
+        let at = *by_topic.get(&tp.topic.as_str()).unwrap_or(&next);
+        if at == next {
+            by_topic.insert(tp.topic.as_str(), next);
+            groups.push(Vec::new());
+        }
+        groups[at as usize].extend_from_slice(&tp.partitions);
+    }
+    let list: Vec<TopicPartitions> = by_topic
+        .iter()
+        .map(|(t, at)| TopicPartitions {
+            topic: t.to_string(),
+            partitions: std::mem::take(&mut groups[*at as usize]),
+        })
+        .collect();
+    let mut w = Writer { out: Vec::new() };
+    w.topic_partitions(&list, "previous_assignment")?;
+    w.i32(generation);
+    Ok(w.out)
+}
+
 /// Groups partitions by topic in order of first appearance, as Java's
 /// `serializeAssignment` does (it does not sort).
 fn group_in_order(list: &[TopicPartitions]) -> Vec<TopicPartitions> {

@@ -42,7 +42,15 @@ impl Scenario {
 
     /// The assignor the vote picks, when it picks one this crate knows.
     pub fn voted_assignor(&self) -> Option<AssignorKind> {
-        AssignorKind::parse(self.vote().selected.as_deref()?)
+        // The classic group's protocols are the clients' assignors: a vote for "uniform" or
+        // "server-range" names no client assignor (those run on the broker, KIP-848).
+        match self.vote().selected.as_deref()? {
+            "range" => Some(AssignorKind::Range),
+            "roundrobin" => Some(AssignorKind::RoundRobin),
+            "sticky" => Some(AssignorKind::Sticky),
+            "cooperative-sticky" => Some(AssignorKind::CooperativeSticky),
+            _ => None,
+        }
     }
 
     /// When the assignor follows the vote, sets it to the vote's outcome (an outcome that

@@ -381,6 +381,22 @@ pub fn sticky_rounds(
     (input, rounds)
 }
 
+/// Cooperative-sticky's first round on the group now, the baseline being the previous
+/// generation: what a cooperative rebalance of the same change revokes (the group panel's
+/// cooperative column, whatever assignor is on screen); or why there is none (Java throws,
+/// or the group is above the page's bound).
+pub fn cooperative_round1(s: &Scenario, previous: Option<&Baseline>) -> Result<Assignment, String> {
+    let kind = AssignorKind::CooperativeSticky;
+    let mut input = s.group_input_for(kind);
+    if let Some(refusal) = sticky_refusal(&input, kind) {
+        return Err(refusal);
+    }
+    if let Some(b) = previous {
+        input = with_previous(&input, b);
+    }
+    crate::assignor::try_assign_with(kind, &input, s.leader_client).map_err(|e| e.to_string())
+}
+
 /// The assignment `kind` gives the group now, the baseline being the previous generation
 /// for the sticky assignors: (round 1, the follow-up round when cooperative-sticky withheld
 /// partitions).
@@ -483,6 +499,9 @@ pub struct Step {
     pub previous: Option<Scenario>,
     /// Members that came back under a new id since `previous` (old id, new id).
     pub renames: Vec<(String, String)>,
+    /// The group's joins and leaves up to this step, when it matters who left (who leads
+    /// next); empty: the members joined in list order.
+    pub group_log: Vec<crate::group::GroupEvent>,
 }
 
 /// "first", "second", ... for small positions (1-based).
@@ -623,6 +642,7 @@ pub fn story() -> Vec<Step> {
             scenario: start.clone(),
             previous: None,
             renames: Vec::new(),
+            group_log: Vec::new(),
         },
         Step {
             title: "A member joins",
@@ -636,6 +656,7 @@ pub fn story() -> Vec<Step> {
             scenario: join.clone(),
             previous: Some(start.clone()),
             renames: Vec::new(),
+            group_log: Vec::new(),
         },
         Step {
             title: "A member leaves",
@@ -649,6 +670,7 @@ pub fn story() -> Vec<Step> {
             scenario: leave.clone(),
             previous: Some(join.clone()),
             renames: Vec::new(),
+            group_log: Vec::new(),
         },
         Step {
             title: "Rolling restart, dynamic members",
@@ -659,6 +681,7 @@ pub fn story() -> Vec<Step> {
             scenario: restart,
             previous: Some(leave.clone()),
             renames: restart_renames,
+            group_log: Vec::new(),
         },
         Step {
             title: "The same group with static members",
@@ -667,6 +690,7 @@ pub fn story() -> Vec<Step> {
             scenario: statics.clone(),
             previous: None,
             renames: Vec::new(),
+            group_log: Vec::new(),
         },
         Step {
             title: "Rolling restart, static members",
@@ -678,6 +702,7 @@ pub fn story() -> Vec<Step> {
             scenario: static_restart,
             previous: Some(statics),
             renames: static_renames,
+            group_log: Vec::new(),
         },
     ];
     steps.push(
@@ -693,8 +718,45 @@ pub fn story() -> Vec<Step> {
             scenario: coop_join,
             previous: Some(coop_start),
             renames: Vec::new(),
+            group_log: Vec::new(),
         },
     );
+    // The leader leaves: members join in list order, the second leaves (step 3), then the
+    // first, who led; the coordinator's members HashMap decides who leads next.
+    use crate::group::GroupEvent;
+    let mut log: Vec<GroupEvent> = ids.iter().map(|id| GroupEvent::Join(id.clone())).collect();
+    log.push(GroupEvent::Leave(leaver.clone()));
+    let leader = ids[0].clone();
+    log.push(GroupEvent::Leave(leader.clone()));
+    let history = crate::group::run_events(&log);
+    let next = history.leader.clone().unwrap_or_default();
+    let mut headless = leave.clone();
+    headless.members.retain(|m| m.id != leader);
+    let headless_base = Baseline::of(&leave);
+    let second = &headless.members[0].id;
+    steps.push(Step {
+        title: "The leader leaves",
+        sentence: format!(
+            "The {} member in range's order ({}) leaves, and it led the group (the first to join): the coordinator makes the first key of its members HashMap the leader, {}{}; range moves {} of {total} partitions.",
+            ordinal(range_position(&leave, &leader)),
+            display_id(&leader),
+            display_id(&next),
+            if &next == second {
+                " (here also the next to have joined; the map's order, not chance)".to_string()
+            } else {
+                format!(
+                    " (not {}, who joined next: the map's order, not chance)",
+                    display_id(second)
+                )
+            },
+            moved_under_range(&headless_base, &headless)
+        ),
+        baseline: Some(headless_base),
+        scenario: headless,
+        previous: Some(leave.clone()),
+        renames: Vec::new(),
+        group_log: log,
+    });
     steps
 }
 
@@ -830,6 +892,30 @@ mod tests {
                     step.sentence
                 );
                 assert!(step.sentence.contains(&display_id(id)), "{k}");
+            }
+            // who leads after the step's joins and leaves is the one the sentence names
+            if !step.group_log.is_empty() {
+                let h = crate::group::run_events(&step.group_log);
+                let mut listed: Vec<&str> = step
+                    .scenario
+                    .members
+                    .iter()
+                    .map(|m| m.id.as_str())
+                    .collect();
+                let mut present: Vec<&str> = h.members.iter().map(|m| m.as_str()).collect();
+                listed.sort();
+                present.sort();
+                assert_eq!(
+                    listed, present,
+                    "step {k}: the log ends with the step's members"
+                );
+                let leader = h.leader.unwrap();
+                assert!(
+                    step.sentence
+                        .contains(&format!("the leader, {}", display_id(&leader))),
+                    "{k}: {}",
+                    step.sentence
+                );
             }
             // the baseline is the previous group's assignment, members renamed
             assert_eq!(*base, renamed_baseline(prev, &step.renames), "step {k}");

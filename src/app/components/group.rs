@@ -4,11 +4,15 @@
 //! comes from the core (`group`, `scenario::classic`); this file only lays it out.
 
 use crate::app::markup;
+use crate::app::state::DEFAULT_VERSION;
 use crate::app::state::{group_leader, Action};
 use crate::app::Computed;
 use crate::assignor::{AssignorKind, LeaderClient};
-use crate::group::{revocations, round, ClientPreset, GroupEvent, RoundMember};
-use crate::protocol::{encode_assignment, encode_subscription, Assignment, TopicPartitions};
+use crate::group::{
+    join_metadata, rebalances_eagerly, revocations, round, ClientPreset, GroupEvent, RoundAssignor,
+    RoundMember,
+};
+use crate::protocol::{encode_assignment, Assignment, TopicPartitions};
 use crate::scenario::Scenario;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -170,26 +174,30 @@ fn round_members(s: &Scenario, c: &Computed) -> Vec<RoundMember> {
             )
             .map(|e| e.bytes)
             .unwrap_or_default();
-            let subscription = m.subscription.clone().unwrap_or_else(|| {
-                encode_subscription(&m.fields_subscription(), 3)
-                    .map(|e| e.bytes)
-                    .unwrap_or_default()
-            });
+            let sub = m.fields_subscription();
+            let metadata = join_metadata(
+                &sub,
+                &m.protocols,
+                m.subscription.as_deref(),
+                DEFAULT_VERSION,
+            );
             // Before: the pinned baseline's owners, else what the member says it owns.
             let owned_before = match &c.baseline {
                 Some(_) => owned_in_baseline
                     .get(m.id.as_str())
                     .map(|at| pinned[*at as usize].clone())
                     .unwrap_or_default(),
-                None => m.fields_subscription().owned_partitions,
+                None => sub.owned_partitions,
             };
             RoundMember {
                 id: m.id.clone(),
                 protocols: m.protocols.clone(),
-                subscription,
+                metadata,
+                eager: rebalances_eagerly(&m.protocols),
                 assignment,
                 assigned,
                 owned_before,
+                cooperative: c.cooperative_to(i),
             }
         })
         .collect()
@@ -228,7 +236,16 @@ pub fn group_panel(p: &Props) -> Html {
     let winner = vote.selected.clone().unwrap_or_default();
     let (differ, n_differ) = disagreements(s);
     let members = round_members(s, &p.computed);
-    let steps = round(&coord, &vote, lead.leader.as_deref(), &members);
+    let voted = s.voted_assignor();
+    let runs = RoundAssignor {
+        name: s.assignor.name().to_string(),
+        by_vote: s.assignor_by_vote && voted == Some(s.assignor),
+        withheld: match (&p.computed.sticky, s.assignor) {
+            (Some(Ok((r1, _))), AssignorKind::CooperativeSticky) => r1.withheld.len() as u32,
+            _ => 0,
+        },
+    };
+    let steps = round(&coord, &vote, lead.leader.as_deref(), &runs, &members);
     let rev = revocations(&members);
     let k = (*step).min(steps.len() - 1);
 
@@ -256,7 +273,10 @@ pub fn group_panel(p: &Props) -> Html {
         }
         _ => html! {},
     };
-    let source = if s.assignor_by_vote {
+    let source = if s.assignor_by_vote && voted.is_none() && !winner.is_empty() {
+        // A protocol no client assignor of this page answers to (a custom one, say).
+        html! { <span data-assignor-source="vote">{ format!("kept: the vote chose {winner}, which this page does not run") }</span> }
+    } else if s.assignor_by_vote {
         html! { <span data-assignor-source="vote">{ "chosen by the vote" }</span> }
     } else {
         html! { <>

@@ -30,7 +30,9 @@
 //!   story step, `xh<i>` hex still being typed for member `i`, `xc` the members' colour
 //!   slots (`.`-separated, in member order; only when not 0, 1, 2, ...), `xp` the pinned group
 //!   (itself a link fragment: its `t`, `m` and `p` sections), `xr` renames since the pin
-//!   (`old!new` pairs split by `,`, names percent-encoded); other keys are kept verbatim.
+//!   (`old!new` pairs split by `,`, names percent-encoded), `xj` the group's joins and leaves
+//!   since the members were listed, when a member was removed ([`log`]: who leads depends
+//!   on them); other keys are kept verbatim.
 //!
 //! Names are percent-encoded except `A-Z a-z 0-9 - . _`, so every separator is unambiguous,
 //! a browser never rewrites the fragment, and a link is ASCII. Names are never empty. Every
@@ -39,6 +41,7 @@
 
 pub mod baseline;
 mod ids;
+pub mod log;
 mod reader;
 mod text;
 mod writer;
@@ -107,6 +110,9 @@ pub struct LinkState {
     pub colours: Option<Vec<u32>>,
     /// The group as pinned, and members that came back under new ids since (old, new).
     pub pinned: Option<(Scenario, Vec<(String, String)>)>,
+    /// The group's joins and leaves, when a member was removed (empty: the members joined
+    /// in list order and nobody left).
+    pub group_log: Vec<crate::group::GroupEvent>,
     /// App state from a newer build of the same format, kept in order.
     pub extra: Vec<(String, String)>,
 }
@@ -174,6 +180,11 @@ mod tests {
                 },
                 vec![("old".into(), "new".into())],
             )),
+            group_log: vec![
+                crate::group::GroupEvent::Join("gone".into()),
+                crate::group::GroupEvent::Join("c2".into()),
+                crate::group::GroupEvent::Leave("gone".into()),
+            ],
             extra: vec![("base".into(), "x;y=z".into())],
         };
         let f = to_fragment(&st);

@@ -326,6 +326,10 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                     state.colours = Some(slots);
                 }
             }
+            "j" => {
+                state.group_log = super::log::read_group_log(&v, &state.scenario.members)
+                    .map_err(|e| val.err(e))?;
+            }
             h if h.starts_with('h') && h.len() > 1 => {
                 let i: usize = key.skip(1).number("member number of typed hex", "")?;
                 if i >= state.scenario.members.len() {
@@ -344,7 +348,7 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
 }
 
 /// At most 24 characters of a piece of the link, for a message.
-fn shorten(s: &str) -> String {
+pub(super) fn shorten(s: &str) -> String {
     let mut out: String = s.chars().take(24).collect();
     if out.len() < s.len() {
         out.push_str("...");

@@ -273,6 +273,12 @@ pub fn to_fragment(state: &LinkState) -> String {
         let list: Vec<String> = c.iter().map(|k| k.to_string()).collect();
         extra("c", &list.join("."));
     }
+    if !state.group_log.is_empty() {
+        extra(
+            "j",
+            &super::log::write_group_log(&state.scenario.members, &state.group_log),
+        );
+    }
     for (k, v) in &state.extra {
         extra(k, v);
     }
