@@ -1476,9 +1476,11 @@ async fn the_group_panel_coordinator_vote_and_leader() {
         attr_of(&c, "#leader", "data-next-leader").await.as_deref(),
         Some("x")
     );
-    // A tie: z prefers range, y round-robin; x shares neither and is refused.
-    paste(&c, "[data-member-protocols='0']", "range, roundrobin").await;
-    paste(&c, "[data-member-protocols='1']", "roundrobin, range").await;
+    // A tie: z (the first to join) prefers round-robin, y range; x shares neither and is
+    // refused. The tie goes to the tally HashMap's first name, range: not the first
+    // joiner's choice.
+    paste(&c, "[data-member-protocols='0']", "roundrobin, range").await;
+    paste(&c, "[data-member-protocols='1']", "range, roundrobin").await;
     paste(&c, "[data-member-protocols='2']", "sticky").await;
     let winner = until("the tie's winner", || async {
         c.find(Locator::Css("[data-vote-member='x'] [data-refused='true']"))
@@ -1531,8 +1533,44 @@ async fn the_group_panel_coordinator_vote_and_leader() {
     })
     .await;
     assert_eq!(leader, "x");
-    // Step through the round.
-    for _ in 0..4 {
+    let why = c
+        .find(Locator::Id("leader"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(why.contains("first key of the members HashMap"), "{why}");
+    // The link carries the joins and leaves: reloaded, x still leads (y and x joining in
+    // list order would make y the leader).
+    until("the joins and leaves in the link", || async {
+        let url = c.current_url().await.ok()?;
+        url.as_str().contains(";xj=").then_some(())
+    })
+    .await;
+    c.refresh().await.unwrap();
+    wait_for_app(&c).await;
+    let leader = until("the leader after a reload", || async {
+        attr_of(&c, "#leader", "data-leader").await
+    })
+    .await;
+    assert_eq!(leader, "x");
+    // Step through the round: the new leader runs the assignor.
+    for _ in 0..2 {
+        click(&c, Locator::Css(".round button:last-of-type")).await;
+    }
+    let lines = c
+        .find(Locator::Css(".round"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        lines.contains("x decodes the subscriptions and runs range ("),
+        "{lines}"
+    );
+    for _ in 0..2 {
         click(&c, Locator::Css(".round button:last-of-type")).await;
     }
     assert_eq!(

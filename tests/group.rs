@@ -340,3 +340,24 @@ fn static_members_in_librdkafka_order() {
     assert_eq!(ids(&java.order), ["c", "b", "a"]);
     assert_eq!(ids(&rdk.order), ["a", "c", "b"]);
 }
+
+/// Every group id whose `String.hashCode` was recorded from Java 17 (tests/vectors/java.json:
+/// NUL, a surrogate pair, `Integer.MIN_VALUE`, ...) through `coordinator -`, as a JSON file
+/// would carry it: the binary answers Java's hash and `Utils.abs(hash) % 50`.
+#[test]
+fn recorded_java_hashes_through_the_binary() {
+    let text = std::fs::read_to_string("tests/vectors/java.json").unwrap();
+    let all: Value = serde_json::from_str(&text).unwrap();
+    let recorded = all["string_hash"].as_array().unwrap();
+    assert!(recorded.len() > 20);
+    let mut nul = false;
+    for r in recorded {
+        let id = r["s"].as_str().unwrap();
+        nul |= id.contains('\0');
+        let input = serde_json::json!({ "group_id": id, "offsets_partitions": 50 }).to_string();
+        let out = json(&bin(&["coordinator", "-", "--json"], &input));
+        assert_eq!(out["hash_code"], r["hash"], "{id:?}");
+        assert_eq!(out["partition"], r["abs_mod_50"], "{id:?}");
+    }
+    assert!(nul, "a group id holding NUL is among them");
+}

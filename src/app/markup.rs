@@ -220,6 +220,61 @@ pub fn stops(rev: &crate::group::Revocations) -> String {
     s
 }
 
+/// The what-if's table of one change under each assignor (`#assignor-changes`: a row per
+/// assignor with `data-assignor`, `data-moved`, `data-paused`, `data-rebalances`,
+/// `data-idle`), then its note.
+pub fn assignor_changes(changes: &[crate::scenario::whatif::AssignorChange]) -> String {
+    let mut s = String::from(
+        "<table class=\"compare\" id=\"assignor-changes\"><caption>The same change under each assignor</caption>\
+         <thead><tr><th scope=\"col\">assignor</th><th scope=\"col\">max / min before</th><th scope=\"col\">max / min after</th>\
+         <th scope=\"col\">partitions moved</th><th scope=\"col\">partitions paused</th><th scope=\"col\">members idle</th></tr></thead><tbody>",
+    );
+    for ch in changes {
+        s.push_str(&format!(
+            "<tr data-assignor=\"{0}\" data-moved=\"{1}\" data-paused=\"{2}\" data-rebalances=\"{3}\" data-idle=\"{4}\"><th scope=\"row\">{0}</th>",
+            ch.kind.name(),
+            ch.moved,
+            ch.paused,
+            ch.rebalances,
+            ch.idle
+        ));
+        match ch.cells() {
+            Ok(cells) => {
+                for x in &cells {
+                    text_in(&mut s, "td", x);
+                }
+            }
+            Err(e) => text_in(&mut s, "td colspan=\"5\"", &e),
+        }
+        s.push_str("</tr>");
+    }
+    s.push_str("</tbody></table><p class=\"hint\">Paused: partitions nobody consumes during the rebalance (eager assignors: all; cooperative-sticky: only those that move).</p>");
+    s
+}
+
+/// The range and round-robin totals side by side (`#compare`, `data-differ`; a row per member
+/// with `data-compare-member`, `data-range-total`, `data-roundrobin-total`), and the skew of
+/// each.
+pub fn side_by_side(rows: &[(&str, u32, u32)], skew: (&str, &str), differ: usize) -> String {
+    let mut s = format!(
+        "<table class=\"compare\" id=\"compare\" data-differ=\"{differ}\"><thead><tr><th>member</th><th>range</th><th>round-robin</th></tr></thead><tbody>"
+    );
+    for (id, r, o) in rows {
+        s.push_str("<tr data-compare-member=\"");
+        escape_into(id, &mut s);
+        s.push_str("\">");
+        text_in(&mut s, "td", id);
+        s.push_str(&format!(
+            "<td data-range-total=\"{r}\">{r}</td><td data-roundrobin-total=\"{o}\">{o}</td></tr>"
+        ));
+    }
+    s.push_str("</tbody><tfoot><tr><td>skew</td>");
+    text_in(&mut s, "td", skew.0);
+    text_in(&mut s, "td", skew.1);
+    s.push_str("</tr></tfoot></table>");
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

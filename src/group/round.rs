@@ -53,29 +53,24 @@ pub fn join_metadata(
     pasted: Option<&[u8]>,
     version: i16,
 ) -> Vec<Vec<u8>> {
-    let eager = rebalances_eagerly(protocols);
+    let had = !sub.owned_partitions.is_empty() || sub.generation_id != -1;
+    // the subscription every entry shares: the owned partitions only when cooperative
+    let mut entry = sub.clone();
+    if rebalances_eagerly(protocols) {
+        entry.owned_partitions.clear();
+    }
     protocols
         .iter()
         .map(|p| {
             if let Some(b) = pasted {
                 return b.to_vec();
             }
-            let had = !sub.owned_partitions.is_empty() || sub.generation_id != -1;
-            let user_data = match p.as_str() {
+            entry.user_data = match p.as_str() {
                 "cooperative-sticky" => Some(sub.generation_id.to_be_bytes().to_vec()),
                 "sticky" if had => {
                     encode_sticky_user_data(&sub.owned_partitions, sub.generation_id).ok()
                 }
                 _ => None,
-            };
-            let entry = Subscription {
-                user_data,
-                owned_partitions: if eager {
-                    Vec::new()
-                } else {
-                    sub.owned_partitions.clone()
-                },
-                ..sub.clone()
             };
             encode_subscription(&entry, version)
                 .map(|e| e.bytes)

@@ -193,27 +193,34 @@ pub fn encode_sticky_user_data(
     previous: &[TopicPartitions],
     generation: i32,
 ) -> Result<Vec<u8>, EncodeError> {
-    // topic -> its slot in `groups`, in the map's iteration order when written
+    // topic -> its slot in `groups` (a put that finds the key keeps its place, as Java's:
+    // the slot already there goes back)
     let mut by_topic: crate::java::JavaHashMap<&str, u32> = crate::java::JavaHashMap::new();
     let mut groups: Vec<Vec<i32>> = Vec::new();
     for tp in previous {
         let next = groups.len() as u32;
-        let at = *by_topic.get(&tp.topic.as_str()).unwrap_or(&next);
-        if at == next {
-            by_topic.insert(tp.topic.as_str(), next);
-            groups.push(Vec::new());
-        }
+        let at = match by_topic.insert(&tp.topic, next) {
+            Some(old) => {
+                by_topic.insert(&tp.topic, old);
+                old
+            }
+            None => {
+                groups.push(Vec::new());
+                next
+            }
+        };
         groups[at as usize].extend_from_slice(&tp.partitions);
     }
-    let list: Vec<TopicPartitions> = by_topic
-        .iter()
-        .map(|(t, at)| TopicPartitions {
-            topic: t.to_string(),
-            partitions: std::mem::take(&mut groups[*at as usize]),
-        })
-        .collect();
     let mut w = Writer { out: Vec::new() };
-    w.topic_partitions(&list, "previous_assignment")?;
+    w.count(groups.len(), "previous_assignment")?;
+    for (t, at) in by_topic.iter() {
+        w.string(t, "previous_assignment")?;
+        let ps = &groups[*at as usize];
+        w.count(ps.len(), "previous_assignment")?;
+        for p in ps {
+            w.i32(*p);
+        }
+    }
     w.i32(generation);
     Ok(w.out)
 }

@@ -39,7 +39,19 @@ pub fn explain(props: &Props) -> Html {
     let range = a.assignor == AssignorKind::Range;
     // The table as one escaped markup string: a row per subscriber (up to 200 until "Show
     // all"), each of which would otherwise be several virtual nodes.
-    let mut t = String::from("<table class=\"arith-table\"><thead><tr><th>i</th><th>member</th>");
+    let mut t = String::new();
+    if range && e.partitions > 0 {
+        t.push_str(&format!(
+            "<p class=\"arith\" data-n=\"{0}\" data-m=\"{1}\">n = {0}, m = {1}: n div m = {2}, n mod m = {3}</p>",
+            e.partitions, e.subscribers, e.per_member, e.extra
+        ));
+    }
+    for line in &e.summary {
+        t.push_str("<p>");
+        escape_into(line, &mut t);
+        t.push_str("</p>");
+    }
+    t.push_str("<table class=\"arith-table\"><thead><tr><th>i</th><th>member</th>");
     if range {
         t.push_str("<th>first</th>");
     }
@@ -74,18 +86,19 @@ pub fn explain(props: &Props) -> Html {
                     }) }
                 </select>
             </h2>
-            if range && e.partitions > 0 {
-                <p class="arith" data-n={e.partitions.to_string()} data-m={e.subscribers.to_string()}>
-                    { format!("n = {}, m = {}: n div m = {}, n mod m = {}", e.partitions, e.subscribers, e.per_member, e.extra) }
-                </p>
-            }
-            { for e.summary.iter().map(|s| html! { <p>{ s.clone() }</p> }) }
             { crate::app::components::markup("arith-wrap", t) }
             { show_all_toggle(&all, e.rows.len(), "explain") }
             if !e.mistakes.is_empty() {
-                <ul class="mistakes">
-                    { for e.mistakes.iter().map(|m| html! { <li class="mistake">{ m.clone() }</li> }) }
-                </ul>
+                { crate::app::components::markup("mistakes-wrap", {
+                    let mut m = String::from("<ul class=\"mistakes\">");
+                    for x in &e.mistakes {
+                        m.push_str("<li class=\"mistake\">");
+                        escape_into(x, &mut m);
+                        m.push_str("</li>");
+                    }
+                    m.push_str("</ul>");
+                    m
+                }) }
             }
         </section>
     }

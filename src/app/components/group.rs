@@ -135,35 +135,18 @@ fn disagreements(s: &Scenario) -> (Vec<(String, u32, String, String)>, usize) {
 }
 
 fn round_members(s: &Scenario, c: &Computed) -> Vec<RoundMember> {
-    // What each member owned in the pinned baseline, by id: one pass over its partitions
-    // (asking the baseline per member and partition was quadratic in a large group).
-    let mut owned_in_baseline: crate::collections::Names = Default::default();
-    let mut pinned: Vec<Vec<TopicPartitions>> = Vec::new();
-    if let Some(b) = &c.baseline {
-        for (t, owners) in &b.topics {
-            for (p, o) in owners.iter().enumerate() {
-                let Some(id) = o.and_then(|o| b.members.get(o as usize)) else {
-                    continue;
-                };
-                let at = *owned_in_baseline.entry(id.clone()).or_insert_with(|| {
-                    pinned.push(Vec::new());
-                    (pinned.len() - 1) as u32
-                });
-                let list = &mut pinned[at as usize];
-                match list.last_mut() {
-                    Some(tp) if tp.topic == *t => tp.partitions.push(p as i32),
-                    _ => list.push(TopicPartitions {
-                        topic: t.clone(),
-                        partitions: vec![p as i32],
-                    }),
-                }
-            }
-        }
-    }
+    // What each member owned before the round: the pinned baseline's partitions (generation
+    // 1), unless it says otherwise, as the sticky assignors see it.
+    let plain = s.group_input();
+    let before = match &c.baseline {
+        Some(b) => crate::scenario::whatif::with_previous(&plain, b),
+        None => plain,
+    };
     s.members
         .iter()
+        .zip(&before.members)
         .enumerate()
-        .map(|(i, m)| {
+        .map(|(i, (m, was))| {
             let assigned = c.assigned_to(i);
             let assignment = encode_assignment(
                 &Assignment {
@@ -174,21 +157,22 @@ fn round_members(s: &Scenario, c: &Computed) -> Vec<RoundMember> {
             )
             .map(|e| e.bytes)
             .unwrap_or_default();
-            let sub = m.fields_subscription();
+            let mut sub = m.fields_subscription();
+            sub.owned_partitions = was
+                .owned
+                .iter()
+                .map(|(t, ps)| TopicPartitions {
+                    topic: t.clone(),
+                    partitions: ps.clone(),
+                })
+                .collect();
+            sub.generation_id = was.generation.unwrap_or(-1);
             let metadata = join_metadata(
                 &sub,
                 &m.protocols,
                 m.subscription.as_deref(),
                 DEFAULT_VERSION,
             );
-            // Before: the pinned baseline's owners, else what the member says it owns.
-            let owned_before = match &c.baseline {
-                Some(_) => owned_in_baseline
-                    .get(m.id.as_str())
-                    .map(|at| pinned[*at as usize].clone())
-                    .unwrap_or_default(),
-                None => sub.owned_partitions,
-            };
             RoundMember {
                 id: m.id.clone(),
                 protocols: m.protocols.clone(),
@@ -196,7 +180,7 @@ fn round_members(s: &Scenario, c: &Computed) -> Vec<RoundMember> {
                 eager: rebalances_eagerly(&m.protocols),
                 assignment,
                 assigned,
-                owned_before,
+                owned_before: sub.owned_partitions,
                 cooperative: c.cooperative_to(i),
             }
         })
@@ -273,11 +257,15 @@ pub fn group_panel(p: &Props) -> Html {
         }
         _ => html! {},
     };
-    let source = if s.assignor_by_vote && voted.is_none() && !winner.is_empty() {
-        // A protocol no client assignor of this page answers to (a custom one, say).
-        html! { <span data-assignor-source="vote">{ format!("kept: the vote chose {winner}, which this page does not run") }</span> }
-    } else if s.assignor_by_vote {
-        html! { <span data-assignor-source="vote">{ "chosen by the vote" }</span> }
+    let source = if s.assignor_by_vote {
+        // (a protocol no client assignor of this page answers to, a custom one say, keeps it)
+        let text = match voted {
+            None if !winner.is_empty() => {
+                format!("kept: the vote chose {winner}, which this page does not run")
+            }
+            _ => "chosen by the vote".to_string(),
+        };
+        html! { <span data-assignor-source="vote">{ text }</span> }
     } else {
         html! { <>
             <span data-assignor-source="override">{ "overridden (the vote chose " }{ winner.clone() }{ ")" }</span>

@@ -84,39 +84,40 @@ pub fn what_if(p: &Props) -> Html {
         .into_iter()
         .flatten()
         .collect();
+        let mut headline = if diff.moved == 0 {
+            "Nothing moved since the baseline.".to_string()
+        } else {
+            format!("{} moved since the baseline.", plural(diff.moved, "partition", "partitions"))
+        };
+        if diff.newly_assigned > 0 {
+            headline.push_str(&format!(" {} newly assigned.", plural(diff.newly_assigned, "partition", "partitions")));
+        }
+        if diff.unassigned > 0 {
+            headline.push_str(&format!(" {} no longer assigned.", plural(diff.unassigned, "partition", "partitions")));
+        }
         html! {
             <div class="moved-summary" id="moved-summary" data-moved-count={diff.moved.to_string()} role="status">
                 if !c.changes.is_empty() {
-                    <table class="compare" id="assignor-changes">
-                        <caption>{ "The same change under each assignor" }</caption>
-                        <thead><tr>
-                            <th scope="col">{ "assignor" }</th><th scope="col">{ "max / min before" }</th><th scope="col">{ "max / min after" }</th>
-                            <th scope="col">{ "partitions moved" }</th><th scope="col">{ "partitions paused" }</th><th scope="col">{ "members idle" }</th>
-                        </tr></thead>
-                        <tbody>
-                        { for c.changes.iter().map(|ch| html! {
-                            <tr data-assignor={ch.kind.name()} data-moved={ch.moved.to_string()} data-paused={ch.paused.to_string()}
-                                data-rebalances={ch.rebalances.to_string()} data-idle={ch.idle.to_string()}>
-                                <th scope="row">{ ch.kind.name() }</th>
-                                { match ch.cells() {
-                                    Ok(cells) => cells.into_iter().map(|x| html! { <td>{ x }</td> }).collect::<Html>(),
-                                    Err(e) => html! { <td colspan="5">{ e }</td> },
-                                } }
-                            </tr>
-                        }) }
-                        </tbody>
-                    </table>
-                    <p class="hint">{ "Paused: partitions nobody consumes during the rebalance (eager assignors: all; cooperative-sticky: only those that move)." }</p>
+                    { crate::app::components::markup("changes", crate::app::markup::assignor_changes(&c.changes)) }
                 }
-                <p class="moved-headline">
-                    { if diff.moved == 0 { "Nothing moved since the baseline.".to_string() } else { format!("{} moved since the baseline.", plural(diff.moved, "partition", "partitions")) } }
-                    if diff.newly_assigned > 0 { { format!(" {} newly assigned.", plural(diff.newly_assigned, "partition", "partitions")) } }
-                    if diff.unassigned > 0 { { format!(" {} no longer assigned.", plural(diff.unassigned, "partition", "partitions")) } }
-                </p>
-                <ul class="moved-members">{ for lines.iter().map(|l| html! { <li>{ l.clone() }</li> }) }</ul>
+                { crate::app::components::markup("moved-lines", {
+                    let mut m = String::from("<p class=\"moved-headline\">");
+                    crate::app::markup::escape_into(&headline, &mut m);
+                    m.push_str("</p>");
+                    m.push_str(&crate::app::markup::list("ul class=\"moved-members\"", &lines));
+                    m
+                }) }
                 { show_all_toggle(&all_moved, diff.changes.len(), "moved") }
-                { for groups.iter().map(|g| html! { <p class="moved-group">{ g.clone() }</p> }) }
-                <p class="hint">{ "Cells that changed owner are outlined in the grid." }</p>
+                { crate::app::components::markup("moved-groups", {
+                    let mut m = String::new();
+                    for g in &groups {
+                        m.push_str("<p class=\"moved-group\">");
+                        crate::app::markup::escape_into(g, &mut m);
+                        m.push_str("</p>");
+                    }
+                    m.push_str("<p class=\"hint\">Cells that changed owner are outlined in the grid.</p>");
+                    m
+                }) }
             </div>
         }
     });
@@ -135,21 +136,14 @@ pub fn what_if(p: &Props) -> Html {
                 .count()
         })
         .sum();
-    let rows = c
+    let rows: Vec<(&str, u32, u32)> = c
         .input
         .members
         .iter()
         .take(members_shown(*all, c.input.members.len()))
         .enumerate()
-        .map(|(i, m)| {
-            html! {
-                <tr key={m.id.clone()} data-compare-member={m.id.clone()}>
-                    <td>{ m.id.clone() }</td>
-                    <td data-range-total={r.totals[i].to_string()}>{ r.totals[i] }</td>
-                    <td data-roundrobin-total={o.totals[i].to_string()}>{ o.totals[i] }</td>
-                </tr>
-            }
-        });
+        .map(|(i, m)| (m.id.as_str(), r.totals[i], o.totals[i]))
+        .collect();
 
     // The story.
     let steps = story();
@@ -189,13 +183,7 @@ pub fn what_if(p: &Props) -> Html {
             { story_view }
             { for summary }
             <h3>{ "Range and round-robin side by side" }</h3>
-            <table class="compare" id="compare" data-differ={differ.to_string()}>
-                <thead><tr><th>{ "member" }</th><th>{ "range" }</th><th>{ "round-robin" }</th></tr></thead>
-                <tbody>{ for rows }</tbody>
-                <tfoot>
-                    <tr><td>{ "skew" }</td><td>{ skew(r) }</td><td>{ skew(o) }</td></tr>
-                </tfoot>
-            </table>
+            { crate::app::components::markup("side-by-side", crate::app::markup::side_by_side(&rows, (&skew(r), &skew(o)), differ)) }
             { show_all_toggle(&all, c.input.members.len(), "compare") }
             <p class="compare-differ">{ format!("{} differ between the two.", plural(differ as u32, "partition owner", "partition owners")) }</p>
         </section>

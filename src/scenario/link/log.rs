@@ -3,10 +3,10 @@
 //! leader after a leave depends on the whole history, not only on who is left.
 //!
 //! Entries split by `,`, each `+` (joins) or `-` (leaves) then the member: `N` (the link's
-//! member `N`, from 0), `N.M` (members `N` to `M` in turn) or `~name` (a member no longer
-//! listed, percent-encoded).
+//! member `N`, from 0) or `~name` (a member no longer listed, percent-encoded).
 
-use super::text::{escape, unescape};
+use super::text::{escape, Part};
+use super::LinkError;
 use crate::collections::Names;
 use crate::group::GroupEvent;
 use crate::scenario::Member;
@@ -18,110 +18,60 @@ pub fn write_group_log(members: &[Member], log: &[GroupEvent]) -> String {
         .enumerate()
         .map(|(i, m)| (m.id.clone(), i as u32))
         .collect();
-    // (join?, first index, last index) of the run being written
-    let mut run: Option<(bool, u32, u32)> = None;
     let mut out = String::new();
-    let flush = |out: &mut String, run: (bool, u32, u32)| {
+    for e in log {
+        let (sign, id) = match e {
+            GroupEvent::Join(id) => ('+', id),
+            GroupEvent::Leave(id) => ('-', id),
+        };
         if !out.is_empty() {
             out.push(',');
         }
-        out.push(if run.0 { '+' } else { '-' });
-        out.push_str(&run.1.to_string());
-        if run.2 > run.1 {
-            out.push('.');
-            out.push_str(&run.2.to_string());
-        }
-    };
-    for e in log {
-        let (join, id) = match e {
-            GroupEvent::Join(id) => (true, id),
-            GroupEvent::Leave(id) => (false, id),
-        };
+        out.push(sign);
         match index.get(id.as_str()) {
-            Some(&i) => {
-                run = match run {
-                    Some(r) if r.0 == join && r.2.checked_add(1) == Some(i) => Some((join, r.1, i)),
-                    Some(r) => {
-                        flush(&mut out, r);
-                        Some((join, i, i))
-                    }
-                    None => Some((join, i, i)),
-                };
-            }
+            Some(i) => out.push_str(&i.to_string()),
             None => {
-                if let Some(r) = run.take() {
-                    flush(&mut out, r);
-                }
-                if !out.is_empty() {
-                    out.push(',');
-                }
-                out.push(if join { '+' } else { '-' });
                 out.push('~');
                 escape(id, &mut out);
             }
         }
     }
-    if let Some(r) = run {
-        flush(&mut out, r);
-    }
     out
 }
 
-/// Reads [`write_group_log`]'s text for the link's `members`; every problem says what and
-/// which entry.
-pub fn read_group_log(text: &str, members: &[Member]) -> Result<Vec<GroupEvent>, String> {
+/// Reads [`write_group_log`]'s text (as the link carries it, not escaped again) for the
+/// link's `members`; a problem says what and where.
+pub(super) fn read_group_log(
+    val: Part<'_>,
+    members: &[Member],
+) -> Result<Vec<GroupEvent>, LinkError> {
     let mut log = Vec::new();
-    if text.is_empty() {
+    if val.text.is_empty() {
         return Ok(log);
     }
-    let n = members.len();
-    for (k, entry) in text.split(',').enumerate() {
-        let at = || format!("joins and leaves, entry {}", k + 1);
-        let (join, rest) = match entry.as_bytes().first() {
-            Some(b'+') => (true, &entry[1..]),
-            Some(b'-') => (false, &entry[1..]),
-            _ => return Err(format!("{}: expected + (joins) or - (leaves)", at())),
+    for entry in val.split(',') {
+        let rest = entry.text.get(1..).unwrap_or("");
+        let id = match rest.strip_prefix('~') {
+            Some(_) => entry.skip(2).unescape("joins and leaves")?,
+            // digits only (Rust's parser would take "+5")
+            None if rest.bytes().all(|c| c.is_ascii_digit()) => rest
+                .parse::<u32>()
+                .ok()
+                .and_then(|i| members.get(i as usize))
+                .map(|m| m.id.clone())
+                .unwrap_or_default(),
+            None => String::new(),
         };
-        let event = |id: String| {
-            if join {
-                GroupEvent::Join(id)
-            } else {
-                GroupEvent::Leave(id)
+        log.push(match entry.text.as_bytes().first() {
+            Some(b'+') if !id.is_empty() => GroupEvent::Join(id),
+            Some(b'-') if !id.is_empty() => GroupEvent::Leave(id),
+            _ => {
+                return Err(entry.err(format!(
+                    "joins and leaves: expected +N or -N (N the link's member, 0 to {}) or +~id or -~id",
+                    members.len() as i64 - 1
+                )))
             }
-        };
-        if let Some(name) = rest.strip_prefix('~') {
-            let id = unescape(name).map_err(|e| format!("{}: {e}", at()))?;
-            if id.is_empty() {
-                return Err(format!("{}: a member id cannot be empty", at()));
-            }
-            log.push(event(id));
-            continue;
-        }
-        let index = |t: &str| -> Result<usize, String> {
-            let ok = !t.is_empty() && t.len() <= 7 && t.bytes().all(|c| c.is_ascii_digit());
-            match ok.then(|| t.parse::<usize>().ok()).flatten() {
-                Some(i) if i < n => Ok(i),
-                _ => Err(format!(
-                    "{}: \"{}\" is not a member of the link (0 to {})",
-                    at(),
-                    super::reader::shorten(t),
-                    n as i64 - 1
-                )),
-            }
-        };
-        let (a, b) = match rest.split_once('.') {
-            Some((a, b)) => (index(a)?, index(b)?),
-            None => {
-                let i = index(rest)?;
-                (i, i)
-            }
-        };
-        if b < a {
-            return Err(format!("{}: members {a} to {b} run backwards", at()));
-        }
-        for m in &members[a..=b] {
-            log.push(event(m.id.clone()));
-        }
+        });
     }
     Ok(log)
 }
@@ -134,8 +84,12 @@ mod tests {
         ids.iter().map(|id| Member::new(id, &[])).collect()
     }
 
+    fn read(text: &str, m: &[Member]) -> Result<Vec<GroupEvent>, LinkError> {
+        read_group_log(Part { text, at: 10 }, m)
+    }
+
     #[test]
-    fn runs_of_listed_members_and_names_of_gone_ones() {
+    fn listed_members_by_number_and_gone_ones_by_name() {
         let m = members(&["a", "b", "c"]);
         let j = |s: &str| GroupEvent::Join(s.into());
         let l = |s: &str| GroupEvent::Leave(s.into());
@@ -149,25 +103,38 @@ mod tests {
             j("b"),
         ];
         let text = write_group_log(&m, &log);
-        assert_eq!(text, "+~lead%2Cer,+0.2,-~lead%2Cer,-1,+1");
-        assert_eq!(read_group_log(&text, &m).unwrap(), log);
-        assert_eq!(read_group_log("", &m).unwrap(), Vec::new());
+        assert_eq!(text, "+~lead%2Cer,+0,+1,+2,-~lead%2Cer,-1,+1");
+        assert_eq!(read(&text, &m).unwrap(), log);
+        assert_eq!(read("", &m).unwrap(), Vec::new());
     }
 
     #[test]
-    fn bad_entries_say_which() {
+    fn bad_entries_say_what_and_where() {
         let m = members(&["a", "b"]);
-        for (text, says) in [
-            ("+0,x", "entry 2: expected + (joins) or - (leaves)"),
-            ("+2", "entry 1: \"2\" is not a member of the link (0 to 1)"),
-            ("+1.0", "entry 1: members 1 to 0 run backwards"),
-            ("+~", "entry 1: a member id cannot be empty"),
-            ("-99999999999", "is not a member"),
-            ("+", "is not a member"),
-            ("+~%zz", "entry 1"),
+        for (text, at) in [
+            ("+0,x", 13),
+            ("+2", 10),
+            ("+0,-1,*1", 16),
+            ("+~", 10),
+            ("-99999999999999999999", 10),
+            ("+", 10),
+            ("++1", 10),
+            ("+0,", 13),
         ] {
-            let e = read_group_log(text, &m).unwrap_err();
-            assert!(e.contains(says), "{text}: {e}");
+            let e = read(text, &m).unwrap_err();
+            assert!(
+                e.message.starts_with(
+                    "joins and leaves: expected +N or -N (N the link's member, 0 to 1)"
+                ),
+                "{text}: {e}"
+            );
+            assert_eq!(e.position, at, "{text}: {e}");
         }
+        let e = read("+~%zz", &m).unwrap_err();
+        assert!(
+            e.message.contains("'%' must be followed by two hex digits"),
+            "{e}"
+        );
+        assert_eq!(e.position, 12);
     }
 }

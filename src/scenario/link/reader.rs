@@ -226,6 +226,11 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
     }
     for (key, val) in extras {
         let k = key.unescape("app state key")?;
+        if k == "j" {
+            // written as it is, not escaped again (its names are escaped inside it)
+            state.group_log = super::log::read_group_log(val, &state.scenario.members)?;
+            continue;
+        }
         let v = val.unescape("app state value")?;
         match k.as_str() {
             "b" => {
@@ -326,10 +331,6 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                     state.colours = Some(slots);
                 }
             }
-            "j" => {
-                state.group_log = super::log::read_group_log(&v, &state.scenario.members)
-                    .map_err(|e| val.err(e))?;
-            }
             h if h.starts_with('h') && h.len() > 1 => {
                 let i: usize = key.skip(1).number("member number of typed hex", "")?;
                 if i >= state.scenario.members.len() {
@@ -348,7 +349,7 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
 }
 
 /// At most 24 characters of a piece of the link, for a message.
-pub(super) fn shorten(s: &str) -> String {
+fn shorten(s: &str) -> String {
     let mut out: String = s.chars().take(24).collect();
     if out.len() < s.len() {
         out.push_str("...");

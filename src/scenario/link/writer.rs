@@ -273,14 +273,16 @@ pub fn to_fragment(state: &LinkState) -> String {
         let list: Vec<String> = c.iter().map(|k| k.to_string()).collect();
         extra("c", &list.join("."));
     }
-    if !state.group_log.is_empty() {
-        extra(
-            "j",
-            &super::log::write_group_log(&state.scenario.members, &state.group_log),
-        );
-    }
     for (k, v) in &state.extra {
         extra(k, v);
+    }
+    if !state.group_log.is_empty() {
+        // (not escaped again: its names are escaped inside it, its separators are ASCII)
+        out.push_str(";xj=");
+        out.push_str(&super::log::write_group_log(
+            &state.scenario.members,
+            &state.group_log,
+        ));
     }
     out
 }
