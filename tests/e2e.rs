@@ -1580,6 +1580,121 @@ async fn the_group_panel_coordinator_vote_and_leader() {
     finish(c).await;
 }
 
+/// The leader's client decides the member order: a static member first under Java, member
+/// ids in byte order under librdkafka; the panel counts and names the partitions where the
+/// two disagree, the grid follows, and the link keeps the choice. Then the story's step
+/// where the leader leaves: the panel's leader is the one the sentence names.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn the_leader_s_client_and_the_leader_leaving() {
+    let (_d, c, base) = session().await;
+    // a is dynamic, b static: Java orders b first, librdkafka a (byte order, no static first)
+    open(&c, &format!("{base}#v1;a=r;t=orders*2;m=a***B,b*~app-1**B")).await;
+    let disagree = |c: &Client| {
+        let c = c.clone();
+        async move { attr_of(&c, "[data-disagree]", "data-disagree").await }
+    };
+    // said under either choice: the two disagree on both partitions
+    let said = |c: &Client| {
+        let c = c.clone();
+        async move {
+            let e = c.find(Locator::Css("[data-disagree]")).await.unwrap();
+            e.text().await.unwrap()
+        }
+    };
+    assert_eq!(disagree(&c).await.as_deref(), Some("2"));
+    let text = said(&c).await;
+    assert!(text.contains("orders 0 (Java b, librdkafka a)"), "{text}");
+    assert_eq!(
+        owners(&c, "orders").await,
+        [Some("b".into()), Some("a".into())]
+    );
+    c.execute(
+        "const s = document.getElementById('leader-client'); s.value = 'librdkafka'; \
+         s.dispatchEvent(new Event('change', {bubbles: true}));",
+        vec![],
+    )
+    .await
+    .unwrap();
+    until("librdkafka's order in the grid", || async {
+        (owners(&c, "orders").await == [Some("a".into()), Some("b".into())]).then_some(())
+    })
+    .await;
+    assert_eq!(disagree(&c).await.as_deref(), Some("2"));
+    until("the leader's client in the link", || async {
+        let url = c.current_url().await.ok()?;
+        url.as_str().contains(";l=librdkafka").then_some(())
+    })
+    .await;
+    // a group the two order alike: nothing to say
+    open(&c, &format!("{base}#v1;a=r;t=orders*2;m=a***B,b***B")).await;
+    assert_eq!(disagree(&c).await.as_deref(), Some("0"));
+    assert!(said(&c).await.contains("same assignment"));
+    // The story's last step: the leader leaves.
+    open(&c, &base).await;
+    click(&c, Locator::Id("story-start")).await;
+    let steps = until("the story", || async {
+        let t = c
+            .find(Locator::Css(".story-title"))
+            .await
+            .ok()?
+            .text()
+            .await
+            .ok()?;
+        let n: usize = t
+            .split(" of ")
+            .nth(1)?
+            .split(':')
+            .next()?
+            .trim()
+            .parse()
+            .ok()?;
+        Some(n)
+    })
+    .await;
+    for k in 1..steps {
+        click(&c, Locator::Id("story-forward")).await;
+        until("the next story step", || async {
+            let sel = format!("#story[data-story-step='{k}']");
+            c.find(Locator::Css(&sel)).await.ok().map(|_| ())
+        })
+        .await;
+    }
+    let sentence = until("the last step", || async {
+        let s = c
+            .find(Locator::Css(&format!(
+                "#story[data-story-step='{}']",
+                steps - 1
+            )))
+            .await
+            .ok()?;
+        s.find(Locator::Css(".story-sentence"))
+            .await
+            .ok()?
+            .text()
+            .await
+            .ok()
+    })
+    .await;
+    assert!(sentence.contains("led the group"), "{sentence}");
+    let leader = attr_of(&c, "#leader", "data-leader").await.unwrap();
+    // the sentence shows ids shortened (`consumer-orders-1-0d340f39…`): its first 26 characters
+    let short: String = leader.chars().take(26).collect();
+    assert!(
+        sentence.contains(&format!("the leader, {short}")),
+        "{leader} / {sentence}"
+    );
+    let why = c
+        .find(Locator::Id("leader"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(why.contains("first key of the members HashMap"), "{why}");
+    finish(c).await;
+}
+
 /// The shipped module stops at a panic without running a hook (scripts/build-release.sh):
 /// the stop reaches JavaScript as a `WebAssembly.RuntimeError`, and `web/boot.js` marks the
 /// page and tells the person. Here the browser's two reports of a trap are sent as it sends
