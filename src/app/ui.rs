@@ -303,7 +303,10 @@ fn sticky_status(c: &Computed, round2: &UseStateHandle<bool>) -> Html {
                 </p>
             }
             if !r1.notes.is_empty() {
-                <ul class="notes" id="assignor-notes">{ for r1.notes.iter().map(|n| html! { <li>{ n.text.clone() }</li> }) }</ul>
+                { components::markup("notes-wrap", {
+                    let lines: Vec<String> = r1.notes.iter().map(|n| n.text.clone()).collect();
+                    crate::app::markup::list("ul class=\"notes\" id=\"assignor-notes\"", &lines)
+                }) }
             }
         </div>
     }

@@ -157,8 +157,14 @@ pub fn what_if(p: &Props) -> Html {
             let forward = d.reform(move |_| Action::StoryStep(k + 1));
             html! {
                 <div class="story" id="story" data-story-step={k.to_string()}>
-                    <p class="story-title"><strong>{ format!("Step {} of {}: {}", k + 1, steps.len(), step.title) }</strong></p>
-                    <p class="story-sentence">{ step.sentence.clone() }</p>
+                    { crate::app::components::markup("story-text", {
+                        let mut m = format!("<p class=\"story-title\"><strong>Step {} of {}: ", k + 1, steps.len());
+                        crate::app::markup::escape_into(step.title, &mut m);
+                        m.push_str("</strong></p><p class=\"story-sentence\">");
+                        crate::app::markup::escape_into(&step.sentence, &mut m);
+                        m.push_str("</p>");
+                        m
+                    }) }
                     <button id="story-back" disabled={k == 0} onclick={back}>{ "← Back" }</button>
                     <button id="story-forward" disabled={k + 1 >= steps.len()} onclick={forward}>{ "Forward →" }</button>
                     <button id="story-exit" onclick={d.reform(|_| Action::ExitStory)}>{ "Leave the story" }</button>
