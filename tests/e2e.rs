@@ -117,16 +117,34 @@ fn chromedriver() -> Driver {
 }
 
 async fn browser(driver: &Driver) -> Client {
+    browser_with(driver, &[]).await
+}
+
+/// A browser with more command-line switches (`--force-dark-mode`: the page sees
+/// `prefers-color-scheme: dark`).
+async fn browser_with(driver: &Driver, extra: &[&str]) -> Client {
     let profile =
         std::env::temp_dir().join(format!("rl-chrome-{}-{}", std::process::id(), driver.port));
+    let mut args: Vec<String> = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--no-first-run",
+        "--disable-dev-shm-usage",
+    ]
+    .iter()
+    .chain(extra)
+    .map(|a| a.to_string())
+    .collect();
+    args.push(format!("--user-data-dir={}", profile.display()));
     let mut caps = serde_json::Map::new();
     caps.insert(
         "goog:chromeOptions".into(),
         json!({
             "binary": std::env::var("CHROME").unwrap_or_else(|_| "/usr/bin/chromium".into()),
-            "args": ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                     "--disable-component-update", "--no-first-run", "--disable-dev-shm-usage",
-                     format!("--user-data-dir={}", profile.display())],
+            "args": args,
         }),
     );
     ClientBuilder::rustls()
@@ -1387,9 +1405,31 @@ async fn axe_finds_nothing_serious() {
     let axe = std::fs::read_to_string(std::env::var("AXE").expect("AXE: the path of axe.min.js"))
         .expect("axe.min.js");
     let (_d, c, base) = session().await;
+    axe_states(&c, &base, &axe, "light").await;
+    finish(c).await;
+    // The same states in the dark scheme.
+    let driver = chromedriver();
+    let c = browser_with(&driver, &["--force-dark-mode"]).await;
+    open(&c, &base).await;
+    let dark = c
+        .execute(
+            "return matchMedia('(prefers-color-scheme: dark)').matches \
+             && getComputedStyle(document.documentElement).backgroundColor;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(dark, json!("rgb(18, 18, 20)"), "the page is dark");
+    axe_states(&c, &base, &axe, "dark").await;
+    finish(c).await;
+}
+
+/// axe-core's serious and critical findings in four states: the start page, a member's
+/// bytes open, a what-if pinned, a broken link.
+async fn axe_states(c: &Client, base: &str, axe: &str, scheme: &'static str) {
     let check = |state: &'static str| {
         let c = c.clone();
-        let axe = axe.clone();
+        let axe = axe.to_string();
         async move {
             let script = format!(
                 "{axe}\n;const done = arguments[arguments.length - 1];
@@ -1400,8 +1440,11 @@ async fn axe_finds_nothing_serious() {
             );
             let found = c.execute_async(&script, vec![]).await.unwrap();
             let found: Vec<String> = serde_json::from_value(found).unwrap();
-            println!("axe, {state}: {} serious or critical", found.len());
-            assert!(found.is_empty(), "axe, {state}: {found:#?}");
+            println!(
+                "axe, {state} ({scheme}): {} serious or critical",
+                found.len()
+            );
+            assert!(found.is_empty(), "axe, {state} ({scheme}): {found:#?}");
         }
     };
     open(
@@ -1443,7 +1486,6 @@ async fn axe_finds_nothing_serious() {
     })
     .await;
     check("a broken link").await;
-    finish(c).await;
 }
 
 /// The group panel: group.id gives the coordinator partition the CLI computes, two members'
