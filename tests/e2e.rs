@@ -1448,14 +1448,14 @@ async fn axe_states(c: &Client, base: &str, axe: &str, scheme: &'static str) {
         }
     };
     open(
-        &c,
+        c,
         &format!(
             "{base}#v1;a=r;t=orders*7,payments*4;m=consumer-a***B,consumer-b***B,consumer-c***B"
         ),
     )
     .await;
     check("start page").await;
-    click(&c, Locator::Css("[data-show-bytes='consumer-a']")).await;
+    click(c, Locator::Css("[data-show-bytes='consumer-a']")).await;
     until("the bytes", || async {
         c.find(Locator::Css("#bytes-panel[data-bytes-member='consumer-a']"))
             .await
@@ -1464,12 +1464,12 @@ async fn axe_states(c: &Client, base: &str, axe: &str, scheme: &'static str) {
     .await;
     check("a member's bytes open").await;
     open(
-        &c,
+        c,
         &format!("{base}#v1;a=c;t=orders*7;m=consumer-a***B,consumer-b***B,consumer-c***B"),
     )
     .await;
-    click(&c, Locator::Id("pin")).await;
-    click(&c, Locator::Id("add-member")).await;
+    click(c, Locator::Id("pin")).await;
+    click(c, Locator::Id("add-member")).await;
     until("the revoked cell", || async {
         c.find(Locator::Css(".cell[data-state='revoking']"))
             .await

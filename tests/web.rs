@@ -490,3 +490,146 @@ async fn sticky_above_the_bound_is_refused_plainly() {
     );
     root.remove();
 }
+
+/// Forces style and layout, so that a timing includes what the browser does with the DOM
+/// before it can paint (the same for the app and for the floor).
+fn settle(root: &web_sys::Element) {
+    let _ = root.scroll_height();
+}
+
+/// The floor: 10,000 cells written as plain markup (the grid's own cell markup: class,
+/// topic, partition, owner), laid out.
+fn plain_cells(perf: &web_sys::Performance) -> f64 {
+    let mut html = String::with_capacity(10_000 * 80);
+    for t in 0..50 {
+        html.push_str("<div class=\"cells\">");
+        for p in 0..200 {
+            let m = (t * 200 + p) % 1000;
+            html.push_str(&format!(
+                "<span class=\"cell c{}\" data-topic=\"topic-{t}\" data-partition=\"{p}\" data-owner=\"c-{m:02}\">{p}</span>",
+                m % 8
+            ));
+        }
+        html.push_str("</div>");
+    }
+    let div = document().create_element("div").unwrap();
+    document().body().unwrap().append_child(&div).unwrap();
+    let t0 = perf.now();
+    div.set_inner_html(&html);
+    settle(&div);
+    let t = perf.now() - t0;
+    div.remove();
+    t
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(|a, b| a.total_cmp(b));
+    v[v.len() / 2]
+}
+
+/// Issue 16's figures at 1,000 members, everyone subscribed to 50 topics of 200 partitions
+/// (10,000 cells), each beside its floor measured in the same run: opening the link against
+/// (a 3-member link's start-up + 10,000 plain cells), switching the assignor and adding a
+/// member against 10,000 plain cells. Prints BENCH lines with the ratios; asserts nothing
+/// about time.
+#[wasm_bindgen_test]
+async fn bench_a_thousand_members_beside_the_floor() {
+    let perf = web_sys::window().unwrap().performance().unwrap();
+    let mut floor = Vec::new();
+    let mut small = Vec::new();
+    for _ in 0..5 {
+        floor.push(plain_cells(&perf));
+        let t0 = perf.now();
+        let root = mount("v1;a=r;t=orders*7;m=c0***B,c1***B,c2***B").await;
+        settle(&root);
+        small.push(perf.now() - t0);
+        root.remove();
+    }
+    let (floor, small) = (median(floor), median(small));
+    let s = scenario(50, 200, 1000);
+    let t0 = perf.now();
+    let root = mount_scenario(s).await;
+    settle(&root);
+    let open = perf.now() - t0;
+    assert_eq!(root.query_selector_all(".cell").unwrap().length(), 10_000);
+    let mut switch = Vec::new();
+    let mut add = Vec::new();
+    for k in 0..3 {
+        let select: web_sys::HtmlSelectElement = find(&root, "#assignor");
+        select.set_value(if k % 2 == 0 { "roundrobin" } else { "range" });
+        let t0 = perf.now();
+        select
+            .dispatch_event(&web_sys::Event::new("change").unwrap())
+            .unwrap();
+        yew::scheduler::flush().await;
+        settle(&root);
+        switch.push(perf.now() - t0);
+        drain().await;
+        let t0 = perf.now();
+        click(&root, "#add-member");
+        yew::scheduler::flush().await;
+        settle(&root);
+        add.push(perf.now() - t0);
+        drain().await;
+    }
+    let (switch, add) = (median(switch), median(add));
+    console_log!("BENCH floor: 10,000 plain cells written and laid out: median {floor:.1} ms");
+    console_log!("BENCH floor: a 3-member link opened: median {small:.1} ms");
+    console_log!(
+        "BENCH open 1,000 members x 10,000 partitions: {open:.0} ms, {:.1}x (3-member start-up + 10,000 plain cells; goal 3x)",
+        open / (small + floor)
+    );
+    console_log!(
+        "BENCH switch the assignor at 1,000 x 10,000: median {switch:.0} ms, {:.1}x 10,000 plain cells (goal 3x)",
+        switch / floor
+    );
+    console_log!(
+        "BENCH add a member at 1,000 x 10,000: median {add:.0} ms, {:.1}x 10,000 plain cells (goal 3x)",
+        add / floor
+    );
+    root.remove();
+}
+
+/// More than ten topics: each member's subscription is one line until opened; opened, a
+/// checkbox per topic that edits it as before; closed again, the line counts what it
+/// subscribes to.
+#[wasm_bindgen_test]
+async fn many_topics_make_one_line_per_member_until_opened() {
+    let root = mount_scenario(scenario(12, 2, 3)).await;
+    let count = |sel: &str| root.query_selector_all(sel).unwrap().length();
+    assert_eq!(count("input.subscribe"), 0);
+    let line: web_sys::HtmlElement = find(&root, "[data-subs-open='c-01']");
+    assert_eq!(line.text_content().unwrap(), "all 12 topics");
+    assert_eq!(
+        line.get_attribute("aria-expanded").as_deref(),
+        Some("false")
+    );
+    line.click();
+    yew::scheduler::flush().await;
+    assert_eq!(count("input.subscribe"), 12);
+    let b: web_sys::HtmlInputElement = find(
+        &root,
+        "[data-subscribe-member='c-01'][data-subscribe-topic='topic-3']",
+    );
+    b.set_checked(false);
+    b.dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    yew::scheduler::flush().await;
+    // c-01 no longer owns anything of topic-3 (two subscribers left: c-00 and c-02)
+    let o = owners(&root, "topic-3");
+    assert!(!o.contains(&Some("c-01".into())), "{o:?}");
+    click(&root, "[data-subs-open='c-01']");
+    yew::scheduler::flush().await;
+    assert_eq!(count("input.subscribe"), 0);
+    let line: web_sys::HtmlElement = find(&root, "[data-subs-open='c-01']");
+    assert_eq!(line.text_content().unwrap(), "11 of 12 topics");
+    // ten topics or fewer: the checkboxes as always
+    root.remove();
+    let root = mount_scenario(scenario(10, 2, 2)).await;
+    assert_eq!(
+        root.query_selector_all("input.subscribe").unwrap().length(),
+        20
+    );
+    assert!(root.query_selector("[data-subs-open]").unwrap().is_none());
+    root.remove();
+}

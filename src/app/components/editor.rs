@@ -95,6 +95,9 @@ fn topic_row(p: &TopicRowProps) -> Html {
     }
 }
 
+/// Above this many topics a member's subscription is one line until opened.
+const COMPACT_ABOVE: usize = 10;
+
 #[derive(Properties, PartialEq)]
 struct MemberRowProps {
     index: usize,
@@ -125,7 +128,27 @@ fn member_row(p: &MemberRowProps) -> Html {
     let show_bytes = d.reform(move |_| Action::ShowBytes(Some(i)));
     let id_field = format!("member-{i}-id");
     let bad_bytes = m.subscription.is_some() && m.effective_subscription().is_err();
-    let boxes = p.topics.iter().map(|t| {
+    // Many topics: one line ("all 50 topics") until opened, not a checkbox per topic in
+    // every row (a 1,000-member group drew 10,000 of them before anyone looked).
+    let open = use_state(|| false);
+    let compact = p.topics.len() > COMPACT_ABOVE && !*open;
+    let flip = {
+        let open = open.clone();
+        Callback::from(move |_| open.set(!*open))
+    };
+    let summary = (p.topics.len() > COMPACT_ABOVE).then(|| {
+        let n = p.topics.len();
+        let on = p.topics.iter().filter(|t| m.topics.contains(t)).count();
+        let text = if on == n {
+            format!("all {n} topics")
+        } else {
+            format!("{on} of {n} topics")
+        };
+        html! {
+            <button class="subs-open" data-subs-open={m.id.clone()} aria-expanded={(!compact).to_string()} onclick={flip}>{ text }</button>
+        }
+    });
+    let boxes = p.topics.iter().filter(|_| !compact).map(|t| {
         let topic = t.clone();
         let on = m.topics.contains(t);
         let toggle = d.reform(move |e: Event| Action::SetSubscribed {
@@ -172,7 +195,7 @@ fn member_row(p: &MemberRowProps) -> Html {
                 <div class="refusal" role="status">{ "Its subscription bytes do not decode: it subscribes to nothing until they do (see Bytes)." }</div>
             }
             { refusal_html(&id_field, &p.refusal) }
-            <div class="subs">{ for boxes }{ for ghosts }</div>
+            <div class="subs">{ for summary }{ for boxes }{ for ghosts }</div>
         </li>
     }
 }

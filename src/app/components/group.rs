@@ -136,11 +136,15 @@ fn disagreements(s: &Scenario) -> (Vec<(String, u32, String, String)>, usize) {
 
 fn round_members(s: &Scenario, c: &Computed) -> Vec<RoundMember> {
     // What each member owned before the round: the pinned baseline's partitions (generation
-    // 1), unless it says otherwise, as the sticky assignors see it.
-    let plain = s.group_input();
+    // 1), unless it says otherwise, as the sticky assignors see it (their input already
+    // carries it; range's and round-robin's gets it here).
+    let with_previous;
     let before = match &c.baseline {
-        Some(b) => crate::scenario::whatif::with_previous(&plain, b),
-        None => plain,
+        Some(b) if matches!(c.kind, AssignorKind::Range | AssignorKind::RoundRobin) => {
+            with_previous = crate::scenario::whatif::with_previous(&c.input, b);
+            &with_previous
+        }
+        _ => &c.input,
     };
     s.members
         .iter()

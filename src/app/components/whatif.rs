@@ -145,13 +145,13 @@ pub fn what_if(p: &Props) -> Html {
         .map(|(i, m)| (m.id.as_str(), r.totals[i], o.totals[i]))
         .collect();
 
-    // The story.
-    let steps = story();
+    // The story (computed only while it is on screen: its steps run several assignments).
     let story_view = match p.story_step {
         None => html! {
             <button id="story-start" onclick={d.reform(|_| Action::StoryStep(0))}>{ "Step through the story: join, leave, rolling restarts" }</button>
         },
         Some(k) => {
+            let steps = story();
             let step = &steps[k.min(steps.len() - 1)];
             let back = d.reform(move |_| Action::StoryStep(k.saturating_sub(1)));
             let forward = d.reform(move |_| Action::StoryStep(k + 1));

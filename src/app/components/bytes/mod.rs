@@ -1,6 +1,7 @@
 //! A member's ConsumerProtocolSubscription as hex: editable, decoded live, every field tied
 //! to its bytes; and the leader's answer (the ConsumerProtocolAssignment SyncGroup carries).
 
+use crate::app::markup::escape_into;
 use crate::app::state::Action;
 use crate::protocol::hex::{self, ascii_column, pretty_hex};
 use crate::protocol::notes::{
@@ -109,23 +110,38 @@ pub fn bytes_panel(p: &Props) -> Html {
         .clone()
         .filter(|u| !u.is_empty() && d.error.is_none())
         .map(|u| {
-            let sticky = user_data_text(&u);
-            html! {
-                <div class="user-data" data-user-data="">
-                    <h4>{ "user_data" }</h4>
-                    <pre>{ format!("{}\n{}", pretty_hex(&u), ascii_column(&u)) }</pre>
-                    if let Some(s) = sticky { <p class="sticky">{ s }</p> }
-                </div>
+            let mut m = String::from(
+                "<div class=\"user-data\" data-user-data=\"\"><h4>user_data</h4><pre>",
+            );
+            escape_into(&format!("{}\n{}", pretty_hex(&u), ascii_column(&u)), &mut m);
+            m.push_str("</pre>");
+            if let Some(s) = user_data_text(&u) {
+                m.push_str("<p class=\"sticky\">");
+                escape_into(&s, &mut m);
+                m.push_str("</p>");
             }
+            m.push_str("</div>");
+            crate::app::components::markup("user-data-wrap", m)
         });
+    // The notes (not live regions: the status above is, and stays a patched element).
+    let mut said = String::new();
+    if let Some(text) = dropped_text(&dropped, p.version) {
+        said.push_str("<p class=\"note\" data-dropped=\"\">");
+        escape_into(&text, &mut said);
+        said.push_str("</p>");
+    }
+    said.push_str("<ul class=\"notes\">");
+    for n in &notes {
+        said.push_str("<li class=\"note\">");
+        escape_into(n, &mut said);
+        said.push_str("</li>");
+    }
+    said.push_str("</ul>");
     let error = d.error.as_ref().map(|e| (e.span, e.is_incomplete()));
     let body = html! {
         <>
             { status }
-            if let Some(text) = dropped_text(&dropped, p.version) {
-                <p class="note" data-dropped="">{ text }</p>
-            }
-            <ul class="notes">{ for notes.iter().map(|n| html! { <li class="note">{ n.clone() }</li> }) }</ul>
+            { crate::app::components::markup("notes-wrap", said) }
             <BytesAndTree kind="subscription" bytes={Rc::new(b.clone())} fields={Rc::new(d.fields.clone())} error={error} />
             { for user_data }
         </>
