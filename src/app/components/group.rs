@@ -100,18 +100,30 @@ fn strategy(p: &StrategyProps) -> Html {
 }
 
 /// Where the Java and librdkafka leaders' assignments differ: (topic, partition, Java's
-/// owner, librdkafka's owner) for the first few, and how many in all.
-fn disagreements(s: &Scenario) -> (Vec<(String, u32, String, String)>, usize) {
+/// owner, librdkafka's owner) for the first few, and how many in all. The page already ran
+/// the scenario's leader client; only the other one runs here.
+fn disagreements(s: &Scenario, c: &Computed) -> (Vec<(String, u32, String, String)>, usize) {
     // Only range and round-robin follow the leader's client (the panel says so otherwise):
     // running the sticky assignors twice more per render would show nothing.
-    if !matches!(s.assignor, AssignorKind::Range | AssignorKind::RoundRobin) {
-        return (Vec::new(), 0);
-    }
-    let (Some((input, j)), Some((_, r))) = (
-        s.assign_with(s.assignor, LeaderClient::Java),
-        s.assign_with(s.assignor, LeaderClient::Librdkafka),
-    ) else {
-        return (Vec::new(), 0);
+    let (mine, other) = match s.assignor {
+        AssignorKind::Range => (&c.range, crate::assignor::range_with as fn(_, _) -> _),
+        AssignorKind::RoundRobin => (
+            &c.round_robin,
+            crate::assignor::round_robin_with as fn(_, _) -> _,
+        ),
+        _ => return (Vec::new(), 0),
+    };
+    let input = &c.input;
+    let theirs = other(
+        input,
+        match s.leader_client {
+            LeaderClient::Java => LeaderClient::Librdkafka,
+            LeaderClient::Librdkafka => LeaderClient::Java,
+        },
+    );
+    let (j, r) = match s.leader_client {
+        LeaderClient::Java => (mine, &theirs),
+        LeaderClient::Librdkafka => (&theirs, mine),
     };
     let name = |o: u32| {
         input
@@ -222,7 +234,7 @@ pub fn group_panel(p: &Props) -> Html {
     let leader = lead.leader.clone().unwrap_or_default();
     let next = lead.next_leader.clone().unwrap_or_default();
     let winner = vote.selected.clone().unwrap_or_default();
-    let (differ, n_differ) = disagreements(s);
+    let (differ, n_differ) = disagreements(s, &p.computed);
     let members = round_members(s, &p.computed);
     let voted = s.voted_assignor();
     let runs = RoundAssignor {
