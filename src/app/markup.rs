@@ -201,7 +201,7 @@ pub fn vote_and_leader(
 
 /// What each protocol stops: eager (every member, all it owns, one round trip) beside
 /// cooperative (only what moves, two round trips).
-pub fn stops(rev: &crate::group::Revocations) -> String {
+pub fn stops(rev: &crate::group::Revocations, cooperative_error: Option<&str>) -> String {
     let mut s = String::from(
         "<table class=\"protocols-side\"><tr><th>eager: every member stops all it owns, 1 round trip</th>\
          <th>cooperative: only what moves stops, 2 round trips</th></tr><tr><td>",
@@ -212,6 +212,13 @@ pub fn stops(rev: &crate::group::Revocations) -> String {
     s.push_str("</td><td>");
     for (id, n, which) in &rev.cooperative {
         text_in(&mut s, "div", &format!("{id}: {n} ({which})"));
+    }
+    if let Some(e) = cooperative_error {
+        text_in(
+            &mut s,
+            "div class=\"note\"",
+            &format!("cooperative-sticky gives no answer for this change: {e}"),
+        );
     }
     s.push_str("</td></tr></table>");
     if rev.eager.is_empty() {
@@ -425,13 +432,19 @@ mod tests {
             eager: vec![(evil.into(), 3)],
             cooperative: vec![(evil.into(), 1, "orders-0".into())],
         };
-        let t = stops(&rev);
+        let t = stops(&rev, None);
         assert!(
             !t.contains("<img") && t.contains("&lt;img src=x onerror=alert(1)&gt;: 3"),
             "{t}"
         );
         assert!(!t.contains("class=\"note\""));
-        assert!(stops(&Revocations::default()).contains("Nobody owned partitions before"));
+        assert!(stops(&Revocations::default(), None).contains("Nobody owned partitions before"));
+        // why the cooperative column is empty, when cooperative-sticky gives no answer
+        let t = stops(&rev, Some("java.lang.<IllegalStateException>"));
+        assert!(
+            t.contains("cooperative-sticky gives no answer for this change: java.lang.&lt;IllegalStateException&gt;"),
+            "{t}"
+        );
         let c = crate::group::coordinator("orders", 50).unwrap();
         let m = coordinator(&c);
         assert!(

@@ -607,15 +607,22 @@ impl AppState {
         if self.group_log.is_empty() {
             return;
         }
-        let present = group::run_events(&self.group_log).members;
-        let listed = &self.scenario.members;
+        // (sets, not scans: a 10,000-member group compared every member with every other)
+        let present = group::run_events_briefly(&self.group_log).members;
+        let listed: crate::collections::Names = self
+            .scenario
+            .members
+            .iter()
+            .map(|m| (m.id.clone(), 0))
+            .collect();
+        let joined: crate::collections::Names = present.iter().map(|id| (id.clone(), 0)).collect();
         for id in &present {
-            if !listed.iter().any(|m| &m.id == id) {
+            if !listed.contains_key(id.as_str()) {
                 self.group_log.push(GroupEvent::Leave(id.clone()));
             }
         }
-        for m in listed {
-            if !present.contains(&m.id) {
+        for m in &self.scenario.members {
+            if !joined.contains_key(m.id.as_str()) {
                 self.group_log.push(GroupEvent::Join(m.id.clone()));
             }
         }
@@ -662,15 +669,17 @@ pub fn group_leader(log: &[GroupEvent], accepted: &[&str], refused: &[&str]) -> 
             .map(|id| GroupEvent::Join(id.to_string()))
             .collect()
     } else {
+        let refused: crate::collections::Names =
+            refused.iter().map(|id| (id.to_string(), 0)).collect();
         log.iter()
             .filter(|e| match e {
-                GroupEvent::Join(id) => !refused.contains(&id.as_str()),
+                GroupEvent::Join(id) => !refused.contains_key(id.as_str()),
                 GroupEvent::Leave(_) => true,
             })
             .cloned()
             .collect()
     };
-    group::run_events(&events)
+    group::run_events_briefly(&events)
 }
 
 /// A seed for new member ids' UUIDs: different for every edit, the same for the same edit.

@@ -59,20 +59,37 @@ impl Computed {
     /// carries them (the bytes view's and the SyncGroup step's assignment); empty when there
     /// is no answer.
     pub fn assigned_to(&self, i: usize) -> Vec<TopicPartitions> {
-        self.assignment()
-            .map(|a| partitions_of(a, i))
-            .unwrap_or_default()
+        let mut all = self.assigned_to_all();
+        if i < all.len() {
+            all.swap_remove(i)
+        } else {
+            Vec::new()
+        }
     }
 
-    /// Member `i`'s partitions in cooperative-sticky's first round on the same change (what
-    /// a cooperative rebalance lets it keep or take at once); `None` when not computed.
-    pub fn cooperative_to(&self, i: usize) -> Option<Vec<TopicPartitions>> {
+    /// Every member's partitions under the scenario's assignor (empty lists when there is
+    /// no answer), in one pass.
+    pub fn assigned_to_all(&self) -> Vec<Vec<TopicPartitions>> {
+        let n = self.input.members.len();
+        self.assignment()
+            .map(|a| all_partitions(a, n))
+            .unwrap_or_else(|| vec![Vec::new(); n])
+    }
+
+    /// Cooperative-sticky's first round on the same change (what a cooperative rebalance
+    /// lets each member keep or take at once): `None` when not computed, else each member's
+    /// partitions or why there is no answer.
+    pub fn cooperative_to_all(&self) -> Option<Result<Vec<Vec<TopicPartitions>>, &str>> {
         let a = match (&self.cooperative, &self.sticky) {
             (Some(Ok(a)), _) => a,
-            (None, Some(Ok((a, _)))) if self.kind == AssignorKind::CooperativeSticky => a,
+            (Some(Err(e)), _) => return Some(Err(e)),
+            (None, Some(r)) if self.kind == AssignorKind::CooperativeSticky => match r {
+                Ok((a, _)) => a,
+                Err(e) => return Some(Err(e)),
+            },
             _ => return None,
         };
-        Some(partitions_of(a, i))
+        Some(Ok(all_partitions(a, self.input.members.len())))
     }
 
     /// Why the scenario's assignor gives no answer (the exception Java throws).
@@ -84,15 +101,25 @@ impl Computed {
     }
 }
 
-/// Member `i`'s partitions in `a`, per topic, as the protocol carries them.
-fn partitions_of(a: &assignor::Assignment, i: usize) -> Vec<TopicPartitions> {
-    a.partitions_of(i as u32)
-        .into_iter()
-        .map(|(t, ps)| TopicPartitions {
-            topic: t.to_string(),
-            partitions: ps.into_iter().map(|p| p as i32).collect(),
-        })
-        .collect()
+/// Every member's partitions in `a` (`n` members), per topic, as the protocol carries them:
+/// one pass over the owners (one member's list alone would read them all too).
+fn all_partitions(a: &assignor::Assignment, n: usize) -> Vec<Vec<TopicPartitions>> {
+    let mut out: Vec<Vec<TopicPartitions>> = vec![Vec::new(); n];
+    for t in &a.topics {
+        for (p, o) in t.owners.iter().enumerate() {
+            let Some(list) = out.get_mut(*o as usize) else {
+                continue;
+            };
+            match list.last_mut() {
+                Some(tp) if tp.topic == t.topic => tp.partitions.push(p as i32),
+                _ => list.push(TopicPartitions {
+                    topic: t.topic.clone(),
+                    partitions: vec![p as i32],
+                }),
+            }
+        }
+    }
+    out
 }
 
 /// Identity, not contents: one `Computed` is made per change of its inputs (`use_memo`), so

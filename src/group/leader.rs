@@ -25,7 +25,8 @@ pub struct LeaderStep {
     /// True when the event changed the leader.
     pub changed: bool,
     /// Member ids in the members map's iteration order, after the event: recorded after a
-    /// leave and after a change of leader, empty after any other join.
+    /// leave and after a change of leader, empty after any other join (and always empty from
+    /// [`run_events_briefly`]).
     pub members: Vec<String>,
     /// Why the leader is who it is.
     pub why: String,
@@ -50,8 +51,20 @@ fn bucket(id: &str, capacity: usize) -> usize {
     spread(id.java_hash()) as usize & capacity.saturating_sub(1)
 }
 
-/// Runs `events` on an empty group.
+/// Runs `events` on an empty group, with the members map's order after every leave and
+/// every change of leader ([`LeaderStep::members`]).
 pub fn run_events(events: &[GroupEvent]) -> LeaderHistory {
+    history(events, true)
+}
+
+/// [`run_events`] without the per-step member lists (each is a copy of every member id: a
+/// long history of a large group, a rolling restart of thousands, would copy them
+/// quadratically); the end state, the leader and each step's reason are the same.
+pub fn run_events_briefly(events: &[GroupEvent]) -> LeaderHistory {
+    history(events, false)
+}
+
+fn history(events: &[GroupEvent], snapshots: bool) -> LeaderHistory {
     // Keyed by the events' ids, valued 0: the same map type as the vote's (one in the page).
     let mut members: JavaHashMap<&str, u32> = JavaHashMap::new();
     let mut leader: Option<String> = None;
@@ -103,7 +116,7 @@ pub fn run_events(events: &[GroupEvent]) -> LeaderHistory {
             leader: leader.clone(),
             // After a leave or a change of leader only: a snapshot after every join would make
             // a 10,000-member group's history quadratic (seconds in the page).
-            members: if matches!(e, GroupEvent::Leave(_)) || leader != before {
+            members: if snapshots && (matches!(e, GroupEvent::Leave(_)) || leader != before) {
                 members.keys().map(|k| k.to_string()).collect()
             } else {
                 Vec::new()

@@ -20,7 +20,9 @@ pub mod round;
 pub mod vote;
 
 pub use coordinator::{coordinator, Coordinator, CoordinatorError, DEFAULT_OFFSETS_PARTITIONS};
-pub use leader::{leader_after, run_events, GroupEvent, LeaderHistory, LeaderStep};
+pub use leader::{
+    leader_after, run_events, run_events_briefly, GroupEvent, LeaderHistory, LeaderStep,
+};
 pub use presets::ClientPreset;
 pub use round::{
     join_metadata, rebalances_eagerly, revocations, round, Revocations, RoundAssignor, RoundMember,

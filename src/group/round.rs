@@ -155,6 +155,9 @@ pub struct RoundAssignor {
     pub name: String,
     /// It is the vote's winner.
     pub by_vote: bool,
+    /// It follows the vote, but the vote chose a protocol the tool does not run (or none), so
+    /// the assignor already on screen is kept.
+    pub kept: bool,
     /// Partitions it leaves unassigned until their owners have revoked them.
     pub withheld: u32,
 }
@@ -215,10 +218,11 @@ pub fn round(
         "{} decodes the subscriptions and runs {}{}",
         leader.unwrap_or("no leader"),
         runs.name,
-        if runs.by_vote {
-            " (the vote's winner)".to_string()
-        } else {
-            format!(" (set by hand here; the vote chose {protocol})")
+        match (runs.by_vote, runs.kept, &vote.selected) {
+            (true, _, _) => " (the vote's winner)".to_string(),
+            (_, _, None) => " (the vote selected no protocol)".to_string(),
+            (_, true, _) => format!(" (the vote chose {protocol}, which this tool does not run)"),
+            _ => format!(" (set by hand here; the vote chose {protocol})"),
         }
     )];
     for m in members.iter().filter(|m| accepted(&m.id)) {
@@ -391,7 +395,7 @@ mod tests {
         let runs = RoundAssignor {
             name: "range".into(),
             by_vote: true,
-            withheld: 0,
+            ..Default::default()
         };
         let s = round(&c, &v, Some("a"), &runs, &members);
         let names: Vec<_> = s.iter().map(|s| s.name).collect();
@@ -415,8 +419,8 @@ mod tests {
         // set by hand, and withholding: both said
         let runs = RoundAssignor {
             name: "cooperative-sticky".into(),
-            by_vote: false,
             withheld: 3,
+            ..Default::default()
         };
         let s = round(&c, &v, Some("a"), &runs, &members);
         assert!(s[2].lines[0]

@@ -280,9 +280,9 @@ impl AssignorChange {
     }
 }
 
-/// The group now as a sticky assignor sees it after a pin: each member owns what the
-/// baseline gave it, in generation 1 (a member that brings its own owned partitions or
-/// subscription bytes keeps them).
+/// The group now as a sticky assignor sees it after a pin: each member of the baseline owns
+/// what the baseline gave it (maybe nothing), in generation 1 (a member that brings its own
+/// owned partitions or subscription bytes keeps them).
 pub fn with_previous(input: &GroupInput, base: &Baseline) -> GroupInput {
     let mut out = input.clone();
     // The member of `out` each baseline member is (by id; the first with that id), for the
@@ -311,12 +311,11 @@ pub fn with_previous(input: &GroupInput, base: &Baseline) -> GroupInput {
             }
         }
     }
-    // Those given partitions here are in generation 1.
+    // Every member of the baseline was in its generation, 1, and got an assignment there,
+    // empty or not (Java's StickyAssignor then sends user data with an empty list, and every
+    // subscription says generation 1).
     for m in target.iter().flatten() {
-        let m = &mut out.members[*m as usize];
-        if !m.owned.is_empty() {
-            m.generation = Some(1);
-        }
+        out.members[*m as usize].generation = Some(1);
     }
     out
 }
@@ -728,7 +727,7 @@ pub fn story() -> Vec<Step> {
     log.push(GroupEvent::Leave(leaver.clone()));
     let leader = ids[0].clone();
     log.push(GroupEvent::Leave(leader.clone()));
-    let history = crate::group::run_events(&log);
+    let history = crate::group::run_events_briefly(&log);
     let next = history.leader.clone().unwrap_or_default();
     let mut headless = leave.clone();
     headless.members.retain(|m| m.id != leader);

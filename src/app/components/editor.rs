@@ -130,11 +130,14 @@ fn member_row(p: &MemberRowProps) -> Html {
     let bad_bytes = m.subscription.is_some() && m.effective_subscription().is_err();
     // Many topics: one line ("all 50 topics") until opened, not a checkbox per topic in
     // every row (a 1,000-member group drew 10,000 of them before anyone looked).
-    let open = use_state(|| false);
-    let compact = p.topics.len() > COMPACT_ABOVE && !*open;
+    // (the open member's id, not a flag: rows are keyed by position, and the row a removed
+    // member leaves to the next one must not come open)
+    let open = use_state(|| None::<String>);
+    let compact = p.topics.len() > COMPACT_ABOVE && open.as_deref() != Some(m.id.as_str());
     let flip = {
         let open = open.clone();
-        Callback::from(move |_| open.set(!*open))
+        let id = if compact { Some(m.id.clone()) } else { None };
+        Callback::from(move |_| open.set(id.clone()))
     };
     let summary = (p.topics.len() > COMPACT_ABOVE).then(|| {
         let n = p.topics.len();

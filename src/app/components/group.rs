@@ -150,20 +150,24 @@ fn round_members(s: &Scenario, c: &Computed) -> Vec<RoundMember> {
     // What each member owned before the round: the pinned baseline's partitions (generation
     // 1), unless it says otherwise, as the sticky assignors see it (their input already
     // carries it; range's and round-robin's gets it here).
+    // (with_previous gives nothing twice: a member the sticky input already gave its
+    // baseline share keeps it)
     let with_previous;
     let before = match &c.baseline {
-        Some(b) if matches!(c.kind, AssignorKind::Range | AssignorKind::RoundRobin) => {
+        Some(b) => {
             with_previous = crate::scenario::whatif::with_previous(&c.input, b);
             &with_previous
         }
-        _ => &c.input,
+        None => &c.input,
     };
+    let assigned_all = c.assigned_to_all();
+    let cooperative_all = c.cooperative_to_all().and_then(Result::ok);
     s.members
         .iter()
         .zip(&before.members)
+        .zip(assigned_all)
         .enumerate()
-        .map(|(i, (m, was))| {
-            let assigned = c.assigned_to(i);
+        .map(|(i, ((m, was), assigned))| {
             let assignment = encode_assignment(
                 &Assignment {
                     assigned_partitions: assigned.clone(),
@@ -197,7 +201,7 @@ fn round_members(s: &Scenario, c: &Computed) -> Vec<RoundMember> {
                 assignment,
                 assigned,
                 owned_before: sub.owned_partitions,
-                cooperative: c.cooperative_to(i),
+                cooperative: cooperative_all.as_ref().map(|all| all[i].clone()),
             }
         })
         .collect()
@@ -240,6 +244,7 @@ pub fn group_panel(p: &Props) -> Html {
     let runs = RoundAssignor {
         name: s.assignor.name().to_string(),
         by_vote: s.assignor_by_vote && voted == Some(s.assignor),
+        kept: s.assignor_by_vote && voted.is_none(),
         withheld: match (&p.computed.sticky, s.assignor) {
             (Some(Ok((r1, _))), AssignorKind::CooperativeSticky) => r1.withheld.len() as u32,
             _ => 0,
@@ -364,7 +369,7 @@ pub fn group_panel(p: &Props) -> Html {
             { crate::app::components::markup("stops-wrap", markup::stops(&crate::group::Revocations {
                 eager: rev.eager.iter().take(shown).cloned().collect(),
                 cooperative: rev.cooperative.iter().take(shown).cloned().collect(),
-            })) }
+            }, match p.computed.cooperative_to_all() { Some(Err(e)) => Some(e), _ => None })) }
         </section>
     }
 }
