@@ -228,6 +228,22 @@ pub fn round(
     for m in members.iter().filter(|m| accepted(&m.id)) {
         lead.push(format!("{}: {} partition(s)", m.id, count(&m.assigned)));
     }
+    let eager = members
+        .iter()
+        .filter(|m| m.eager && accepted(&m.id))
+        .count();
+    if runs.name == "cooperative-sticky" && eager > 0 {
+        // Not modelled: the assignment on screen is cooperative-sticky's with every member's
+        // previous partitions; say where Kafka differs.
+        lead.push(format!(
+            "{eager} member(s) list an eager assignor too (range, roundrobin or sticky), so in \
+             Kafka their clients rebalance eagerly: they revoke everything before joining, \
+             cooperative-sticky sees no partitions of theirs as owned and keeps none for them; \
+             this page runs it as if every member rebalanced cooperatively (set their \
+             partition.assignment.strategy to cooperative-sticky alone, the last step of the \
+             upgrade)"
+        ));
+    }
     if runs.withheld > 0 {
         lead.push(format!(
             "{} partition(s) change owner and are withheld: their owners revoke them and \
@@ -430,5 +446,23 @@ mod tests {
             .last()
             .unwrap()
             .starts_with("3 partition(s) change owner"));
+        // following a vote for a protocol the tool does not run: said, not "by hand"
+        let kept = RoundAssignor {
+            name: "range".into(),
+            kept: true,
+            ..Default::default()
+        };
+        let s = round(&c, &v, Some("a"), &kept, &members);
+        assert!(s[2].lines[0].ends_with("(the vote chose range, which this tool does not run)"));
+        // members whose lists name an eager assignor: where Kafka differs is said
+        let eager = vec![RoundMember {
+            eager: true,
+            ..members[0].clone()
+        }];
+        let s = round(&c, &v, Some("a"), &runs, &eager);
+        assert!(s[2]
+            .lines
+            .iter()
+            .any(|l| l.starts_with("1 member(s) list an eager assignor too")));
     }
 }
