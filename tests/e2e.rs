@@ -692,6 +692,11 @@ async fn attr_of(c: &Client, css: &str, attr: &str) -> Option<String> {
         .ok()?
 }
 
+/// The text of the element `css` finds, once it is there.
+async fn text_of(c: &Client, css: &str) -> Option<String> {
+    c.find(Locator::Css(css)).await.ok()?.text().await.ok()
+}
+
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
 async fn pasted_subscription_bytes_drive_the_member() {
@@ -1575,13 +1580,7 @@ async fn the_group_panel_coordinator_vote_and_leader() {
     })
     .await;
     assert_eq!(leader, "x");
-    let why = c
-        .find(Locator::Id("leader"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let why = text_of(&c, "#leader").await.unwrap();
     assert!(why.contains("first key of the members HashMap"), "{why}");
     // The link carries the joins and leaves: reloaded, x still leads (y and x joining in
     // list order would make y the leader).
@@ -1601,13 +1600,7 @@ async fn the_group_panel_coordinator_vote_and_leader() {
     for _ in 0..2 {
         click(&c, Locator::Css(".round button:last-of-type")).await;
     }
-    let lines = c
-        .find(Locator::Css(".round"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let lines = text_of(&c, ".round").await.unwrap();
     assert!(
         lines.contains("x decodes the subscriptions and runs range ("),
         "{lines}"
@@ -1676,13 +1669,7 @@ async fn the_leader_s_client_and_the_leader_leaving() {
     open(&c, &base).await;
     click(&c, Locator::Id("story-start")).await;
     let steps = until("the story", || async {
-        let t = c
-            .find(Locator::Css(".story-title"))
-            .await
-            .ok()?
-            .text()
-            .await
-            .ok()?;
+        let t = text_of(&c, ".story-title").await?;
         let n: usize = t
             .split(" of ")
             .nth(1)?
@@ -1703,19 +1690,8 @@ async fn the_leader_s_client_and_the_leader_leaving() {
         .await;
     }
     let sentence = until("the last step", || async {
-        let s = c
-            .find(Locator::Css(&format!(
-                "#story[data-story-step='{}']",
-                steps - 1
-            )))
-            .await
-            .ok()?;
-        s.find(Locator::Css(".story-sentence"))
-            .await
-            .ok()?
-            .text()
-            .await
-            .ok()
+        let css = format!("#story[data-story-step='{}'] .story-sentence", steps - 1);
+        text_of(&c, &css).await
     })
     .await;
     assert!(sentence.contains("led the group"), "{sentence}");
@@ -1726,13 +1702,7 @@ async fn the_leader_s_client_and_the_leader_leaving() {
         sentence.contains(&format!("the leader, {short}")),
         "{leader} / {sentence}"
     );
-    let why = c
-        .find(Locator::Id("leader"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let why = text_of(&c, "#leader").await.unwrap();
     assert!(why.contains("first key of the members HashMap"), "{why}");
     finish(c).await;
 }
