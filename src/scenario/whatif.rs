@@ -369,12 +369,9 @@ pub fn sticky_rounds(
     s: &Scenario,
     previous: Option<&Baseline>,
 ) -> (GroupInput, Result<(Assignment, Option<Assignment>), String>) {
-    let mut input = s.group_input_for(s.assignor);
-    if let Some(refusal) = sticky_refusal(&input, s.assignor) {
+    let (input, refusal) = sticky_input(s, s.assignor, previous);
+    if let Some(refusal) = refusal {
         return (input, Err(refusal));
-    }
-    if let Some(b) = previous {
-        input = with_previous(&input, b);
     }
     let rounds = assign_after(s.assignor, &input, None, s.leader_client);
     (input, rounds)
@@ -386,14 +383,29 @@ pub fn sticky_rounds(
 /// or the group is above the page's bound).
 pub fn cooperative_round1(s: &Scenario, previous: Option<&Baseline>) -> Result<Assignment, String> {
     let kind = AssignorKind::CooperativeSticky;
-    let mut input = s.group_input_for(kind);
+    match sticky_input(s, kind, previous) {
+        (_, Some(refusal)) => Err(refusal),
+        (input, None) => crate::assignor::try_assign_with(kind, &input, s.leader_client)
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// What sticky assignor `kind` sees of the group now: each member's previous assignment
+/// being `previous` unless the member says otherwise; or, beside the input without it, why
+/// the page does not run `kind` on it ([`sticky_refusal`]).
+fn sticky_input(
+    s: &Scenario,
+    kind: AssignorKind,
+    previous: Option<&Baseline>,
+) -> (GroupInput, Option<String>) {
+    let input = s.group_input_for(kind);
     if let Some(refusal) = sticky_refusal(&input, kind) {
-        return Err(refusal);
+        return (input, Some(refusal));
     }
-    if let Some(b) = previous {
-        input = with_previous(&input, b);
+    match previous {
+        Some(b) => (with_previous(&input, b), None),
+        None => (input, None),
     }
-    crate::assignor::try_assign_with(kind, &input, s.leader_client).map_err(|e| e.to_string())
 }
 
 /// The assignment `kind` gives the group now, the baseline being the previous generation

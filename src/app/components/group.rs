@@ -146,7 +146,11 @@ fn disagreements(s: &Scenario, c: &Computed) -> (Vec<(String, u32, String, Strin
     (first, n)
 }
 
-fn round_members(s: &Scenario, c: &Computed) -> Vec<RoundMember> {
+fn round_members(
+    s: &Scenario,
+    c: &Computed,
+    cooperative_all: Option<Vec<Vec<TopicPartitions>>>,
+) -> Vec<RoundMember> {
     // What each member owned before the round: the pinned baseline's partitions (generation
     // 1), unless it says otherwise, as the sticky assignors see it (their input already
     // carries it; range's and round-robin's gets it here).
@@ -161,7 +165,6 @@ fn round_members(s: &Scenario, c: &Computed) -> Vec<RoundMember> {
         None => &c.input,
     };
     let assigned_all = c.assigned_to_all();
-    let cooperative_all = c.cooperative_to_all().and_then(Result::ok);
     s.members
         .iter()
         .zip(&before.members)
@@ -239,7 +242,13 @@ pub fn group_panel(p: &Props) -> Html {
     let next = lead.next_leader.clone().unwrap_or_default();
     let winner = vote.selected.clone().unwrap_or_default();
     let (differ, n_differ) = disagreements(s, &p.computed);
-    let members = round_members(s, &p.computed);
+    // cooperative-sticky's first round, once: the round's members and the stops table's note
+    let (cooperative_all, cooperative_error) = match p.computed.cooperative_to_all() {
+        Some(Ok(all)) => (Some(all), None),
+        Some(Err(e)) => (None, Some(e)),
+        None => (None, None),
+    };
+    let members = round_members(s, &p.computed, cooperative_all);
     let voted = s.voted_assignor();
     let runs = RoundAssignor {
         name: s.assignor.name().to_string(),
@@ -369,7 +378,7 @@ pub fn group_panel(p: &Props) -> Html {
             { crate::app::components::markup("stops-wrap", markup::stops(&crate::group::Revocations {
                 eager: rev.eager.iter().take(shown).cloned().collect(),
                 cooperative: rev.cooperative.iter().take(shown).cloned().collect(),
-            }, match p.computed.cooperative_to_all() { Some(Err(e)) => Some(e), _ => None })) }
+            }, cooperative_error)) }
         </section>
     }
 }
