@@ -70,6 +70,15 @@ fn click(root: &web_sys::Element, selector: &str) {
     find::<web_sys::HtmlElement>(root, selector).click();
 }
 
+/// Chooses `value` in the select `selector` finds, as a person would (a change event).
+fn choose(root: &web_sys::Element, selector: &str, value: &str) {
+    let select: web_sys::HtmlSelectElement = find(root, selector);
+    select.set_value(value);
+    select
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+}
+
 fn scenario(topics: usize, partitions: u32, members: usize) -> Scenario {
     let topics: Vec<Topic> = (0..topics)
         .map(|i| Topic {
@@ -177,10 +186,10 @@ async fn a_million_partitions_are_summarized() {
     root.remove();
 }
 
-/// A large group draws its first 200 members in each per-member list until asked for all;
+/// A large group draws its first 50 members in each per-member list until asked for all;
 /// the grid still shows every partition's owner.
 #[wasm_bindgen_test]
-async fn large_groups_show_200_members_until_asked() {
+async fn large_groups_show_50_members_until_asked() {
     let perf = web_sys::window().unwrap().performance().unwrap();
     let start = perf.now();
     let root = mount_scenario(scenario(10, 100, 10_000)).await;
@@ -188,40 +197,44 @@ async fn large_groups_show_200_members_until_asked() {
         "BENCH open a link with 10,000 members and 10 topics: {:.0} ms",
         perf.now() - start
     );
-    assert_eq!(
-        root.query_selector_all(".member-row").unwrap().length(),
-        200
-    );
+    assert_eq!(root.query_selector_all(".member-row").unwrap().length(), 50);
     root.remove();
     let root = mount_scenario(scenario(2, 500, 450)).await;
     let count = |sel: &str| root.query_selector_all(sel).unwrap().length();
-    assert_eq!(count(".member-row"), 200);
-    assert_eq!(count("[data-member][data-total]"), 200);
-    assert_eq!(count("[data-compare-member]"), 200);
+    assert_eq!(count(".member-row"), 50);
+    assert_eq!(count("[data-member][data-total]"), 50);
+    assert_eq!(count("[data-compare-member]"), 50);
+    assert_eq!(count("[data-vote-member]"), 50);
+    assert_eq!(count("[data-count-member]"), 50);
+    // the round's JoinGroup step: a line per member shown, the rest counted, the summary
+    click(&root, ".round > button:last-of-type");
+    yew::scheduler::flush().await;
+    assert_eq!(count(".round-lines li"), 52);
+    let lines: web_sys::Element = find(&root, ".round-lines");
+    assert!(lines
+        .text_content()
+        .unwrap()
+        .contains("… 400 more (show all members above)"));
     assert_eq!(owners(&root, "topic-1").len(), 500);
     click(&root, "[data-show-all='totals']");
     yew::scheduler::flush().await;
     assert_eq!(count("[data-member][data-total]"), 450);
-    assert_eq!(count(".member-row"), 200, "each list has its own toggle");
+    assert_eq!(count(".member-row"), 50, "each list has its own toggle");
     click(&root, "[data-show-all='editor']");
     click(&root, "[data-show-all='compare']");
     yew::scheduler::flush().await;
     assert_eq!(count(".member-row"), 450);
     assert_eq!(count("[data-compare-member]"), 450);
-    // Range pinned, round-robin now: most members gain or lose, and what moved lists 200
+    // Range pinned, round-robin now: most members gain or lose, and what moved lists 50
     // of them until asked.
     click(&root, "#pin");
     yew::scheduler::flush().await;
-    let select: web_sys::HtmlSelectElement = find(&root, "#assignor");
-    select.set_value("roundrobin");
-    select
-        .dispatch_event(&web_sys::Event::new("change").unwrap())
-        .unwrap();
+    choose(&root, "#assignor", "roundrobin");
     yew::scheduler::flush().await;
-    assert_eq!(count(".moved-members li"), 200);
+    assert_eq!(count(".moved-members li"), 50);
     click(&root, "[data-show-all='moved']");
     yew::scheduler::flush().await;
-    assert!(count(".moved-members li") > 200);
+    assert!(count(".moved-members li") > 50);
     root.remove();
 }
 
@@ -304,8 +317,18 @@ async fn bench_repaint_at_teaching_scale() {
         times.push(perf.now() - t0);
         drain().await;
     }
+    // 65 members: the editor's first 50 rows, the rest a click away
     let removes = root.query_selector_all(".remove-member").unwrap().length();
-    assert_eq!(removes, 65);
+    assert_eq!(removes, 50);
+    let toggle: web_sys::Element = find(&root, "[data-show-all='editor']");
+    assert!(
+        toggle
+            .text_content()
+            .unwrap()
+            .contains("Show all 65 members"),
+        "{:?}",
+        toggle.text_content()
+    );
     times.sort_by(|a, b| a.total_cmp(b));
     console_log!(
         "BENCH repaint after adding a member, 2000 cells: median {:.1} ms, max {:.1} ms over {} edits",
@@ -546,21 +569,32 @@ async fn bench_a_thousand_members_beside_the_floor() {
         root.remove();
     }
     let (floor, small) = (median(floor), median(small));
-    let s = scenario(50, 200, 1000);
-    let t0 = perf.now();
-    let root = mount_scenario(s).await;
-    settle(&root);
-    let open = perf.now() - t0;
-    assert_eq!(root.query_selector_all(".cell").unwrap().length(), 10_000);
+    // Opened three times (the median): one opening moved by half from run to run.
+    let mut open = Vec::new();
+    let mut last: Option<web_sys::Element> = None;
+    for _ in 0..3 {
+        if let Some(r) = last.take() {
+            r.remove();
+            drain().await;
+        }
+        let s = scenario(50, 200, 1000);
+        let t0 = perf.now();
+        let root = mount_scenario(s).await;
+        settle(&root);
+        open.push(perf.now() - t0);
+        assert_eq!(root.query_selector_all(".cell").unwrap().length(), 10_000);
+        last = Some(root);
+    }
+    let (first, open, root) = (open[0], median(open), last.unwrap());
     let mut switch = Vec::new();
     let mut add = Vec::new();
     for k in 0..3 {
-        let select: web_sys::HtmlSelectElement = find(&root, "#assignor");
-        select.set_value(if k % 2 == 0 { "roundrobin" } else { "range" });
         let t0 = perf.now();
-        select
-            .dispatch_event(&web_sys::Event::new("change").unwrap())
-            .unwrap();
+        choose(
+            &root,
+            "#assignor",
+            if k % 2 == 0 { "roundrobin" } else { "range" },
+        );
         yew::scheduler::flush().await;
         settle(&root);
         switch.push(perf.now() - t0);
@@ -576,7 +610,7 @@ async fn bench_a_thousand_members_beside_the_floor() {
     console_log!("BENCH floor: 10,000 plain cells written and laid out: median {floor:.1} ms");
     console_log!("BENCH floor: a 3-member link opened: median {small:.1} ms");
     console_log!(
-        "BENCH open 1,000 members x 10,000 partitions: {open:.0} ms, {:.1}x (3-member start-up + 10,000 plain cells; goal 3x)",
+        "BENCH open 1,000 members x 10,000 partitions: median {open:.0} ms of 3 (the first {first:.0} ms), {:.1}x (3-member start-up + 10,000 plain cells; goal 3x)",
         open / (small + floor)
     );
     console_log!(
@@ -586,6 +620,59 @@ async fn bench_a_thousand_members_beside_the_floor() {
     console_log!(
         "BENCH add a member at 1,000 x 10,000: median {add:.0} ms, {:.1}x 10,000 plain cells (goal 3x)",
         add / floor
+    );
+    root.remove();
+}
+
+/// Issue 16's figure at Kafka's largest benchmark size, 10,000 members x 500,000 partitions
+/// (50 topics of 10,000, everyone subscribed): the longest main-thread task the browser
+/// reports (the Long Tasks API) while a member is added and the assignor is switched,
+/// the link and storage writes after each included. Prints the BENCH line; asserts only
+/// that the page followed the edits.
+#[wasm_bindgen_test]
+async fn bench_the_longest_task_of_an_edit_at_500000_partitions() {
+    let observe = js_sys::Function::new_no_args(
+        "window.__longest = 0; new PerformanceObserver(l => { for (const e of l.getEntries()) \
+         window.__longest = Math.max(window.__longest, e.duration); }).observe({type: 'longtask'});",
+    );
+    observe.call0(&wasm_bindgen::JsValue::NULL).unwrap();
+    let longest = || {
+        js_sys::Reflect::get(&web_sys::window().unwrap(), &"__longest".into())
+            .unwrap()
+            .as_f64()
+            .unwrap_or(0.0)
+    };
+    let reset = || {
+        js_sys::Reflect::set(&web_sys::window().unwrap(), &"__longest".into(), &0.into()).unwrap();
+    };
+    let perf = web_sys::window().unwrap().performance().unwrap();
+    let t0 = perf.now();
+    let root = mount_scenario(scenario(50, 10_000, 10_000)).await;
+    settle(&root);
+    let open = perf.now() - t0;
+    // the observer reports a task after it ends
+    gloo_timers::future::TimeoutFuture::new(50).await;
+    let open_task = longest();
+    reset();
+    click(&root, "#add-member");
+    yew::scheduler::flush().await;
+    settle(&root);
+    gloo_timers::future::TimeoutFuture::new(300).await;
+    let add_task = longest();
+    reset();
+    choose(&root, "#assignor", "roundrobin");
+    yew::scheduler::flush().await;
+    settle(&root);
+    gloo_timers::future::TimeoutFuture::new(300).await;
+    let switch_task = longest();
+    let toggle: web_sys::Element = find(&root, "[data-show-all='editor']");
+    assert!(
+        toggle.text_content().unwrap().contains("10001"),
+        "{:?}",
+        toggle.text_content()
+    );
+    console_log!(
+        "BENCH longest main-thread task at 10,000 members x 500,000 partitions: opening {open_task:.0} ms (opened in {open:.0} ms), adding a member {add_task:.0} ms, switching the assignor {switch_task:.0} ms (goal 200 ms)"
     );
     root.remove();
 }

@@ -59,18 +59,16 @@ impl Computed {
     /// carries them (the bytes view's and the SyncGroup step's assignment); empty when there
     /// is no answer.
     pub fn assigned_to(&self, i: usize) -> Vec<TopicPartitions> {
-        let mut all = self.assigned_to_all();
-        if i < all.len() {
-            all.swap_remove(i)
-        } else {
-            Vec::new()
-        }
+        self.assigned_to_first(i + 1)
+            .into_iter()
+            .nth(i)
+            .unwrap_or_default()
     }
 
-    /// Every member's partitions under the scenario's assignor (empty lists when there is
-    /// no answer), in one pass.
-    pub fn assigned_to_all(&self) -> Vec<Vec<TopicPartitions>> {
-        let n = self.input.members.len();
+    /// The partitions of the first `n` members (fewer when the group is smaller) under the
+    /// scenario's assignor (empty lists when there is no answer), in one pass.
+    pub fn assigned_to_first(&self, n: usize) -> Vec<Vec<TopicPartitions>> {
+        let n = n.min(self.input.members.len());
         self.assignment()
             .map(|a| all_partitions(a, n))
             .unwrap_or_else(|| vec![Vec::new(); n])
@@ -101,7 +99,7 @@ impl Computed {
     }
 }
 
-/// Every member's partitions in `a` (`n` members), per topic, as the protocol carries them:
+/// The partitions of the first `n` members in `a`, per topic, as the protocol carries them:
 /// one pass over the owners (one member's list alone would read them all too).
 fn all_partitions(a: &assignor::Assignment, n: usize) -> Vec<Vec<TopicPartitions>> {
     let mut out: Vec<Vec<TopicPartitions>> = vec![Vec::new(); n];

@@ -8,7 +8,8 @@ use crate::protocol::{
     encode_sticky_user_data, encode_subscription, Subscription, TopicPartitions,
 };
 
-/// A member as the round sees it.
+/// A member as the round sees it. [`round`] reads `metadata`, `assignment` and `assigned`
+/// only for the members whose lines it shows; the other fields count every member.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct RoundMember {
     /// Member id.
@@ -77,6 +78,17 @@ pub fn join_metadata(
                 .unwrap_or_default()
         })
         .collect()
+}
+
+/// After a step's member lines (`lines`, `total` had every member had one): how many
+/// were left out, if any.
+fn more(lines: &mut Vec<String>, total: usize) {
+    if total > lines.len() {
+        lines.push(format!(
+            "… {} more (show all members above)",
+            total - lines.len()
+        ));
+    }
 }
 
 /// One step of the round.
@@ -166,13 +178,16 @@ pub struct RoundAssignor {
 }
 
 /// The round: coordinator, the vote's outcome, the leader, what it runs and the members'
-/// bytes.
+/// bytes. Each step has a line for each of its first `shown` members, then one saying how
+/// many more there are: only those members' `metadata` and `assignment` are read (a large
+/// group's page computes only the bytes it shows).
 pub fn round(
     c: &Coordinator,
     vote: &ProtocolSelection,
     leader: Option<&str>,
     runs: &RoundAssignor,
     members: &[RoundMember],
+    shown: usize,
 ) -> Vec<RoundStep> {
     let protocol = vote.selected.as_deref().unwrap_or("(none)");
     // (a set: a linear search per member made a 10,000-member round quadratic)
@@ -191,7 +206,7 @@ pub fn round(
         )],
     });
     let mut join = Vec::new();
-    for m in members {
+    for m in members.iter().take(shown) {
         let mut line = format!("{} lists {} protocol(s):", m.id, m.protocols.len());
         for (p, b) in m.protocols.iter().zip(&m.metadata) {
             line.push_str(&format!(" {p} ({} bytes)", b.len()));
@@ -206,6 +221,7 @@ pub fn round(
         }
         join.push(line);
     }
+    more(&mut join, members.len());
     join.push(format!(
         "each entry is the member's ConsumerProtocolSubscription with that assignor's user \
          data (none for range and roundrobin, the generation for cooperative-sticky, the last \
@@ -228,9 +244,11 @@ pub fn round(
             _ => format!(" (set by hand here; the vote chose {protocol})"),
         }
     )];
-    for m in members.iter().filter(|m| accepted(&m.id)) {
+    let accepted_n = members.iter().filter(|m| accepted(&m.id)).count();
+    for m in members.iter().filter(|m| accepted(&m.id)).take(shown) {
         lead.push(format!("{}: {} partition(s)", m.id, count(&m.assigned)));
     }
+    more(&mut lead, accepted_n + 1);
     let eager = members
         .iter()
         .filter(|m| m.eager && accepted(&m.id))
@@ -260,7 +278,7 @@ pub fn round(
     });
     let mut sync =
         vec!["the leader sends every assignment; the others send none and wait".to_string()];
-    for m in members.iter().filter(|m| accepted(&m.id)) {
+    for m in members.iter().filter(|m| accepted(&m.id)).take(shown) {
         sync.push(format!(
             "{} gets {} bytes: {}",
             m.id,
@@ -268,6 +286,7 @@ pub fn round(
             to_hex(&m.assignment)
         ));
     }
+    more(&mut sync, accepted_n + 1);
     steps.push(RoundStep {
         name: "SyncGroup",
         lines: sync,
@@ -416,7 +435,7 @@ mod tests {
             by_vote: true,
             ..Default::default()
         };
-        let s = round(&c, &v, Some("a"), &runs, &members);
+        let s = round(&c, &v, Some("a"), &runs, &members, usize::MAX);
         let names: Vec<_> = s.iter().map(|s| s.name).collect();
         assert_eq!(
             names,
@@ -441,7 +460,7 @@ mod tests {
             withheld: 3,
             ..Default::default()
         };
-        let s = round(&c, &v, Some("a"), &runs, &members);
+        let s = round(&c, &v, Some("a"), &runs, &members, usize::MAX);
         assert!(s[2].lines[0]
             .ends_with("runs cooperative-sticky (set by hand here; the vote chose range)"));
         assert!(s[2]
@@ -455,17 +474,66 @@ mod tests {
             kept: true,
             ..Default::default()
         };
-        let s = round(&c, &v, Some("a"), &kept, &members);
+        let s = round(&c, &v, Some("a"), &kept, &members, usize::MAX);
         assert!(s[2].lines[0].ends_with("(the vote chose range, which this tool does not run)"));
         // members whose lists name an eager assignor: where Kafka differs is said
         let eager = vec![RoundMember {
             eager: true,
             ..members[0].clone()
         }];
-        let s = round(&c, &v, Some("a"), &runs, &eager);
+        let s = round(&c, &v, Some("a"), &runs, &eager, usize::MAX);
         assert!(s[2]
             .lines
             .iter()
             .any(|l| l.starts_with("1 member(s) list an eager assignor too")));
+    }
+
+    #[test]
+    fn a_large_group_has_lines_for_the_members_shown_and_a_count_of_the_rest() {
+        let c = coordinator("g", 50).unwrap();
+        let ids: Vec<String> = (0..5).map(|i| format!("m{i}")).collect();
+        let requests: Vec<JoinRequest> = ids
+            .iter()
+            .map(|i| JoinRequest::new(i, &["range"]))
+            .collect();
+        let v = select_protocol(&requests).unwrap();
+        let members: Vec<RoundMember> = ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| RoundMember {
+                id: id.clone(),
+                protocols: vec!["range".into()],
+                // only the members shown carry bytes, as the page builds them
+                metadata: if i < 2 { vec![vec![0; 9]] } else { Vec::new() },
+                eager: true,
+                owned_before: vec![TopicPartitions {
+                    topic: "t".into(),
+                    partitions: vec![i as i32],
+                }],
+                ..Default::default()
+            })
+            .collect();
+        let runs = RoundAssignor {
+            name: "cooperative-sticky".into(),
+            ..Default::default()
+        };
+        let all = round(&c, &v, Some("m0"), &runs, &members, usize::MAX);
+        let cut = round(&c, &v, Some("m0"), &runs, &members, 2);
+        // JoinGroup: two member lines, the count of the rest, the summary
+        assert_eq!(cut[1].lines.len(), 4, "{:?}", cut[1]);
+        assert_eq!(cut[1].lines[..2], all[1].lines[..2]);
+        assert_eq!(cut[1].lines[2], "… 3 more (show all members above)");
+        assert_eq!(cut[1].lines.last(), all[1].lines.last());
+        // the leader's lines: header, two members, the rest counted, and what counts every
+        // member (five eager clients) still counts them all
+        assert_eq!(cut[2].lines[3], "… 3 more (show all members above)");
+        assert!(cut[2].lines[4].starts_with("5 member(s) list an eager assignor too"));
+        assert_eq!(cut[3].lines.len(), 4);
+        assert_eq!(cut[3].lines[3], "… 3 more (show all members above)");
+        // nothing left out: no count line
+        assert!(!all
+            .iter()
+            .flat_map(|s| &s.lines)
+            .any(|l| l.contains("more (show all")));
     }
 }

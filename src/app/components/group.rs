@@ -146,10 +146,14 @@ fn disagreements(s: &Scenario, c: &Computed) -> (Vec<(String, u32, String, Strin
     (first, n)
 }
 
+/// The round's members; the bytes (JoinGroup metadata, SyncGroup assignment) only for the
+/// first `shown`, the ones whose lines the round shows (encoding every member's metadata
+/// took most of a 1,000-member page's first paint).
 fn round_members(
     s: &Scenario,
     c: &Computed,
     cooperative_all: Option<Vec<Vec<TopicPartitions>>>,
+    shown: usize,
 ) -> Vec<RoundMember> {
     // What each member owned before the round: the pinned baseline's partitions (generation
     // 1), unless it says otherwise, as the sticky assignors see it (their input already
@@ -164,13 +168,37 @@ fn round_members(
         }
         None => &c.input,
     };
-    let assigned_all = c.assigned_to_all();
+    let mut assigned_shown = c.assigned_to_first(shown);
     s.members
         .iter()
         .zip(&before.members)
-        .zip(assigned_all)
         .enumerate()
-        .map(|(i, ((m, was), assigned))| {
+        .map(|(i, (m, was))| {
+            let assigned = assigned_shown
+                .get_mut(i)
+                .map(std::mem::take)
+                .unwrap_or_default();
+            let owned_before: Vec<TopicPartitions> = was
+                .owned
+                .iter()
+                .map(|(t, ps)| TopicPartitions {
+                    topic: t.clone(),
+                    partitions: ps.clone(),
+                })
+                .collect();
+            let eager = rebalances_eagerly(&m.protocols);
+            let cooperative = cooperative_all.as_ref().map(|all| all[i].clone());
+            if i >= shown {
+                return RoundMember {
+                    id: m.id.clone(),
+                    protocols: m.protocols.clone(),
+                    eager,
+                    assigned,
+                    owned_before,
+                    cooperative,
+                    ..Default::default()
+                };
+            }
             let assignment = encode_assignment(
                 &Assignment {
                     assigned_partitions: assigned.clone(),
@@ -181,14 +209,7 @@ fn round_members(
             .map(|e| e.bytes)
             .unwrap_or_default();
             let mut sub = m.fields_subscription();
-            sub.owned_partitions = was
-                .owned
-                .iter()
-                .map(|(t, ps)| TopicPartitions {
-                    topic: t.clone(),
-                    partitions: ps.clone(),
-                })
-                .collect();
+            sub.owned_partitions = owned_before;
             sub.generation_id = was.generation.unwrap_or(-1);
             let metadata = join_metadata(
                 &sub,
@@ -200,29 +221,14 @@ fn round_members(
                 id: m.id.clone(),
                 protocols: m.protocols.clone(),
                 metadata,
-                eager: rebalances_eagerly(&m.protocols),
+                eager,
                 assignment,
                 assigned,
                 owned_before: sub.owned_partitions,
-                cooperative: cooperative_all.as_ref().map(|all| all[i].clone()),
+                cooperative,
             }
         })
         .collect()
-}
-
-/// A step's lines for a large group: the first `n`, how many are left out, and the last
-/// (a step's summary comes last).
-fn cut(lines: &[String], n: usize) -> Vec<String> {
-    if lines.len() <= n + 1 {
-        return lines.to_vec();
-    }
-    let mut out: Vec<String> = lines[..n].to_vec();
-    out.push(format!(
-        "… {} more (show all members above)",
-        lines.len() - n - 1
-    ));
-    out.extend(lines.last().cloned());
-    out
 }
 
 #[function_component(GroupPanel)]
@@ -248,7 +254,7 @@ pub fn group_panel(p: &Props) -> Html {
         Some(Err(e)) => (None, Some(e)),
         None => (None, None),
     };
-    let members = round_members(s, &p.computed, cooperative_all);
+    let members = round_members(s, &p.computed, cooperative_all, shown);
     let voted = s.voted_assignor();
     let runs = RoundAssignor {
         name: s.assignor.name().to_string(),
@@ -259,7 +265,14 @@ pub fn group_panel(p: &Props) -> Html {
             _ => 0,
         },
     };
-    let steps = round(&coord, &vote, lead.leader.as_deref(), &runs, &members);
+    let steps = round(
+        &coord,
+        &vote,
+        lead.leader.as_deref(),
+        &runs,
+        &members,
+        shown,
+    );
     let rev = revocations(&members);
     let k = (*step).min(steps.len() - 1);
 
@@ -368,7 +381,7 @@ pub fn group_panel(p: &Props) -> Html {
                 <button onclick={back} disabled={k == 0}>{ "Back" }</button>
                 <strong>{ " " }{ k + 1 }{ "/" }{ steps.len() }{ " " }{ steps[k].name }{ " " }</strong>
                 <button onclick={fwd} disabled={k + 1 == steps.len()}>{ "Forward" }</button>
-                { crate::app::components::markup("round-lines", markup::list("ul", &cut(&steps[k].lines, shown + 2))) }
+                { crate::app::components::markup("round-lines", markup::list("ul", &steps[k].lines)) }
                 if steps[k].name == "JoinGroup" {
                     <p>{ "Each entry's metadata, decoded: " }{ for s.members.iter().take(shown).enumerate().map(|(i, m)| html! {
                         <button data-round-bytes={m.id.clone()} onclick={d.reform(move |_| Action::ShowBytes(Some(i)))}>{ "Bytes of " }{ m.id.clone() }</button>

@@ -15,7 +15,7 @@ use yew::prelude::*;
 /// Per-member lists (the editor's rows, the totals, the side-by-side table, the explanation's
 /// rows, what moved) show this many members until asked for all: each member costs a few
 /// dozen elements, and drawing them all for a 10,000-member group took twenty seconds.
-pub const MEMBERS_SHOWN: usize = 200;
+pub const MEMBERS_SHOWN: usize = 50;
 
 /// How many of `total` members a list shows, given its "show all" state.
 pub fn members_shown(all: bool, total: usize) -> usize {
