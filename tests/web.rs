@@ -577,9 +577,13 @@ async fn bench_a_thousand_members_beside_the_floor() {
             r.remove();
             drain().await;
         }
-        let s = scenario(50, 200, 1000);
+        // the link is written before the clock starts: a person opens a link made already
+        let link = to_fragment(&LinkState {
+            scenario: scenario(50, 200, 1000),
+            ..Default::default()
+        });
         let t0 = perf.now();
-        let root = mount_scenario(s).await;
+        let root = mount(&link).await;
         settle(&root);
         open.push(perf.now() - t0);
         assert_eq!(root.query_selector_all(".cell").unwrap().length(), 10_000);
@@ -646,8 +650,12 @@ async fn bench_the_longest_task_of_an_edit_at_500000_partitions() {
         js_sys::Reflect::set(&web_sys::window().unwrap(), &"__longest".into(), &0.into()).unwrap();
     };
     let perf = web_sys::window().unwrap().performance().unwrap();
+    let link = to_fragment(&LinkState {
+        scenario: scenario(50, 10_000, 10_000),
+        ..Default::default()
+    });
     let t0 = perf.now();
-    let root = mount_scenario(scenario(50, 10_000, 10_000)).await;
+    let root = mount(&link).await;
     settle(&root);
     let open = perf.now() - t0;
     // the observer reports a task after it ends

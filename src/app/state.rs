@@ -9,7 +9,6 @@ use crate::scenario::colours::Colours;
 use crate::scenario::link::LinkState;
 use crate::scenario::whatif::{self, Baseline};
 use crate::scenario::{edit, presets, Scenario};
-#[cfg(target_arch = "wasm32")]
 use std::rc::Rc;
 #[cfg(target_arch = "wasm32")]
 use yew::Reducible;
@@ -41,8 +40,10 @@ pub struct BrokenLink {
 /// Everything the app knows.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AppState {
-    /// The scenario being edited.
-    pub scenario: Scenario,
+    /// The scenario being edited, shared (props and memo keys compare it by pointer; an
+    /// edit copies it once, `Rc::make_mut`): a 10,000-member scenario cost tens of
+    /// milliseconds per copy and per comparison.
+    pub scenario: Rc<Scenario>,
     /// The topic whose arithmetic is explained.
     pub selected_topic: Option<String>,
     /// Why the last edit was refused, and where (a field key such as `topic-2-name`).
@@ -81,7 +82,7 @@ pub const DEFAULT_VERSION: i16 = 3;
 impl Default for AppState {
     fn default() -> Self {
         AppState {
-            scenario: presets::preset("seven-three").unwrap_or_default(),
+            scenario: Rc::new(presets::preset("seven-three").unwrap_or_default()),
             selected_topic: None,
             refusal: None,
             broken_link: None,
@@ -197,7 +198,7 @@ impl AppState {
     pub fn apply(&self, action: Action) -> AppState {
         let is_preset = matches!(action, Action::LoadPreset(_));
         let mut next = self.clone();
-        let s = &mut next.scenario;
+        let s = Rc::make_mut(&mut next.scenario);
         let (result, mode, field): (Result<(), String>, HistoryMode, String) = match action {
             Action::AddTopic => {
                 let name = edit::add_topic(s);
@@ -353,7 +354,7 @@ impl AppState {
                 // Who joined and left: the link's, kept in step with its member list.
                 next.group_log = state.group_log;
                 next.sync_group_log();
-                next.scenario.follow_vote();
+                Rc::make_mut(&mut next.scenario).follow_vote();
                 return next.with_colours();
             }
             Action::LinkBroken(b) => {
@@ -532,7 +533,7 @@ impl AppState {
         };
         match result {
             Ok(()) => {
-                next.scenario.follow_vote();
+                Rc::make_mut(&mut next.scenario).follow_vote();
                 next.sync_group_log();
                 if !is_preset && next.scenario != self.scenario {
                     next.preset = None;
@@ -559,7 +560,7 @@ impl AppState {
             .filter(|(_, t)| hex::parse_hex(t).is_err())
             .collect();
         LinkState {
-            scenario: self.scenario.clone(),
+            scenario: (*self.scenario).clone(),
             versions: by_index(&self.scenario, &self.versions),
             baseline: self.baseline.clone().map(Ok),
             pinned: self.pinned.clone(),
@@ -595,7 +596,7 @@ impl AppState {
 
     /// A new group's assignor follows the vote when it agrees with it.
     fn with_vote_default(mut self) -> Self {
-        let s = &mut self.scenario;
+        let s = Rc::make_mut(&mut self.scenario);
         s.assignor_by_vote = s.voted_assignor() == Some(s.assignor);
         self
     }

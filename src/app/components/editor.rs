@@ -11,7 +11,7 @@ use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub scenario: Scenario,
+    pub scenario: Rc<Scenario>,
     pub refusal: Option<(String, String)>,
     pub dispatch: Callback<Action>,
 }

@@ -19,7 +19,7 @@ use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
-    pub scenario: Scenario,
+    pub scenario: Rc<Scenario>,
     pub group_log: Vec<GroupEvent>,
     pub computed: Rc<Computed>,
     pub refusal: Option<(String, String)>,
