@@ -98,12 +98,7 @@ pub fn use_url_sync(state: UseReducerHandle<AppState>) -> String {
     let revision = state.revision;
     let broken = state.broken_link.is_some();
     let history = state.history;
-    // Written once per revision (the URL is written only then): a 10,000-member link took
-    // tens of milliseconds to write, on every repaint before.
-    let fragment = {
-        let state = state.clone();
-        (*use_memo(revision, move |_| link::to_fragment(&state.link_state()))).clone()
-    };
+    let fragment = link::to_fragment(&state.link_state());
     // The writes run in a task of their own, after the repaint: history.pushState and
     // localStorage cost milliseconds each, which would otherwise be part of every edit.
     let pending = use_mut_ref(|| Pending {

@@ -186,45 +186,41 @@ fn round_members(
                     partitions: ps.clone(),
                 })
                 .collect();
-            let eager = rebalances_eagerly(&m.protocols);
             let cooperative = cooperative_all.as_ref().map(|all| all[i].clone());
-            if i >= shown {
-                return RoundMember {
-                    id: m.id.clone(),
-                    protocols: m.protocols.clone(),
-                    eager,
-                    assigned,
-                    owned_before,
-                    cooperative,
-                    ..Default::default()
-                };
-            }
-            let assignment = encode_assignment(
-                &Assignment {
-                    assigned_partitions: assigned.clone(),
-                    user_data: None,
-                },
-                3,
-            )
-            .map(|e| e.bytes)
-            .unwrap_or_default();
-            let mut sub = m.fields_subscription();
-            sub.owned_partitions = owned_before;
-            sub.generation_id = was.generation.unwrap_or(-1);
-            let metadata = join_metadata(
-                &sub,
-                &m.protocols,
-                m.subscription.as_deref(),
-                DEFAULT_VERSION,
-            );
+            // the bytes only for a member whose lines the round shows
+            let (metadata, assignment) = if i < shown {
+                let mut sub = m.fields_subscription();
+                sub.owned_partitions = owned_before.clone();
+                sub.generation_id = was.generation.unwrap_or(-1);
+                let assignment = encode_assignment(
+                    &Assignment {
+                        assigned_partitions: assigned.clone(),
+                        user_data: None,
+                    },
+                    3,
+                )
+                .map(|e| e.bytes)
+                .unwrap_or_default();
+                (
+                    join_metadata(
+                        &sub,
+                        &m.protocols,
+                        m.subscription.as_deref(),
+                        DEFAULT_VERSION,
+                    ),
+                    assignment,
+                )
+            } else {
+                Default::default()
+            };
             RoundMember {
                 id: m.id.clone(),
                 protocols: m.protocols.clone(),
                 metadata,
-                eager,
+                eager: rebalances_eagerly(&m.protocols),
                 assignment,
                 assigned,
-                owned_before: sub.owned_partitions,
+                owned_before,
                 cooperative,
             }
         })
