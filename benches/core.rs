@@ -44,6 +44,7 @@ fn big_subscription() -> Vec<u8> {
 }
 
 fn main() {
+    rebalance_lab::cli::keep_freed_memory();
     let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
     let want = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
 
