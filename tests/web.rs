@@ -304,10 +304,15 @@ async fn bench_parts() {
 /// Not a timed assertion: it prints the figure.
 #[wasm_bindgen_test]
 async fn bench_repaint_at_teaching_scale() {
-    // 20 topics × 100 partitions = 2,000 cells, 50 members.
-    let s = scenario(20, 100, 50);
+    // 20 topics × 100 partitions = 2,000 cells, 51 members, every list showing all of them
+    // (past 50 a list shows its first 50 until asked), so each added member's rows are drawn.
+    let s = scenario(20, 100, 51);
     let root = mount_scenario(s).await;
     assert_eq!(root.query_selector_all(".cell").unwrap().length(), 2000);
+    click(&root, "[data-show-all='editor']");
+    yew::scheduler::flush().await;
+    click(&root, "[data-show-all='group']");
+    yew::scheduler::flush().await;
     let perf = web_sys::window().unwrap().performance().unwrap();
     let mut times = Vec::new();
     for _ in 0..15 {
@@ -317,17 +322,14 @@ async fn bench_repaint_at_teaching_scale() {
         times.push(perf.now() - t0);
         drain().await;
     }
-    // 65 members: the editor's first 50 rows, the rest a click away
+    // every added member's rows are drawn (the lists show all: see above)
     let removes = root.query_selector_all(".remove-member").unwrap().length();
-    assert_eq!(removes, 50);
-    let toggle: web_sys::Element = find(&root, "[data-show-all='editor']");
-    assert!(
-        toggle
-            .text_content()
+    assert_eq!(removes, 66);
+    assert_eq!(
+        root.query_selector_all("[data-vote-member]")
             .unwrap()
-            .contains("Show all 65 members"),
-        "{:?}",
-        toggle.text_content()
+            .length(),
+        66
     );
     times.sort_by(|a, b| a.total_cmp(b));
     console_log!(
@@ -630,49 +632,48 @@ async fn bench_a_thousand_members_beside_the_floor() {
 
 /// Issue 16's figure at Kafka's largest benchmark size, 10,000 members x 500,000 partitions
 /// (50 topics of 10,000, everyone subscribed): the longest main-thread task the browser
-/// reports (the Long Tasks API) while a member is added and the assignor is switched,
-/// the link and storage writes after each included. Prints the BENCH line; asserts only
-/// that the page followed the edits.
+/// reports (the Long Tasks API: tasks of 50 ms or more) while the link opens, a member is
+/// added and the assignor is switched, the link and storage writes after each included.
+/// Prints the BENCH line; asserts that the browser reports long tasks at all and that the
+/// page followed the edits.
 #[wasm_bindgen_test]
 async fn bench_the_longest_task_of_an_edit_at_500000_partitions() {
-    let observe = js_sys::Function::new_no_args(
-        "window.__longest = 0; new PerformanceObserver(l => { for (const e of l.getEntries()) \
-         window.__longest = Math.max(window.__longest, e.duration); }).observe({type: 'longtask'});",
-    );
-    observe.call0(&wasm_bindgen::JsValue::NULL).unwrap();
-    let longest = || {
-        js_sys::Reflect::get(&web_sys::window().unwrap(), &"__longest".into())
-            .unwrap()
-            .as_f64()
-            .unwrap_or(0.0)
-    };
-    let reset = || {
-        js_sys::Reflect::set(&web_sys::window().unwrap(), &"__longest".into(), &0.into()).unwrap();
-    };
-    let perf = web_sys::window().unwrap().performance().unwrap();
+    let window = web_sys::window().unwrap();
+    let supported = js_sys::Reflect::get(&window, &"PerformanceObserver".into())
+        .and_then(|o| js_sys::Reflect::get(&o, &"supportedEntryTypes".into()))
+        .map(|t| js_sys::Array::from(&t).includes(&"longtask".into(), 0))
+        .unwrap_or(false);
+    assert!(supported, "this browser does not report long tasks");
+    let perf = window.performance().unwrap();
+    // the link is made in a task of its own, before the observer starts
     let link = to_fragment(&LinkState {
         scenario: scenario(50, 10_000, 10_000),
         ..Default::default()
     });
+    drain().await;
+    js_sys::Function::new_no_args(
+        "window.__longest = 0; window.__longObserver = new PerformanceObserver(l => { \
+         for (const e of l.getEntries()) window.__longest = Math.max(window.__longest, e.duration); }); \
+         window.__longObserver.observe({type: 'longtask'});",
+    )
+    .call0(&wasm_bindgen::JsValue::NULL)
+    .unwrap();
     let t0 = perf.now();
     let root = mount(&link).await;
     settle(&root);
     let open = perf.now() - t0;
-    // the observer reports a task after it ends
-    gloo_timers::future::TimeoutFuture::new(50).await;
-    let open_task = longest();
-    reset();
+    let open_task = longest_task_since().await;
     click(&root, "#add-member");
     yew::scheduler::flush().await;
     settle(&root);
-    gloo_timers::future::TimeoutFuture::new(300).await;
-    let add_task = longest();
-    reset();
+    let add_task = longest_task_since().await;
     choose(&root, "#assignor", "roundrobin");
     yew::scheduler::flush().await;
     settle(&root);
-    gloo_timers::future::TimeoutFuture::new(300).await;
-    let switch_task = longest();
+    let switch_task = longest_task_since().await;
+    js_sys::Function::new_no_args("window.__longObserver.disconnect();")
+        .call0(&wasm_bindgen::JsValue::NULL)
+        .unwrap();
     let toggle: web_sys::Element = find(&root, "[data-show-all='editor']");
     assert!(
         toggle.text_content().unwrap().contains("10001"),
@@ -680,9 +681,33 @@ async fn bench_the_longest_task_of_an_edit_at_500000_partitions() {
         toggle.text_content()
     );
     console_log!(
-        "BENCH longest main-thread task at 10,000 members x 500,000 partitions: opening {open_task:.0} ms (opened in {open:.0} ms), adding a member {add_task:.0} ms, switching the assignor {switch_task:.0} ms (goal 200 ms)"
+        "BENCH longest main-thread task at 10,000 members x 500,000 partitions: opening {open_task:.0} ms (opened in {open:.0} ms), adding a member {add_task:.0} ms, switching the assignor {switch_task:.0} ms (goal 200 ms; 0: none of 50 ms or more)"
     );
     root.remove();
+}
+
+/// The longest task the long-task observer (above) reported since the last call: polled
+/// until one is (a task is reported after it ends), for at most a second (a step without a
+/// task of 50 ms or more gives 0), then the tasks the step leaves behind (the URL write) are
+/// let run and reported too.
+async fn longest_task_since() -> f64 {
+    let longest = || {
+        js_sys::Reflect::get(&web_sys::window().unwrap(), &"__longest".into())
+            .unwrap()
+            .as_f64()
+            .unwrap_or(0.0)
+    };
+    for _ in 0..100 {
+        if longest() > 0.0 {
+            break;
+        }
+        gloo_timers::future::TimeoutFuture::new(10).await;
+    }
+    drain().await;
+    drain().await;
+    let t = longest();
+    js_sys::Reflect::set(&web_sys::window().unwrap(), &"__longest".into(), &0.into()).unwrap();
+    t
 }
 
 /// More than ten topics: each member's subscription is one line until opened; opened, a

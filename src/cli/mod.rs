@@ -107,23 +107,24 @@ impl Command {
     }
 }
 
-/// Runs the tool with its arguments (without the program name); returns the exit code:
-/// 0 on success (and for `--help`, `--version`, printed on stdout), 1 for bad input, 2 for
-/// a usage error (clap's message and hint on stderr).
 /// Tells glibc's allocator to keep memory it is given back instead of returning it to the
-/// system: by default every buffer above 128 KiB is a fresh mapping, paid for again in page
-/// faults on each use, which was two thirds of a round-robin run at 1,000 members x 10,000
-/// partitions (1.3 ms, 0.44 ms with this). The JVM the figures are compared with keeps its
-/// whole heap the same way (`-Xms` = `-Xmx`). Elsewhere a no-op.
+/// system: by default a large buffer (above 128 KiB, a threshold glibc raises as it sees
+/// large frees) is a fresh mapping, paid for again in page faults on each use, which was two
+/// thirds of a round-robin run at 1,000 members x 10,000 partitions (1.3 ms, 0.44 ms with
+/// this). The JVM the figures are compared with keeps its whole heap the same way (`-Xms` =
+/// `-Xmx`). Elsewhere a no-op; a glibc that refuses a value keeps its default.
 pub fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
-    // SAFETY: mallopt only sets allocator parameters; it is called before any thread starts.
+    // SAFETY: mallopt sets allocator parameters only; it has no memory-safety preconditions.
     unsafe {
         libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 30);
         libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 30);
     }
 }
 
+/// Runs the tool with its arguments (without the program name); returns the exit code:
+/// 0 on success (and for `--help`, `--version`, printed on stdout), 1 for bad input, 2 for
+/// a usage error (clap's message and hint on stderr).
 pub fn run(args: Vec<String>) -> i32 {
     keep_freed_memory();
     let argv = std::iter::once("rebalance-lab".to_string()).chain(args);

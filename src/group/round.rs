@@ -245,7 +245,9 @@ pub fn round(
         }
     )];
     let accepted_n = members.iter().filter(|m| accepted(&m.id)).count();
-    for m in members.iter().filter(|m| accepted(&m.id)).take(shown) {
+    // the accepted among the first `shown` members (the ones whose bytes were built)
+    let shown_members = &members[..shown.min(members.len())];
+    for m in shown_members.iter().filter(|m| accepted(&m.id)) {
         lead.push(format!("{}: {} partition(s)", m.id, count(&m.assigned)));
     }
     more(&mut lead, accepted_n + 1);
@@ -278,7 +280,7 @@ pub fn round(
     });
     let mut sync =
         vec!["the leader sends every assignment; the others send none and wait".to_string()];
-    for m in members.iter().filter(|m| accepted(&m.id)).take(shown) {
+    for m in shown_members.iter().filter(|m| accepted(&m.id)) {
         sync.push(format!(
             "{} gets {} bytes: {}",
             m.id,
@@ -535,5 +537,17 @@ mod tests {
             .iter()
             .flat_map(|s| &s.lines)
             .any(|l| l.contains("more (show all")));
+        // a refused member among those shown: the steps after the vote show the accepted
+        // among the same members, never one whose bytes were not built
+        let mut requests = requests.clone();
+        requests[1] = JoinRequest::new("m1", &["roundrobin"]);
+        let refused = select_protocol(&requests).unwrap();
+        assert_eq!(refused.refused.len(), 1, "{refused:?}");
+        let cut = round(&c, &refused, Some("m0"), &runs, &members, 3);
+        // SyncGroup: the header, m0 and m2 (m1 refused), then m3 and m4 counted
+        assert_eq!(cut[3].lines.len(), 4, "{:?}", cut[3]);
+        assert!(cut[3].lines[1].starts_with("m0 gets"), "{:?}", cut[3]);
+        assert!(cut[3].lines[2].starts_with("m2 gets"), "{:?}", cut[3]);
+        assert_eq!(cut[3].lines[3], "… 2 more (show all members above)");
     }
 }

@@ -232,7 +232,8 @@ pub fn group_panel(p: &Props) -> Html {
     let s = &p.scenario;
     let d = &p.dispatch;
     let step = use_state(|| 0usize);
-    // A large group: the first 200 members in each per-member list until asked for all.
+    // A large group: the first MEMBERS_SHOWN (50) members in each per-member list until
+    // asked for all.
     let all = use_state(|| false);
     let shown = crate::app::components::members_shown(*all, s.members.len());
     let coord = s.coordinator();
