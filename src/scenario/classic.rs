@@ -42,15 +42,7 @@ impl Scenario {
 
     /// The assignor the vote picks, when it picks one this crate knows.
     pub fn voted_assignor(&self) -> Option<AssignorKind> {
-        // The classic group's protocols are the clients' assignors: a vote for "uniform" or
-        // "server-range" names no client assignor (those run on the broker, KIP-848).
-        match self.vote().selected.as_deref()? {
-            "range" => Some(AssignorKind::Range),
-            "roundrobin" => Some(AssignorKind::RoundRobin),
-            "sticky" => Some(AssignorKind::Sticky),
-            "cooperative-sticky" => Some(AssignorKind::CooperativeSticky),
-            _ => None,
-        }
+        assignor_of(&self.vote())
     }
 
     /// When the assignor follows the vote, sets it to the vote's outcome (an outcome that
@@ -61,6 +53,20 @@ impl Scenario {
                 self.assignor = k;
             }
         }
+    }
+}
+
+/// The assignor a vote picked ([`Scenario::voted_assignor`] of a vote already run: at
+/// 10,000 members a vote takes milliseconds).
+pub fn assignor_of(vote: &ProtocolSelection) -> Option<AssignorKind> {
+    // The classic group's protocols are the clients' assignors: a vote for "uniform" or
+    // "server-range" names no client assignor (those run on the broker, KIP-848).
+    match vote.selected.as_deref()? {
+        "range" => Some(AssignorKind::Range),
+        "roundrobin" => Some(AssignorKind::RoundRobin),
+        "sticky" => Some(AssignorKind::Sticky),
+        "cooperative-sticky" => Some(AssignorKind::CooperativeSticky),
+        _ => None,
     }
 }
 

@@ -5,6 +5,7 @@
 //! file; unknown fields are ignored. Its URL form is in [`link`].
 
 mod classic;
+pub use classic::assignor_of;
 pub mod colours;
 pub mod edit;
 pub mod glossary;

@@ -252,7 +252,7 @@ pub fn group_panel(p: &Props) -> Html {
         None => (None, None),
     };
     let members = round_members(s, &p.computed, cooperative_all, shown);
-    let voted = s.voted_assignor();
+    let voted = crate::scenario::assignor_of(&vote);
     let runs = RoundAssignor {
         name: s.assignor.name().to_string(),
         by_vote: s.assignor_by_vote && voted == Some(s.assignor),
