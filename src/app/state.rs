@@ -42,7 +42,7 @@ pub struct BrokenLink {
 pub struct AppState {
     /// The scenario being edited, shared: the views' props and the assignment memo's key
     /// take it without a copy (two deep copies per repaint before, tens of milliseconds at
-    /// 10,000 members), and compare it by pointer when it is the same value. Each action
+    /// 10,000 members), and compare it by pointer when it is the same allocation. Each action
     /// still copies it once (`Rc::make_mut` in `apply`), as the whole state was copied
     /// before.
     pub scenario: Rc<Scenario>,
