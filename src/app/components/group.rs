@@ -152,7 +152,7 @@ fn disagreements(s: &Scenario, c: &Computed) -> (Vec<(String, u32, String, Strin
 fn round_members(
     s: &Scenario,
     c: &Computed,
-    cooperative_all: Option<Vec<Vec<TopicPartitions>>>,
+    mut cooperative_all: Option<Vec<Vec<TopicPartitions>>>,
     shown: usize,
 ) -> Vec<RoundMember> {
     // What each member owned before the round: the pinned baseline's partitions (generation
@@ -186,7 +186,9 @@ fn round_members(
                     partitions: ps.clone(),
                 })
                 .collect();
-            let cooperative = cooperative_all.as_ref().map(|all| all[i].clone());
+            let cooperative = cooperative_all
+                .as_mut()
+                .map(|all| all.get_mut(i).map(std::mem::take).unwrap_or_default());
             // the bytes only for a member whose lines the round shows
             let (metadata, assignment) = if i < shown {
                 let mut sub = m.fields_subscription();
