@@ -136,7 +136,8 @@ mod properties {
                             .zip(if same { &first } else { subs })
                             .filter(|(_, s)| **s)
                             .map(|(n, _)| n.to_string())
-                            .collect(),
+                            .collect::<Vec<_>>()
+                            .into(),
                         ..Default::default()
                     })
                     .collect();

@@ -384,7 +384,8 @@ fn group() -> impl Strategy<Value = GroupInput> {
                         .filter(|(i, _)| mask & (1 << i) != 0)
                         .map(|(_, n)| n.clone())
                         .chain((mask & 8 != 0).then(|| "missing".to_string()))
-                        .collect(),
+                        .collect::<Vec<_>>()
+                        .into(),
                     ..Default::default()
                 })
                 .collect(),

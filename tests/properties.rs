@@ -714,7 +714,8 @@ fn group() -> impl Strategy<Value = GroupInput> {
                         .enumerate()
                         .filter(|(_, s)| **s)
                         .map(|(i, _)| format!("t{i}"))
-                        .collect(),
+                        .collect::<Vec<_>>()
+                        .into(),
                     ..Default::default()
                 })
                 .collect();
@@ -728,9 +729,28 @@ fn group() -> impl Strategy<Value = GroupInput> {
 
 proptest! {
     #[test]
-    fn every_partition_once_to_a_subscriber(g in group(), rr in prop::bool::ANY, seed in any::<u64>()) {
+    fn every_partition_once_to_a_subscriber(g in group(), rr in prop::bool::ANY, seed in any::<u64>(), same in prop::bool::ANY) {
         let kind = if rr { AssignorKind::RoundRobin } else { AssignorKind::Range };
+        let mut g = g;
+        if same {
+            // Everyone lists the first member's topics (the shared-list path).
+            let first = g.members.first().map(|m| m.topics.clone()).unwrap_or_default();
+            for m in &mut g.members {
+                m.topics = first.clone();
+            }
+        }
         let a = assignor::assign(kind, &g).unwrap();
+        // Each topic's shares: its subscribers in assignor order, each with the count of
+        // partitions it got.
+        for t in &a.topics {
+            let want: Vec<u32> = a.order.iter().copied().filter(|m| g.members[*m as usize].topics.contains(&t.topic)).collect();
+            let got: Vec<u32> = t.shares.iter().map(|s| s.member).collect();
+            prop_assert_eq!(got, want);
+            for (i, s) in t.shares.iter().enumerate() {
+                prop_assert_eq!(s.index as usize, i);
+                prop_assert_eq!(s.quota as usize, t.owners.iter().filter(|o| **o == s.member).count());
+            }
+        }
         for meta in &g.topics {
             let subscribers: Vec<usize> = (0..g.members.len()).filter(|m| g.members[*m].topics.contains(&meta.name)).collect();
             let t = a.topics.iter().find(|t| t.topic == meta.name);
@@ -1018,7 +1038,7 @@ mod librdkafka_order {
             for (i, id) in ids.iter().enumerate() {
                 let id = format!("{id}{i}");
                 let instance_id = statics[i].clone().map(|s| format!("{s}{i}"));
-                members.push(MemberMeta { id, instance_id, rack: None, topics: vec!["t".into(), "u".into()], ..Default::default() });
+                members.push(MemberMeta { id, instance_id, rack: None, topics: vec!["t".into(), "u".into()].into(), ..Default::default() });
             }
             let input = GroupInput {
                 topics: vec![

@@ -42,7 +42,7 @@ fn group(equal: bool) -> impl Strategy<Value = GroupInput> {
                     }
                     MemberMeta {
                         id: format!("consumer-{id}"),
-                        topics,
+                        topics: topics.into(),
                         ..Default::default()
                     }
                 })
@@ -161,7 +161,7 @@ proptest! {
 
     #[test]
     fn cooperative_withholds_then_completes(g in group(false), equal in any::<bool>(), leave in 0usize..8, join in any::<bool>()) {
-        let g = if equal { let mut g = g; let all: Vec<String> = g.topics.iter().map(|t| t.name.clone()).collect(); for m in &mut g.members { m.topics = all.clone(); } g } else { g };
+        let g = if equal { let mut g = g; let all: Vec<String> = g.topics.iter().map(|t| t.name.clone()).collect(); for m in &mut g.members { m.topics = all.clone().into(); } g } else { g };
         let a = cooperative_sticky(&g).unwrap();
         check_valid(&g, &a)?;
         let next = rebalanced(&g, &a, leave, join);

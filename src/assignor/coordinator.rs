@@ -151,7 +151,7 @@ impl<'a> Fed<'a> {
         for m in &input.members {
             // Members usually list the same topics as the one before.
             if prev.is_some_and(|p| {
-                p.len() == m.topics.len() && p.iter().zip(&m.topics).all(|(a, b)| same(a, b))
+                p.len() == m.topics.len() && p.iter().zip(m.topics.iter()).all(|(a, b)| same(a, b))
             }) {
                 subscription_of.push(*subscription_of.last().unwrap_or(&0));
                 continue;
@@ -160,7 +160,7 @@ impl<'a> Fed<'a> {
             let mut sub = FedSubscription::default();
             stamp += 1;
             let mut last = NO_NAME;
-            for t in &m.topics {
+            for t in m.topics.iter() {
                 let guess = if last == NO_NAME {
                     first_listed
                 } else {

@@ -108,8 +108,9 @@ pub struct MemberMeta {
     pub instance_id: Option<String>,
     /// client.rack (empty means none).
     pub rack: Option<String>,
-    /// Subscribed topics.
-    pub topics: Vec<String>,
+    /// Subscribed topics. Members with the same list may share it (as Kafka's own benchmark
+    /// shares one list): the assignors then read it once.
+    pub topics: TopicList,
     /// Partitions owned before this rebalance, per topic: for StickyAssignor its user data,
     /// for CooperativeStickyAssignor the subscription's owned partitions, for the broker's
     /// assignors the member's current target assignment. A partition may lie outside its
@@ -118,6 +119,16 @@ pub struct MemberMeta {
     /// Generation of `owned` (`None`: no generation, Java's -1; the sticky assignors only).
     pub generation: Option<i32>,
 }
+
+/// A member's subscribed topics: shared between members natively (an `Rc`, so equal lists
+/// compare by pointer: [`benchmark_input`] shares one, as Kafka's benchmark does). The page
+/// never shares them (each member's list comes from its own form or bytes), so it holds a
+/// plain vector and carries no reference counting for them.
+#[cfg(not(target_arch = "wasm32"))]
+pub type TopicList = std::rc::Rc<Vec<String>>;
+/// See the native definition.
+#[cfg(target_arch = "wasm32")]
+pub type TopicList = Vec<String>;
 
 /// What the assignor is given: cluster metadata and the members' subscriptions.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -254,8 +265,11 @@ impl Assignment {
 
 /// Kafka's ClientSideAssignorBenchmark scenario: `members` members all subscribed to
 /// `topics` topics of `partitions` partitions each.
+#[cfg_attr(target_arch = "wasm32", allow(clippy::useless_conversion))] // TopicList is a Vec there
 pub fn benchmark_input(members: u32, topics: u32, partitions: u32) -> GroupInput {
     let names: Vec<String> = (0..topics).map(|t| format!("topic-{t}")).collect();
+    // One list shared by every member, as Kafka's benchmark shares its topic names.
+    let shared: TopicList = names.clone().into();
     GroupInput {
         topics: names
             .iter()
@@ -268,7 +282,7 @@ pub fn benchmark_input(members: u32, topics: u32, partitions: u32) -> GroupInput
         members: (0..members)
             .map(|m| MemberMeta {
                 id: format!("consumer-{m}"),
-                topics: names.clone(),
+                topics: shared.clone(),
                 ..Default::default()
             })
             .collect(),
@@ -280,6 +294,7 @@ pub fn benchmark_input(members: u32, topics: u32, partitions: u32) -> GroupInput
 /// [`benchmark_input`], except that with `heterogeneous` member m subscribes to half the
 /// topics, the `topics / 2` from topic m (mod `topics`) on (overlapping windows: every
 /// topic has about half the members).
+#[cfg_attr(target_arch = "wasm32", allow(clippy::useless_conversion))] // TopicList is a Vec there
 pub fn server_benchmark_input(
     members: u32,
     topics: u32,
@@ -293,7 +308,8 @@ pub fn server_benchmark_input(
         for (m, member) in input.members.iter_mut().enumerate() {
             member.topics = (0..half)
                 .map(|k| names[(m + k as usize) % names.len()].clone())
-                .collect();
+                .collect::<Vec<_>>()
+                .into();
         }
     }
     input
@@ -377,9 +393,14 @@ pub fn try_assign_with(
 /// order) with its subscribers in that order.
 pub(crate) struct Prepared<'a> {
     pub order: Vec<u32>,
-    /// (topic name, metadata if present with partitions > 0, subscribers in order)
-    pub topics: Vec<(&'a str, Option<&'a TopicMeta>, Vec<u32>)>,
+    pub topics: Vec<PreparedTopic<'a>>,
+    /// Subscriber lists, each in order; topics with the same subscribers may share one.
+    pub lists: Vec<Vec<u32>>,
 }
+
+/// (topic name, metadata if present with partitions > 0, its subscribers' list in
+/// [`Prepared::lists`])
+pub(crate) type PreparedTopic<'a> = (&'a str, Option<&'a TopicMeta>, u32);
 
 /// Members in the leader `client`'s order, and every subscribed topic (in that client's name
 /// order) with its subscribers in member order.
@@ -423,59 +444,64 @@ fn prepare_in_order(input: &GroupInput, order: Vec<u32>, client: LeaderClient) -
         .map(|(i, t)| (t.name.clone(), i as u32))
         .collect();
     let mut index = Names::default();
-    let mut topics: Vec<(&str, Option<&TopicMeta>, Vec<u32>)> = Vec::new();
+    let mut topics: Vec<PreparedTopic<'_>> = Vec::new();
     // Pass 1, members in input order (sequential memory): each member's topics resolved to
-    // indices, in one flat vector. Members usually list the same topics in the same order,
-    // so the previous member's index is reused when the name at that position matches.
+    // indices, in one flat vector; `spans[m]` is member m's part of it. A member listing the
+    // previous member's topics shares its span (natively `Rc`'s equality: nothing to read when it
+    // shares the list itself, as Kafka's benchmark does).
     let mut flat: Vec<u32> = Vec::new();
-    let mut offsets: Vec<u32> = Vec::with_capacity(input.members.len() + 1);
-    offsets.push(0);
-    let mut prev: &[String] = &[];
-    let mut prev_start = 0usize;
+    let mut spans: Vec<(u32, u32)> = Vec::with_capacity(input.members.len());
+    let mut prev: Option<&TopicList> = None;
+    // Whether every member has the first member's span.
+    let mut one_list = true;
     for m in &input.members {
-        let start = flat.len();
-        for (j, t) in m.topics.iter().enumerate() {
-            let i = match prev.get(j) {
-                Some(p) if p == t => flat[prev_start + j],
-                _ => match index.get(t.as_str()) {
+        if prev.is_none_or(|p| *p != m.topics) {
+            one_list = prev.is_none();
+            let start = flat.len() as u32;
+            for t in m.topics.iter() {
+                let i = match index.get(t.as_str()) {
                     Some(i) => *i,
                     None => {
                         let m = meta.get(t.as_str()).map(|i| &input.topics[*i as usize]);
-                        topics.push((t.as_str(), m, Vec::new()));
+                        topics.push((t.as_str(), m, topics.len() as u32));
                         index.insert(t.clone(), (topics.len() - 1) as u32);
                         (topics.len() - 1) as u32
                     }
-                },
-            };
-            flat.push(i);
+                };
+                flat.push(i);
+            }
+            spans.push((start, flat.len() as u32));
+            prev = Some(&m.topics);
+        } else {
+            spans.push(spans[spans.len() - 1]);
         }
-        prev = &m.topics;
-        prev_start = start;
-        offsets.push(flat.len() as u32);
     }
-    // Each topic's list sized to its subscriptions (a fixed guess would be gigabytes for a
-    // million topics of one subscriber each).
-    let mut counts = vec![0u32; topics.len()];
-    for &i in &flat {
-        counts[i as usize] += 1;
-    }
-    for (t, c) in topics.iter_mut().zip(counts) {
-        t.2.reserve_exact(c as usize);
-    }
-    // Pass 2, members in assignor order: each topic's subscribers come out sorted.
-    for &m in &order {
-        let (a, b) = (
-            offsets[m as usize] as usize,
-            offsets[m as usize + 1] as usize,
-        );
-        for &i in &flat[a..b] {
-            let list = &mut topics[i as usize].2;
-            // A topic listed twice in one subscription counts once (Java dedups by member id).
-            if list.last() != Some(&m) {
-                list.push(m);
+    let span_of = |m: u32| {
+        let (a, b) = spans[m as usize];
+        &flat[a as usize..b as usize]
+    };
+    let lists = if one_list && !spans.is_empty() {
+        // Everyone lists the same topics (the usual group): each topic's subscribers are
+        // all the members in order, one list shared by every topic.
+        for t in &mut topics {
+            t.2 = 0;
+        }
+        vec![order.clone()]
+    } else {
+        let mut lists: Vec<Vec<u32>> = vec![Vec::new(); topics.len()];
+        // Pass 2, members in assignor order: each topic's subscribers come out sorted.
+        for &m in &order {
+            for &i in span_of(m) {
+                let list = &mut lists[i as usize];
+                // A topic listed twice in one subscription counts once (Java dedups by
+                // member id).
+                if list.last() != Some(&m) {
+                    list.push(m);
+                }
             }
         }
-    }
+        lists
+    };
     match client {
         LeaderClient::Java => {
             crate::collections::sort_by(&mut topics, |a, b| string_compare(a.0, b.0))
@@ -485,7 +511,11 @@ fn prepare_in_order(input: &GroupInput, order: Vec<u32>, client: LeaderClient) -
             crate::collections::sort_by(&mut topics, |a, b| a.0.as_bytes().cmp(b.0.as_bytes()))
         }
     }
-    Prepared { order, topics }
+    Prepared {
+        order,
+        topics,
+        lists,
+    }
 }
 
 pub(crate) fn totals(n: usize, topics: &[TopicAssignment]) -> Vec<u32> {
@@ -504,10 +534,15 @@ pub(crate) fn totals(n: usize, topics: &[TopicAssignment]) -> Vec<u32> {
 mod tests {
     use super::*;
 
+    #[cfg_attr(target_arch = "wasm32", allow(clippy::useless_conversion))] // TopicList is a Vec there
     pub(crate) fn member(id: &str, topics: &[&str]) -> MemberMeta {
         MemberMeta {
             id: id.into(),
-            topics: topics.iter().map(|s| s.to_string()).collect(),
+            topics: topics
+                .iter()
+                .map(|s| s.to_string())
+                .collect::<Vec<_>>()
+                .into(),
             ..Default::default()
         }
     }

@@ -213,6 +213,10 @@ impl<'a> State<'a> {
             // Nothing placed yet (no rack pass here): the plain rule, one write per partition.
             let mut p = 0usize;
             for (c, m) in self.consumers.iter().enumerate() {
+                if p == self.owners.len() {
+                    // The rest get nothing (more members than partitions).
+                    break;
+                }
                 let count = (self.per + u32::from((c as u32) < self.remaining_extra)) as usize;
                 self.owners[p..p + count].fill(*m);
                 p += count;
@@ -334,7 +338,9 @@ pub fn range_with(input: &GroupInput, client: LeaderClient) -> Assignment {
     let mut states: Vec<State<'_>> = prep
         .topics
         .iter()
-        .filter_map(|(name, meta, subs)| meta.map(|m| State::new(name, m, subs, &racks, any_rack)))
+        .filter_map(|(name, meta, l)| {
+            meta.map(|m| State::new(name, m, &prep.lists[*l as usize], &racks, any_rack))
+        })
         .collect();
 
     if states.iter().any(|s| s.needs_rack_aware) {
@@ -376,9 +382,11 @@ pub fn range_with(input: &GroupInput, client: LeaderClient) -> Assignment {
     // `states` holds the topics with metadata, in the same order as `prep.topics`.
     let mut states = states.into_iter().peekable();
     let mut topics = Vec::with_capacity(prep.topics.len());
-    // Topics with the same subscribers and partition count have the same shares: built once.
+    // Topics with the same subscribers (one shared list) and partition count have the same
+    // shares: built once.
     let mut last_shares: Option<SharedShares<'_>> = None;
-    for (name, _, subs) in &prep.topics {
+    for (name, _, l) in &prep.topics {
+        let subs = &prep.lists[*l as usize];
         let state = match states.peek() {
             Some(s) if s.name == *name => states.next(),
             _ => None,
@@ -387,7 +395,7 @@ pub fn range_with(input: &GroupInput, client: LeaderClient) -> Assignment {
             Some(s) => {
                 let shares = match &last_shares {
                     Some((subs_before, n, shares))
-                        if *subs_before == s.consumers && *n == s.partitions =>
+                        if *n == s.partitions && std::ptr::eq(*subs_before, s.consumers) =>
                     {
                         shares.clone()
                     }

@@ -9,6 +9,11 @@ use super::{
     prepare_with, totals, Assignment, AssignorKind, GroupInput, LeaderClient, Share,
     TopicAssignment, UNASSIGNED,
 };
+use std::rc::Rc;
+
+/// What a topic's round-robin shares depend on: its subscriber list (by address), the
+/// subscriber dealt to first, and its partition count.
+type SharesKey = (*const u32, usize, u32);
 
 /// Runs the RoundRobinAssignor (the Java client's).
 pub fn round_robin(input: &GroupInput) -> Assignment {
@@ -29,36 +34,69 @@ pub fn round_robin_with(input: &GroupInput, client: LeaderClient) -> Assignment 
     // The circle position just after the last member dealt to.
     let mut cursor = 0usize;
     let mut topics = Vec::with_capacity(prep.topics.len());
-    for (name, meta, subs) in &prep.topics {
+    // The shares built, by (subscribers, first subscriber dealt to, partitions): a topic
+    // dealt from the same place to the same list has the same shares. The last 64 are kept,
+    // a plain list searched in order: with everyone subscribed to
+    // topics of p partitions, the first member dealt to comes back every m / gcd(m, p)
+    // topics (m members: 5 topics at 1,000 members and 200 partitions, 20 at 10,000 and
+    // 500).
+    let mut built: Vec<(SharesKey, Rc<[Share]>)> = Vec::new();
+    for (name, meta, l) in &prep.topics {
+        let subs = &prep.lists[*l as usize];
         let partitions = meta.map_or(0, |m| m.partitions);
+        let len = subs.len();
         let mut owners = vec![UNASSIGNED; partitions as usize];
-        let mut got = vec![0u32; subs.len()];
-        if partitions > 0 && !subs.is_empty() {
-            // Java walks the circle member by member, skipping the unsubscribed ones: that
-            // is partitions × members steps when few members subscribe. The subscribers are
-            // in circle order, so the walk is: the first one at or after the cursor (else
-            // the first one), then the subscribers in turn.
-            let first = subs.partition_point(|s| pos[*s as usize] < cursor);
-            let first = if first == subs.len() { 0 } else { first };
+        // Java walks the circle member by member, skipping the unsubscribed ones: that is
+        // partitions × members steps when few members subscribe. The subscribers are in
+        // circle order, so the walk is: the first one at or after the cursor (else the first
+        // one), then the subscribers in turn.
+        let mut first = 0;
+        if partitions > 0 && len > 0 {
+            first = subs.partition_point(|s| pos[*s as usize] < cursor);
+            if first == len {
+                first = 0;
+            }
             let mut k = first;
             for o in owners.iter_mut() {
                 *o = subs[k];
-                got[k] += 1;
-                k = if k + 1 == subs.len() { 0 } else { k + 1 };
+                k = if k + 1 == len { 0 } else { k + 1 };
             }
-            let last = if k == 0 { subs.len() - 1 } else { k - 1 };
+            let last = if k == 0 { len - 1 } else { k - 1 };
             cursor = (pos[subs[last] as usize] + 1) % n;
         }
-        let shares = subs
-            .iter()
-            .enumerate()
-            .map(|(i, m)| Share {
-                member: *m,
-                index: i as u32,
-                quota: got[i],
-                first: None,
-            })
-            .collect();
+        let key = (subs.as_ptr(), first, partitions);
+        let shares = match built.iter().find(|(k, _)| *k == key) {
+            Some((_, shares)) => shares.clone(),
+            None => {
+                // Subscriber i got every len-th partition from the (i - first)-th on.
+                let (per, extra) = (
+                    partitions.checked_div(len as u32).unwrap_or(0),
+                    partitions.checked_rem(len as u32).unwrap_or(0),
+                );
+                let shares: Rc<[Share]> = subs
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| {
+                        let from_first = if i >= first {
+                            i - first
+                        } else {
+                            i + len - first
+                        };
+                        Share {
+                            member: *m,
+                            index: i as u32,
+                            quota: per + u32::from((from_first as u32) < extra),
+                            first: None,
+                        }
+                    })
+                    .collect();
+                if built.len() == 64 {
+                    built.clear();
+                }
+                built.push((key, shares.clone()));
+                shares
+            }
+        };
         topics.push(TopicAssignment {
             topic: name.to_string(),
             partitions,

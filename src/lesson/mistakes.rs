@@ -43,7 +43,7 @@ fn real_order(input: &GroupInput) -> Vec<usize> {
 fn subscribed_topics(input: &GroupInput) -> Vec<(String, u32)> {
     let mut names: Vec<&str> = Vec::new();
     for m in &input.members {
-        for t in &m.topics {
+        for t in m.topics.iter() {
             if !names.contains(&t.as_str()) {
                 names.push(t);
             }

@@ -342,6 +342,7 @@ impl Scenario {
     /// What the given assignor sees. StickyAssignor takes each member's previous assignment
     /// from its user data: for a member given as bytes, the decoded StickyAssignor user
     /// data; for a member given as fields, its `owned` and `generation` (as in the vectors).
+    #[cfg_attr(target_arch = "wasm32", allow(clippy::useless_conversion))] // TopicList is a Vec there
     pub fn group_input_for(&self, kind: AssignorKind) -> GroupInput {
         GroupInput {
             topics: self
@@ -367,7 +368,7 @@ impl Scenario {
                         id: m.id.clone(),
                         instance_id: m.instance_id.clone(),
                         rack: sub.rack_id.clone(),
-                        topics: sub.topics,
+                        topics: sub.topics.into(),
                         owned,
                         generation,
                     }

@@ -342,7 +342,7 @@ pub fn sticky_refusal(input: &GroupInput, kind: AssignorKind) -> Option<String> 
     let pairs: u64 = input
         .members
         .iter()
-        .flat_map(|m| &m.topics)
+        .flat_map(|m| m.topics.iter())
         .filter_map(|t| partitions.get(t.as_str()))
         .map(|p| u64::from(*p))
         .sum();
