@@ -265,7 +265,8 @@ impl Assignment {
 
 /// Kafka's ClientSideAssignorBenchmark scenario: `members` members all subscribed to
 /// `topics` topics of `partitions` partitions each.
-#[cfg_attr(target_arch = "wasm32", allow(clippy::useless_conversion))] // TopicList is a Vec there
+// `.into()` is a conversion natively only (`TopicList` is a `Vec` in the page).
+#[cfg_attr(target_arch = "wasm32", allow(clippy::useless_conversion))]
 pub fn benchmark_input(members: u32, topics: u32, partitions: u32) -> GroupInput {
     let names: Vec<String> = (0..topics).map(|t| format!("topic-{t}")).collect();
     // One list shared by every member, as Kafka's benchmark shares its topic names.
@@ -294,7 +295,8 @@ pub fn benchmark_input(members: u32, topics: u32, partitions: u32) -> GroupInput
 /// [`benchmark_input`], except that with `heterogeneous` member m subscribes to half the
 /// topics, the `topics / 2` from topic m (mod `topics`) on (overlapping windows: every
 /// topic has about half the members).
-#[cfg_attr(target_arch = "wasm32", allow(clippy::useless_conversion))] // TopicList is a Vec there
+// `.into()` is a conversion natively only (`TopicList` is a `Vec` in the page).
+#[cfg_attr(target_arch = "wasm32", allow(clippy::useless_conversion))]
 pub fn server_benchmark_input(
     members: u32,
     topics: u32,
@@ -446,13 +448,13 @@ fn prepare_in_order(input: &GroupInput, order: Vec<u32>, client: LeaderClient) -
     let mut index = Names::default();
     let mut topics: Vec<PreparedTopic<'_>> = Vec::new();
     // Pass 1, members in input order (sequential memory): each member's topics resolved to
-    // indices, in one flat vector; `spans[m]` is member m's part of it. A member listing the
-    // previous member's topics shares its span (natively `Rc`'s equality: nothing to read when it
-    // shares the list itself, as Kafka's benchmark does).
+    // indices, in one flat vector; `spans[m]` is member m's part of it. A member listing
+    // the previous member's topics shares its span (natively by `Rc`'s equality: nothing to
+    // read when it shares the list itself, as Kafka's benchmark does).
     let mut flat: Vec<u32> = Vec::new();
     let mut spans: Vec<(u32, u32)> = Vec::with_capacity(input.members.len());
     let mut prev: Option<&TopicList> = None;
-    // Whether every member has the first member's span.
+    // Whether every member has the first member's span (false once a second one starts).
     let mut one_list = true;
     for m in &input.members {
         if prev.is_none_or(|p| *p != m.topics) {
@@ -534,7 +536,8 @@ pub(crate) fn totals(n: usize, topics: &[TopicAssignment]) -> Vec<u32> {
 mod tests {
     use super::*;
 
-    #[cfg_attr(target_arch = "wasm32", allow(clippy::useless_conversion))] // TopicList is a Vec there
+    // `.into()` is a conversion natively only (`TopicList` is a `Vec` in the page).
+    #[cfg_attr(target_arch = "wasm32", allow(clippy::useless_conversion))]
     pub(crate) fn member(id: &str, topics: &[&str]) -> MemberMeta {
         MemberMeta {
             id: id.into(),

@@ -342,7 +342,8 @@ impl Scenario {
     /// What the given assignor sees. StickyAssignor takes each member's previous assignment
     /// from its user data: for a member given as bytes, the decoded StickyAssignor user
     /// data; for a member given as fields, its `owned` and `generation` (as in the vectors).
-    #[cfg_attr(target_arch = "wasm32", allow(clippy::useless_conversion))] // TopicList is a Vec there
+    // `.into()` is a conversion natively only (`TopicList` is a `Vec` in the page).
+    #[cfg_attr(target_arch = "wasm32", allow(clippy::useless_conversion))]
     pub fn group_input_for(&self, kind: AssignorKind) -> GroupInput {
         GroupInput {
             topics: self
