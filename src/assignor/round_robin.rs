@@ -36,10 +36,9 @@ pub fn round_robin_with(input: &GroupInput, client: LeaderClient) -> Assignment 
     let mut topics = Vec::with_capacity(prep.topics.len());
     // The shares built, by (subscribers, first subscriber dealt to, partitions): a topic
     // dealt from the same place to the same list has the same shares. The last 64 are kept,
-    // a plain list searched in order: with everyone subscribed to
-    // topics of p partitions, the first member dealt to comes back every m / gcd(m, p)
-    // topics (m members: 5 topics at 1,000 members and 200 partitions, 20 at 10,000 and
-    // 500).
+    // a plain list searched in order: with m members all subscribed to topics of p
+    // partitions, the first member dealt to comes back every m / gcd(m, p) topics (5 topics
+    // at 1,000 members and 200 partitions, 20 at 10,000 and 500).
     let mut built: Vec<(SharesKey, Rc<[Share]>)> = Vec::new();
     for (name, meta, l) in &prep.topics {
         let subs = &prep.lists[*l as usize];
