@@ -436,6 +436,58 @@ fn java_order(input: &GroupInput) -> Vec<u32> {
     keys.iter().map(|k| k.3).collect()
 }
 
+/// Every member's subscribed names as name ids (first appearance in member order, into
+/// `names`), duplicates kept as the member lists them. A member listing the previous
+/// member's topics shares its ids (natively by `Rc`'s equality: nothing to read when it
+/// shares the list itself, as Kafka's benchmark does).
+pub(crate) struct Subscribed<'a> {
+    /// Every subscribed name, by name id.
+    pub names: Vec<&'a str>,
+    flat: Vec<u32>,
+    /// Per member, its part of `flat`.
+    spans: Vec<(u32, u32)>,
+    /// Whether every member has the first member's span (and there is one).
+    pub one_list: bool,
+}
+
+impl Subscribed<'_> {
+    /// Member `m`'s subscription as name ids.
+    pub fn of(&self, m: u32) -> &[u32] {
+        let (a, b) = self.spans[m as usize];
+        &self.flat[a as usize..b as usize]
+    }
+}
+
+/// [`Subscribed`] for `members`, read in input order (sequential memory).
+pub(crate) fn subscribed(members: &[MemberMeta]) -> Subscribed<'_> {
+    let mut ids: crate::collections::FastMap<&str, u32> = Default::default();
+    let mut out = Subscribed {
+        names: Vec::new(),
+        flat: Vec::new(),
+        spans: Vec::with_capacity(members.len()),
+        one_list: !members.is_empty(),
+    };
+    let mut prev: Option<&TopicList> = None;
+    for m in members {
+        if prev.is_none_or(|p| *p != m.topics) {
+            out.one_list &= prev.is_none();
+            let start = out.flat.len() as u32;
+            for t in m.topics.iter() {
+                let id = *ids.entry(t.as_str()).or_insert_with(|| {
+                    out.names.push(t.as_str());
+                    (out.names.len() - 1) as u32
+                });
+                out.flat.push(id);
+            }
+            out.spans.push((start, out.flat.len() as u32));
+            prev = Some(&m.topics);
+        } else {
+            out.spans.push(out.spans[out.spans.len() - 1]);
+        }
+    }
+    out
+}
+
 fn prepare_in_order(input: &GroupInput, order: Vec<u32>, client: LeaderClient) -> Prepared<'_> {
     // Topic name to its position in the metadata, and to its position in `topics`.
     let meta: Names = input
@@ -445,44 +497,21 @@ fn prepare_in_order(input: &GroupInput, order: Vec<u32>, client: LeaderClient) -
         .filter(|(_, t)| t.partitions > 0)
         .map(|(i, t)| (t.name.clone(), i as u32))
         .collect();
-    let mut index = Names::default();
-    let mut topics: Vec<PreparedTopic<'_>> = Vec::new();
-    // Pass 1, members in input order (sequential memory): each member's topics resolved to
-    // indices, in one flat vector; `spans[m]` is member m's part of it. A member listing
-    // the previous member's topics shares its span (natively by `Rc`'s equality: nothing to
-    // read when it shares the list itself, as Kafka's benchmark does).
-    let mut flat: Vec<u32> = Vec::new();
-    let mut spans: Vec<(u32, u32)> = Vec::with_capacity(input.members.len());
-    let mut prev: Option<&TopicList> = None;
-    // Whether every member has the first member's span (false once a second one starts).
-    let mut one_list = true;
-    for m in &input.members {
-        if prev.is_none_or(|p| *p != m.topics) {
-            one_list = prev.is_none();
-            let start = flat.len() as u32;
-            for t in m.topics.iter() {
-                let i = match index.get(t.as_str()) {
-                    Some(i) => *i,
-                    None => {
-                        let m = meta.get(t.as_str()).map(|i| &input.topics[*i as usize]);
-                        topics.push((t.as_str(), m, topics.len() as u32));
-                        index.insert(t.clone(), (topics.len() - 1) as u32);
-                        (topics.len() - 1) as u32
-                    }
-                };
-                flat.push(i);
-            }
-            spans.push((start, flat.len() as u32));
-            prev = Some(&m.topics);
-        } else {
-            spans.push(spans[spans.len() - 1]);
-        }
-    }
-    let span_of = |m: u32| {
-        let (a, b) = spans[m as usize];
-        &flat[a as usize..b as usize]
-    };
-    let lists = if one_list && !spans.is_empty() {
+    let subs = subscribed(&input.members);
+    // Topic index = name id.
+    let mut topics: Vec<PreparedTopic<'_>> = subs
+        .names
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            (
+                *t,
+                meta.get(*t).map(|m| &input.topics[*m as usize]),
+                i as u32,
+            )
+        })
+        .collect();
+    let lists = if subs.one_list {
         // Everyone lists the same topics (the usual group): each topic's subscribers are
         // all the members in order, one list shared by every topic.
         for t in &mut topics {
@@ -491,9 +520,9 @@ fn prepare_in_order(input: &GroupInput, order: Vec<u32>, client: LeaderClient) -
         vec![order.clone()]
     } else {
         let mut lists: Vec<Vec<u32>> = vec![Vec::new(); topics.len()];
-        // Pass 2, members in assignor order: each topic's subscribers come out sorted.
+        // Members in assignor order: each topic's subscribers come out sorted.
         for &m in &order {
-            for &i in span_of(m) {
+            for &i in subs.of(m) {
                 let list = &mut lists[i as usize];
                 // A topic listed twice in one subscription counts once (Java dedups by
                 // member id).

@@ -199,7 +199,7 @@ pub(super) fn build(
     let mut keys = JavaHashMap::new();
     for &m in &prep.map_order {
         keys.insert(prep.input.members[m as usize].id.as_str(), m);
-        for &id in &prep.subs[m as usize] {
+        for &id in prep.subs.of(m) {
             let t = prep.topic_of_name[id as usize];
             if t != NONE {
                 potential[m as usize].push(t);

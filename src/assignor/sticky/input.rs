@@ -3,7 +3,7 @@
 //! in metadata, each member's previous partitions with conflicting claims settled by
 //! generation (`allSubscriptionsEqual`), and the rack information (`RackInfo`).
 
-use crate::assignor::GroupInput;
+use crate::assignor::{subscribed, GroupInput, Subscribed};
 use crate::collections::FastMap;
 use crate::java::{string_compare, string_hash_code, JavaHashMap};
 
@@ -38,10 +38,9 @@ pub(super) struct Prep<'a> {
     pub by_rank: Vec<u32>,
     pub topics: Vec<TopicInfo<'a>>,
     pub total: u32,
-    /// Every subscribed name, by name id (first appearance in member order).
-    pub names: Vec<&'a str>,
-    /// Per member, its raw subscription as name ids (duplicates kept, as Java's list).
-    pub subs: Vec<Vec<u32>>,
+    /// Every member's raw subscription as name ids (duplicates kept, as Java's list), and
+    /// every subscribed name.
+    pub subs: Subscribed<'a>,
     /// Topic index (into `topics`) per name id, or `NONE` for a topic not in metadata.
     pub topic_of_name: Vec<u32>,
     /// Per member, the partitions its `MemberData` carries, restricted to `topics`.
@@ -72,27 +71,8 @@ impl<'a> Prep<'a> {
         for (r, m) in by_rank.iter().enumerate() {
             rank[*m as usize] = r as u32;
         }
-        // Name ids for every subscribed name; consecutive members usually list the same
-        // names in the same order, so the previous member's ids are reused when they match.
-        let mut name_id: FastMap<&str, u32> = FastMap::default();
-        let mut names: Vec<&str> = Vec::new();
-        let mut subs: Vec<Vec<u32>> = Vec::with_capacity(n);
-        let mut prev: (&[String], usize) = (&[], usize::MAX);
-        for (i, m) in input.members.iter().enumerate() {
-            let mut ids = Vec::with_capacity(m.topics.len());
-            for (j, t) in m.topics.iter().enumerate() {
-                let id = match prev.0.get(j) {
-                    Some(pt) if pt == t => subs[prev.1][j],
-                    _ => *name_id.entry(t.as_str()).or_insert_with(|| {
-                        names.push(t.as_str());
-                        (names.len() - 1) as u32
-                    }),
-                };
-                ids.push(id);
-            }
-            subs.push(ids);
-            prev = (&m.topics, i);
-        }
+        let subs = subscribed(&input.members);
+        let names = &subs.names;
         let meta: FastMap<&str, u32> = input
             .topics
             .iter()
@@ -155,7 +135,6 @@ impl<'a> Prep<'a> {
             by_rank,
             topics,
             total,
-            names,
             subs,
             topic_of_name,
             member_data,
@@ -226,7 +205,7 @@ pub(super) fn claims(prep: &Prep<'_>) -> Claims {
     let mut owner_dense = vec![NONE; prep.total as usize];
     let mut owner_other: FastMap<Tp, u32> = FastMap::default();
     for &m in &prep.map_order {
-        let sub = &prep.subs[m as usize];
+        let sub = prep.subs.of(m);
         if first_len == 0 {
             for &id in sub {
                 if !first[id as usize] {

@@ -234,7 +234,7 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
     let input = prep.input;
     let n = input.members.len();
     // every subscribed topic name, Java order, with its subscribers in member id order
-    let names = &prep.names;
+    let names = &prep.subs.names;
     let mut sorted: Vec<usize> = (0..names.len()).collect();
     crate::collections::sort_by(&mut sorted, |a, b| string_compare(names[*a], names[*b]));
     let mut slot = vec![0usize; names.len()];
@@ -243,7 +243,7 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
     }
     let mut subscribers: Vec<Vec<u32>> = vec![Vec::new(); names.len()];
     for &m in &prep.by_rank {
-        for id in &prep.subs[m as usize] {
+        for id in prep.subs.of(m) {
             let s = &mut subscribers[slot[*id as usize]];
             if s.last() != Some(&m) {
                 s.push(m);
@@ -276,7 +276,8 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
     let mut subscribed = vec![false; prep.topics.len()];
     for &m in &prep.map_order {
         let own_topics = || {
-            prep.subs[m as usize]
+            prep.subs
+                .of(m)
                 .iter()
                 .map(|id| prep.topic_of_name[*id as usize])
                 .filter(|t| *t != NONE)
