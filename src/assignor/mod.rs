@@ -456,6 +456,26 @@ impl Subscribed<'_> {
         let (a, b) = self.spans[m as usize];
         &self.flat[a as usize..b as usize]
     }
+
+    /// Whether members `a` and `b` share one list of ids (the same list, or an equal one
+    /// listed next to it).
+    pub fn same(&self, a: u32, b: u32) -> bool {
+        self.one_list || self.spans[a as usize] == self.spans[b as usize]
+    }
+}
+
+/// A topic's subscribers (in order) with no partitions yet.
+pub(crate) fn zero_shares(subscribers: &[u32]) -> Vec<Share> {
+    subscribers
+        .iter()
+        .enumerate()
+        .map(|(i, m)| Share {
+            member: *m,
+            index: i as u32,
+            quota: 0,
+            first: None,
+        })
+        .collect()
 }
 
 /// [`Subscribed`] for `members`, read in input order (sequential memory).

@@ -435,16 +435,7 @@ pub fn range_with(input: &GroupInput, client: LeaderClient) -> Assignment {
                 topic: name.to_string(),
                 partitions: 0,
                 owners: Vec::new(),
-                shares: subs
-                    .iter()
-                    .enumerate()
-                    .map(|(i, m)| Share {
-                        member: *m,
-                        index: i as u32,
-                        quota: 0,
-                        first: None,
-                    })
-                    .collect(),
+                shares: super::zero_shares(subs).into(),
                 rack_aware: false,
             }),
         }

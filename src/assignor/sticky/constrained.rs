@@ -3,13 +3,19 @@
 //! only when rack-aware; the rest is dealt round-robin to the unfilled members sorted by
 //! member id, first within racks when rack-aware.
 
-use super::input::{Claims, Prep, Racks, Tp, NONE};
+use super::input::{p_key, sort_tps, Claims, Lists, Prep, Racks, Tp, NATIVE, NONE};
 use super::StickyError;
-use crate::collections::{sort, sort_by, FastMap};
+use crate::collections::FastMap;
 
 pub(super) struct Built {
-    /// Per member (input index), Java's list of partitions.
-    pub lists: Vec<Vec<Tp>>,
+    /// Per member (input index), the partitions it keeps: the start of Java's list.
+    pub lists: Lists,
+    /// The new partitions in the order they were given, with their member: the rest of
+    /// each member's list, in order.
+    pub log: Vec<(Tp, u32)>,
+    /// Whether a kept partition that does not exist made Java walk the partitions without
+    /// matching the kept ones (so a kept partition may also be in the log).
+    pub rewalked: bool,
     /// `partitionsTransferringOwnership`: partition -> the member it goes to.
     pub transferring: FastMap<Tp, u32>,
 }
@@ -22,7 +28,10 @@ struct Builder<'p, 'a> {
     max_quota: usize,
     expected_over: usize,
     current_over: usize,
-    lists: Vec<Vec<Tp>>,
+    lists: Lists,
+    log: Vec<(Tp, u32)>,
+    /// Per member, its partitions so far.
+    counts: Vec<u32>,
     maybe_revoked: FastMap<Tp, u32>,
     transferring: FastMap<Tp, u32>,
 }
@@ -36,30 +45,33 @@ pub(super) fn build(prep: &Prep<'_>, racks: &Racks, claims: &Claims) -> Result<B
         ));
     }
     let total = prep.total as usize;
+    let max_quota = total.div_ceil(members);
     let mut b = Builder {
         prep,
         racks,
         claims,
         min_quota: total / members,
-        max_quota: total.div_ceil(members),
+        max_quota,
         expected_over: total % members,
         current_over: 0,
-        lists: vec![Vec::new(); prep.input.members.len()],
+        lists: Lists::with_room(prep.input.members.len(), |m| {
+            claims.owned[m].len().min(max_quota)
+        }),
+        log: Vec::with_capacity(if NATIVE { total } else { 0 }),
+        counts: vec![0; prep.input.members.len()],
         maybe_revoked: FastMap::default(),
         transferring: FastMap::default(),
     };
-    let (mut under, mut exact, assigned) = b.assign_owned();
-    let mut unassigned = b.unassigned(assigned);
-    sort_by(&mut under, |a, b| {
-        prep.rank[*a as usize].cmp(&prep.rank[*b as usize])
-    });
-    sort_by(&mut exact, |a, b| {
-        prep.rank[*a as usize].cmp(&prep.rank[*b as usize])
-    });
+    let (mut under, mut exact, rewalked) = b.assign_owned();
+    let mut unassigned = b.unassigned(rewalked);
+    under = prep.in_rank_order(&under);
+    exact = prep.in_rank_order(&exact);
     if !racks.consumers_by_partition.is_empty() {
         // sortPartitionsByRackConsumers: a stable sort by consumers on the partition's racks
         let c = &racks.consumers_by_partition;
-        sort_by(&mut unassigned, |a, b| c[*a].cmp(&c[*b]));
+        sort_tps(&mut unassigned, &|tp| {
+            c[prep.dense(*tp).unwrap_or(0)] as u64
+        });
     }
     if racks.rack_aware {
         b.rack_aware_round_robin(&mut unassigned, &mut under, &mut exact);
@@ -68,19 +80,40 @@ pub(super) fn build(prep: &Prep<'_>, racks: &Racks, claims: &Claims) -> Result<B
     b.verify_unfilled(&under)?;
     Ok(Built {
         lists: b.lists,
+        log: b.log,
+        rewalked,
         transferring: b.transferring,
     })
 }
 
+/// Sorts a member's kept partitions by partition, then topic name (topic indices are in
+/// name order), stably: natively a short list by insertion (no allocation, as most members
+/// own a few partitions), otherwise through the crate's sort.
+fn sort_kept(v: &mut [Tp]) {
+    let key = |tp: &Tp| p_key(tp.p) << 32 | tp.t as u64;
+    if !NATIVE || v.len() > 16 {
+        sort_tps(v, &key);
+        return;
+    }
+    for i in 1..v.len() {
+        let mut j = i;
+        while j > 0 && key(&v[j]) < key(&v[j - 1]) {
+            v.swap(j, j - 1);
+            j -= 1;
+        }
+    }
+}
+
 impl Builder<'_, '_> {
     /// `assignOwnedPartitions`; returns the unfilled members (under minQuota, exactly at
-    /// minQuota) and the partitions kept.
-    fn assign_owned(&mut self) -> (Vec<u32>, Vec<u32>, Vec<Tp>) {
+    /// minQuota), and whether a kept partition does not exist.
+    fn assign_owned(&mut self) -> (Vec<u32>, Vec<u32>, bool) {
+        let mut rewalked = false;
         let mut under = Vec::new();
         let mut exact: Vec<u32> = Vec::new();
-        let mut assigned = Vec::new();
+        let mut owned: Vec<Tp> = Vec::new();
         for &m in &self.prep.map_order {
-            let mut owned: Vec<Tp> = Vec::with_capacity(self.claims.owned[m as usize].len());
+            owned.clear();
             for &tp in &self.claims.owned[m as usize] {
                 if self.racks.mismatch(self.prep, m, tp) {
                     self.maybe_revoked.insert(tp, m);
@@ -88,8 +121,7 @@ impl Builder<'_, '_> {
                     owned.push(tp);
                 }
             }
-            // sorted by partition, then topic name (topic indices are in name order)
-            sort_by(&mut owned, |a, b| (a.p, a.t).cmp(&(b.p, b.t)));
+            sort_kept(&mut owned);
             if !self.claims.multiple_owners.is_empty() {
                 owned.retain(|tp| !self.claims.multiple_owners.contains_key(tp));
             }
@@ -112,64 +144,85 @@ impl Builder<'_, '_> {
                 self.maybe_revoked.insert(*tp, m);
             }
             owned.truncate(keep);
-            assigned.extend_from_slice(&owned);
-            self.lists[m as usize] = owned;
+            rewalked |= owned.iter().any(|tp| self.prep.dense(*tp).is_none());
+            self.lists.set(m, &owned);
+            self.counts[m as usize] = owned.len() as u32;
         }
-        (under, exact, assigned)
+        (under, exact, rewalked)
     }
 
-    /// `getUnassignedPartitions`, as dense indices: all partitions in (topic name,
+    /// `getUnassignedPartitions`: all partitions in (topic name,
     /// partition) order, minus the kept ones, walked with Java's two pointers. A kept
     /// partition that does not exist stops the walk from matching (Java's quirk): every
     /// partition after it counts as unassigned, kept or not.
-    fn unassigned(&self, mut assigned: Vec<Tp>) -> Vec<usize> {
-        let total = self.prep.total as usize;
-        if assigned.iter().all(|tp| self.prep.dense(*tp).is_some()) {
-            let mut taken = vec![false; total];
-            for tp in &assigned {
-                taken[self.prep.dense(*tp).unwrap_or(0)] = true;
+    fn unassigned(&self, rewalked: bool) -> Vec<Tp> {
+        let prep = self.prep;
+        // the kept partitions: marked when they all exist, else sorted for Java's walk
+        let mut assigned: Vec<Tp> = Vec::new();
+        let mut taken = vec![false; prep.total as usize];
+        for m in &prep.map_order {
+            for tp in &self.lists[*m as usize] {
+                match prep.dense(*tp) {
+                    Some(d) if !rewalked => taken[d] = true,
+                    _ => assigned.push(*tp),
+                }
             }
-            return (0..total).filter(|d| !taken[*d]).collect();
         }
-        sort(&mut assigned);
-        let mut out = Vec::with_capacity(total);
+        sort_tps(&mut assigned, &|tp| (tp.t as u64) << 32 | p_key(tp.p));
         let mut it = assigned.iter();
         let mut next = it.next();
-        for d in 0..total {
-            let tp = self.prep.tp_at(d);
-            match next {
-                Some(n) if *n == tp => next = it.next(),
-                _ => out.push(d),
+        let mut out = Vec::with_capacity(prep.total as usize);
+        for (t, info) in prep.topics.iter().enumerate() {
+            for p in 0..info.partitions as i32 {
+                let tp = Tp { t: t as u32, p };
+                if next == Some(&tp) {
+                    next = it.next();
+                } else if !taken[(info.offset + p as u32) as usize] {
+                    out.push(tp);
+                }
             }
         }
         out
     }
 
     /// `assignNewPartition`: returns the member's new count.
-    fn assign_new(&mut self, d: usize, m: u32) -> usize {
-        let tp = self.prep.tp_at(d);
-        self.lists[m as usize].push(tp);
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    fn assign_new(&mut self, tp: Tp, m: u32) -> usize {
+        // (natively the log; the page's lists are vectors, pushed to directly)
+        if NATIVE {
+            self.log.push((tp, m));
+        } else {
+            self.lists.push(m, tp);
+        }
+        let c = &mut self.counts[m as usize];
+        *c += 1;
+        let count = *c as usize;
+        // (a fresh group has no claims: no look-ups)
+        if self.maybe_revoked.is_empty() && self.claims.multiple_owners.is_empty() {
+            return count;
+        }
         let revoked_elsewhere = self.maybe_revoked.get(&tp).is_some_and(|o| *o != m);
         if revoked_elsewhere || self.claims.multiple_owners.contains_key(&tp) {
             self.transferring.insert(tp, m);
         }
-        self.lists[m as usize].len()
+        count
     }
 
     /// `assignRackAwareRoundRobin`: removes what it places from `unassigned`.
     fn rack_aware_round_robin(
         &mut self,
-        unassigned: &mut Vec<usize>,
+        unassigned: &mut Vec<Tp>,
         under: &mut Vec<u32>,
         exact: &mut Vec<u32>,
     ) {
         let mut next_unfilled = 0usize;
         let mut left = Vec::with_capacity(unassigned.len());
-        for &d in unassigned.iter() {
+        for &tp in unassigned.iter() {
+            let d = self.prep.dense(tp).unwrap_or(0);
             let mut consumer = NONE;
             if let Some(mut i) = self.racks.next_rack_consumer(d, under, next_unfilled) {
                 consumer = under[i];
-                let count = self.lists[consumer as usize].len() + 1;
+                let count = self.count(consumer) + 1;
                 if count >= self.min_quota {
                     under.remove(i);
                     if count < self.max_quota && self.current_over < self.expected_over {
@@ -182,7 +235,7 @@ impl Builder<'_, '_> {
             } else if !exact.is_empty() {
                 if let Some(i) = self.racks.next_rack_consumer(d, exact, 0) {
                     consumer = exact[i];
-                    if self.lists[consumer as usize].len() + 1 == self.max_quota {
+                    if self.count(consumer) + 1 == self.max_quota {
                         exact.remove(i);
                         self.current_over += 1;
                         if self.current_over == self.expected_over {
@@ -192,9 +245,9 @@ impl Builder<'_, '_> {
                 }
             }
             if consumer != NONE {
-                self.assign_new(d, consumer);
+                self.assign_new(tp, consumer);
             } else {
-                left.push(d);
+                left.push(tp);
             }
         }
         *unassigned = left;
@@ -205,13 +258,13 @@ impl Builder<'_, '_> {
     /// minQuota. Returns the under-minQuota members left.
     fn round_robin(
         &mut self,
-        unassigned: &[usize],
+        unassigned: &[Tp],
         mut under: Vec<u32>,
         mut exact: std::collections::VecDeque<u32>,
     ) -> Result<Vec<u32>, StickyError> {
         let mut kept: Vec<u32> = Vec::with_capacity(under.len());
         let mut pos = 0usize;
-        for &d in unassigned {
+        for &tp in unassigned {
             let from_iterator;
             let consumer = if pos < under.len() {
                 from_iterator = true;
@@ -231,7 +284,7 @@ impl Builder<'_, '_> {
                 from_iterator = true;
                 under[0]
             };
-            let count = self.assign_new(d, consumer);
+            let count = self.assign_new(tp, consumer);
             if count == self.min_quota {
                 if !from_iterator {
                     // Iterator.remove() with nothing to remove
@@ -251,6 +304,11 @@ impl Builder<'_, '_> {
         Ok(kept)
     }
 
+    /// How many partitions member m has so far.
+    fn count(&self, m: u32) -> usize {
+        self.counts[m as usize] as usize
+    }
+
     /// `verifyUnfilledMembers`.
     fn verify_unfilled(&self, under: &[u32]) -> Result<(), StickyError> {
         if under.is_empty() {
@@ -263,7 +321,7 @@ impl Builder<'_, '_> {
             ));
         }
         for &m in under {
-            if self.lists[m as usize].len() != self.min_quota {
+            if self.count(m) != self.min_quota {
                 return Err(StickyError::java(format!(
                     "java.lang.IllegalStateException: Consumer: [{}] doesn't reach minQuota partitions, \
                      and no more partitions to be assigned",

@@ -10,7 +10,7 @@
 
 use super::input::{Claims, Prep, Racks, Tp, DEFAULT_GENERATION, NONE};
 use super::StickyError;
-use crate::collections::{sort, sort_by};
+use crate::collections::sort;
 use crate::java::{JavaHash, JavaHashMap};
 
 /// Inner balancing steps (one partition looked at) before we give up where Java would
@@ -223,7 +223,7 @@ pub(super) fn build(
     let mut b = Builder {
         prep,
         racks,
-        lists: claims.owned.clone(),
+        lists: claims.owned.to_vecs(),
         current,
         keys,
         potential,
@@ -248,8 +248,8 @@ pub(super) fn build(
     // TopicComparator: fewer potential consumers first, then name
     let mut topic_order: Vec<u32> = (0..nt as u32).collect();
     let tc = &b.topic_consumers;
-    sort_by(&mut topic_order, |a, b| {
-        (tc[*a as usize].len(), *a).cmp(&(tc[*b as usize].len(), *b))
+    super::input::sort_ids(&mut topic_order, &|a, b| {
+        (tc[a as usize].len(), a).cmp(&(tc[b as usize].len(), b))
     });
     let mut sorted_all: Vec<usize> = Vec::with_capacity(prep.total as usize);
     for t in &topic_order {
@@ -359,8 +359,8 @@ impl Builder<'_, '_> {
         for (i, t) in topic_order.iter().enumerate() {
             pos[*t as usize] = i;
         }
-        sort_by(&mut assigned, |a, b| {
-            (pos[a.t as usize], a.p).cmp(&(pos[b.t as usize], b.p))
+        super::input::sort_tps(&mut assigned, &|tp| {
+            (pos[tp.t as usize] as u64) << 32 | super::input::p_key(tp.p)
         });
         let mut out = Vec::new();
         let mut it = assigned.iter();

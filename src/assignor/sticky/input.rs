@@ -5,7 +5,7 @@
 
 use crate::assignor::{subscribed, GroupInput, Subscribed};
 use crate::collections::FastMap;
-use crate::java::{string_compare, string_hash_code, JavaHashMap};
+use crate::java::{iteration_order, string_compare, string_hash_code, string_order, JavaHashMap};
 
 /// A topic partition: `t` indexes [`Prep::topics`] (Java name order), `p` may lie outside
 /// the topic (an owned partition that no longer exists).
@@ -13,6 +13,153 @@ use crate::java::{string_compare, string_hash_code, JavaHashMap};
 pub(super) struct Tp {
     pub t: u32,
     pub p: i32,
+}
+
+/// A list of partitions per member, all in one buffer (one allocation, not one per member):
+/// member m's list is `buf[start[m]..start[m] + len[m]]` with room for `room[m]`; a list
+/// that outgrows its room moves to the end of the buffer.
+#[cfg(not(target_arch = "wasm32"))]
+#[derive(Clone, Default)]
+pub(super) struct Lists {
+    buf: Vec<Tp>,
+    /// Per member: start, length, room.
+    at: Vec<[u32; 3]>,
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+const NO_TP: Tp = Tp { t: NONE, p: 0 };
+
+#[cfg(not(target_arch = "wasm32"))]
+impl Lists {
+    /// Empty lists with room for `room(m)` partitions each.
+    pub fn with_room(members: usize, room: impl Fn(usize) -> usize) -> Lists {
+        let mut next = 0u32;
+        let at = (0..members)
+            .map(|m| {
+                let r = room(m) as u32;
+                next += r;
+                [next - r, 0, r]
+            })
+            .collect();
+        Lists {
+            buf: vec![NO_TP; next as usize],
+            at,
+        }
+    }
+
+    /// Appends `tp` to member m's list; returns its new length.
+    #[inline(always)]
+    pub fn push(&mut self, m: u32, tp: Tp) -> usize {
+        let a = &mut self.at[m as usize];
+        if a[1] == a[2] {
+            // moved to the end, with twice the room
+            let (start, len) = (a[0] as usize, a[1] as usize);
+            a[0] = self.buf.len() as u32;
+            a[2] = (2 * a[1]).max(4);
+            self.buf.extend_from_within(start..start + len);
+            self.buf.resize(a[0] as usize + a[2] as usize, NO_TP);
+        }
+        self.buf[(a[0] + a[1]) as usize] = tp;
+        a[1] += 1;
+        a[1] as usize
+    }
+
+    /// Replaces member m's list by `items` (room permitting, in place).
+    pub fn set(&mut self, m: u32, items: &[Tp]) {
+        self.at[m as usize][1] = 0;
+        for tp in items {
+            self.push(m, *tp);
+        }
+    }
+
+    /// `List.remove(Object)` on member m's list: the first equal element, if any.
+    pub fn remove_first(&mut self, m: u32, tp: Tp) {
+        let [start, len, _] = self.at[m as usize];
+        let list = &mut self.buf[start as usize..(start + len) as usize];
+        if let Some(i) = list.iter().position(|x| *x == tp) {
+            list.copy_within(i + 1.., i);
+            self.at[m as usize][1] -= 1;
+        }
+    }
+
+    /// Lists holding these vectors.
+    pub fn from_vecs(lists: Vec<Vec<Tp>>) -> Lists {
+        let mut out = Lists::with_room(lists.len(), |m| lists[m].len());
+        for (m, l) in lists.iter().enumerate() {
+            out.set(m as u32, l);
+        }
+        out
+    }
+
+    /// Every list as its own vector.
+    pub fn to_vecs(&self) -> Vec<Vec<Tp>> {
+        (0..self.at.len()).map(|m| self[m].to_vec()).collect()
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+impl std::ops::Index<usize> for Lists {
+    type Output = [Tp];
+    fn index(&self, m: usize) -> &[Tp] {
+        let [start, len, _] = self.at[m];
+        &self.buf[start as usize..(start + len) as usize]
+    }
+}
+
+/// In the page, [`Lists`] is a vector per member: the same operations in less code (the
+/// page's bundle has no room for the buffer's).
+#[cfg(target_arch = "wasm32")]
+#[derive(Clone, Default)]
+pub(super) struct Lists(Vec<Vec<Tp>>);
+
+#[cfg(target_arch = "wasm32")]
+impl Lists {
+    pub fn with_room(members: usize, _room: impl Fn(usize) -> usize) -> Lists {
+        Lists(vec![Vec::new(); members])
+    }
+    pub fn push(&mut self, m: u32, tp: Tp) -> usize {
+        let l = &mut self.0[m as usize];
+        l.push(tp);
+        l.len()
+    }
+    pub fn set(&mut self, m: u32, items: &[Tp]) {
+        let l = &mut self.0[m as usize];
+        l.clear();
+        l.extend_from_slice(items);
+    }
+    pub fn remove_first(&mut self, m: u32, tp: Tp) {
+        remove_first(&mut self.0[m as usize], tp);
+    }
+    pub fn from_vecs(lists: Vec<Vec<Tp>>) -> Lists {
+        Lists(lists)
+    }
+    pub fn to_vecs(&self) -> Vec<Vec<Tp>> {
+        self.0.clone()
+    }
+}
+
+#[cfg(target_arch = "wasm32")]
+impl std::ops::Index<usize> for Lists {
+    type Output = [Tp];
+    fn index(&self, m: usize) -> &[Tp] {
+        &self.0[m]
+    }
+}
+
+/// Sorts partitions stably by `key`: one copy of the sort for every order of partitions
+/// (the page's size).
+pub(super) fn sort_tps(v: &mut [Tp], key: &dyn Fn(&Tp) -> u64) {
+    crate::collections::sort_by(v, |a, b| key(a).cmp(&key(b)));
+}
+
+/// Sorts ids (members, topics, names) stably by `cmp`: one copy of the sort for all of them.
+pub(super) fn sort_ids(v: &mut [u32], cmp: &dyn Fn(u32, u32) -> std::cmp::Ordering) {
+    crate::collections::sort_by(v, |a, b| cmp(*a, *b));
+}
+
+/// A partition number as an unsigned key in the same order (it may be negative).
+pub(super) fn p_key(p: i32) -> u64 {
+    (p as u32 ^ 0x8000_0000) as u64
 }
 
 /// Java's `DEFAULT_GENERATION`.
@@ -44,29 +191,21 @@ pub(super) struct Prep<'a> {
     /// Topic index (into `topics`) per name id, or `NONE` for a topic not in metadata.
     pub topic_of_name: Vec<u32>,
     /// Per member, the partitions its `MemberData` carries, restricted to `topics`.
-    pub member_data: Vec<Vec<Tp>>,
+    pub member_data: Lists,
     /// Per member, `MemberData.generation`.
     pub generation: Vec<Option<i32>>,
 }
 
 pub(super) const NONE: u32 = u32::MAX;
 
+/// Natively, the fast paths (each gives the same answer as the plain path beside it, which
+/// the page keeps: its bundle has no room for both).
+pub(super) const NATIVE: bool = cfg!(not(target_arch = "wasm32"));
+
 impl<'a> Prep<'a> {
     pub fn new(input: &'a GroupInput) -> Prep<'a> {
         let n = input.members.len();
-        // The subscriptions map: a later duplicate id replaces the value, keeps the place.
-        let mut map: JavaHashMap<&str, u32> = JavaHashMap::new();
-        for (i, m) in input.members.iter().enumerate() {
-            map.insert(m.id.as_str(), i as u32);
-        }
-        let map_order: Vec<u32> = map.iter().map(|(_, i)| *i).collect();
-        let mut by_rank = map_order.clone();
-        crate::collections::sort_by(&mut by_rank, |a, b| {
-            string_compare(
-                &input.members[*a as usize].id,
-                &input.members[*b as usize].id,
-            )
-        });
+        let (map_order, by_rank) = member_orders(input);
         let mut rank = vec![u32::MAX; n];
         for (r, m) in by_rank.iter().enumerate() {
             rank[*m as usize] = r as u32;
@@ -79,20 +218,19 @@ impl<'a> Prep<'a> {
             .filter(|t| t.partitions > 0)
             .map(|t| (t.name.as_str(), t.partitions))
             .collect();
-        let mut present: Vec<(u32, u32)> = names
-            .iter()
-            .enumerate()
-            .filter_map(|(i, nm)| meta.get(nm).map(|p| (i as u32, *p)))
+        let mut present: Vec<u32> = (0..names.len() as u32)
+            .filter(|i| meta.contains_key(names[*i as usize]))
             .collect();
-        crate::collections::sort_by(&mut present, |a, b| {
-            string_compare(names[a.0 as usize], names[b.0 as usize])
+        sort_ids(&mut present, &|a, b| {
+            string_compare(names[a as usize], names[b as usize])
         });
         let mut topic_of_name = vec![NONE; names.len()];
         let mut topics = Vec::with_capacity(present.len());
         let mut total = 0u32;
-        for (ti, (id, parts)) in present.iter().enumerate() {
+        for (ti, id) in present.iter().enumerate() {
             topic_of_name[*id as usize] = ti as u32;
             let name = names[*id as usize];
+            let parts = &meta[name];
             topics.push(TopicInfo {
                 name,
                 partitions: *parts,
@@ -108,25 +246,27 @@ impl<'a> Prep<'a> {
             .enumerate()
             .map(|(i, t)| (t.name, i as u32))
             .collect();
-        let mut member_data = Vec::with_capacity(n);
+        let mut member_data = Lists::with_room(n, |m| {
+            input.members[m].owned.iter().map(|(_, ps)| ps.len()).sum()
+        });
         let mut prev_owned: &[(String, Vec<i32>)] = &[];
-        let mut prev_idx: Vec<u32> = Vec::new();
-        for m in &input.members {
-            let mut list = Vec::new();
-            let mut idx = Vec::with_capacity(m.owned.len());
+        let (mut prev_idx, mut idx): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
+        for (i, m) in input.members.iter().enumerate() {
+            idx.clear();
             for (j, (name, parts)) in m.owned.iter().enumerate() {
                 let t = match prev_owned.get(j) {
-                    Some((pn, _)) if pn == name => prev_idx[j],
+                    Some((pn, _)) if same_name(pn, name) => prev_idx[j],
                     _ => topic_index.get(name.as_str()).copied().unwrap_or(NONE),
                 };
                 idx.push(t);
                 if t != NONE {
-                    list.extend(parts.iter().map(|p| Tp { t, p: *p }));
+                    for p in parts {
+                        member_data.push(i as u32, Tp { t, p: *p });
+                    }
                 }
             }
-            member_data.push(list);
             prev_owned = &m.owned;
-            prev_idx = idx;
+            std::mem::swap(&mut prev_idx, &mut idx);
         }
         Prep {
             input,
@@ -140,6 +280,27 @@ impl<'a> Prep<'a> {
             member_data,
             generation: input.members.iter().map(|m| m.generation).collect(),
         }
+    }
+
+    /// `members` (each once, all in the map) sorted by member id, Java `String` order.
+    pub fn in_rank_order(&self, members: &[u32]) -> Vec<u32> {
+        if !NATIVE {
+            let mut out = members.to_vec();
+            sort_ids(&mut out, &|a, b| {
+                self.rank[a as usize].cmp(&self.rank[b as usize])
+            });
+            return out;
+        }
+        // marked, then read off in rank order: O(members in the map), no sort
+        let mut marked = vec![false; self.rank.len()];
+        for m in members {
+            marked[*m as usize] = true;
+        }
+        self.by_rank
+            .iter()
+            .copied()
+            .filter(|m| marked[*m as usize])
+            .collect()
     }
 
     /// Number of members in the subscriptions map.
@@ -179,11 +340,53 @@ impl<'a> Prep<'a> {
     }
 }
 
+/// String equality without a call to `memcmp` for short names (most topic names), which
+/// the owned lists compare once per topic.
+#[inline]
+fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if !NATIVE || a.len() > 16 {
+        return a == b;
+    }
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// The subscriptions map's iteration order (a `java.util.HashMap` keyed by member id: a later
+/// duplicate id replaces the value and keeps the place), and its members in Java `String`
+/// order of their ids.
+fn member_orders(input: &GroupInput) -> (Vec<u32>, Vec<u32>) {
+    let ids: Vec<&str> = input.members.iter().map(|m| m.id.as_str()).collect();
+    if NATIVE {
+        let by_rank = string_order(&ids);
+        let distinct = by_rank
+            .windows(2)
+            .all(|w| ids[w[0] as usize] != ids[w[1] as usize]);
+        if distinct {
+            // Distinct keys: the map's order follows from their hashes alone, unless a
+            // bucket would have become a tree.
+            let hashes: Vec<i32> = ids.iter().map(|id| string_hash_code(id)).collect();
+            if let Some(map_order) = iteration_order(&hashes, 16) {
+                return (map_order, by_rank);
+            }
+        }
+    }
+    let mut map: JavaHashMap<&str, u32> = JavaHashMap::new();
+    for (i, id) in ids.iter().enumerate() {
+        map.insert(id, i as u32);
+    }
+    let map_order: Vec<u32> = map.iter().map(|(_, i)| *i).collect();
+    let mut by_rank = map_order.clone();
+    sort_ids(&mut by_rank, &|a, b| {
+        string_compare(ids[a as usize], ids[b as usize])
+    });
+    (map_order, by_rank)
+}
+
 /// The outcome of `allSubscriptionsEqual`.
 pub(super) struct Claims {
     pub all_equal: bool,
     /// Per member, its previously owned partitions that survive the generation checks.
-    pub owned: Vec<Vec<Tp>>,
+    pub owned: Lists,
     /// Partitions claimed by two members of one generation (nobody keeps them).
     pub multiple_owners: FastMap<Tp, u32>,
     pub max_generation: i32,
@@ -198,7 +401,8 @@ pub(super) fn claims(prep: &Prep<'_>) -> Claims {
     let mut all_equal = true;
     let mut first: Vec<bool> = vec![false; prep.topic_of_name.len()];
     let mut first_len = 0usize;
-    let mut owned: Vec<Vec<Tp>> = vec![Vec::new(); n];
+    let mut first_m = 0u32;
+    let mut owned = Lists::with_room(n, |m| prep.member_data[m].len());
     let mut multiple_owners = FastMap::default();
     let mut max_generation = DEFAULT_GENERATION;
     // previous owner per partition: dense for existing partitions, a map for the others
@@ -206,7 +410,11 @@ pub(super) fn claims(prep: &Prep<'_>) -> Claims {
     let mut owner_other: FastMap<Tp, u32> = FastMap::default();
     for &m in &prep.map_order {
         let sub = prep.subs.of(m);
-        if first_len == 0 {
+        if first_len > 0 && sub.len() == first_len && prep.subs.same(first_m, m) {
+            // the first list itself, without duplicates (Java compares the list's size with
+            // the set's): equal
+        } else if first_len == 0 {
+            first_m = m;
             for &id in sub {
                 if !first[id as usize] {
                     first[id as usize] = true;
@@ -226,18 +434,18 @@ pub(super) fn claims(prep: &Prep<'_>) -> Claims {
             };
             let other = *slot;
             if other == NONE {
-                owned[m as usize].push(tp);
+                owned.push(m, tp);
                 *slot = m;
                 continue;
             }
             let other_generation = prep.subscription_generation(other);
             if generation == other_generation {
                 multiple_owners.insert(tp, 0);
-                remove_first(&mut owned[other as usize], tp);
+                owned.remove_first(other, tp);
                 *slot = m;
             } else if generation > other_generation {
-                owned[m as usize].push(tp);
-                remove_first(&mut owned[other as usize], tp);
+                owned.push(m, tp);
+                owned.remove_first(other, tp);
                 *slot = m;
             }
         }

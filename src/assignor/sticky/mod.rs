@@ -29,7 +29,7 @@ pub use sticky::sticky;
 use super::{Assignment, AssignorKind, GroupInput, Share, TopicAssignment, UNASSIGNED};
 use crate::collections::FastMap;
 use crate::java::string_compare;
-use input::{Prep, Racks, Tp, NONE};
+use input::{Lists, Prep, Racks, Tp, NATIVE, NONE};
 use std::fmt;
 
 /// Java's sticky assignor throws for this input: there is no assignment. (Also: this build
@@ -158,9 +158,23 @@ pub struct Withheld {
 
 /// What the algorithms produce before conversion: Java's per-member lists.
 struct Raw {
-    lists: Vec<Vec<Tp>>,
+    /// Each member's list: `lists`, then its entries of `log` in order.
+    lists: Lists,
+    /// The constrained algorithm's new partitions with their members, in order. Each
+    /// exists and is given once: when a kept partition may be given again (`rewalked`),
+    /// the log is merged into `lists` before anything reads it.
+    log: Vec<(Tp, u32)>,
     withheld: Vec<(Tp, u32)>,
     stopped_early: bool,
+}
+
+impl Raw {
+    /// Appends every member's log entries to its list.
+    fn merge_log(&mut self) {
+        for (tp, m) in std::mem::take(&mut self.log) {
+            self.lists.push(m, tp);
+        }
+    }
 }
 
 fn run(prep: &Prep<'_>, cooperative: bool) -> Result<Raw, StickyError> {
@@ -168,20 +182,30 @@ fn run(prep: &Prep<'_>, cooperative: bool) -> Result<Raw, StickyError> {
     let claims = input::claims(prep);
     if claims.all_equal {
         let b = constrained::build(prep, &racks, &claims)?;
-        let mut lists = b.lists;
-        let mut withheld = Vec::new();
-        if cooperative {
-            withheld = b.transferring.into_iter().collect();
-            withhold(&mut lists, &withheld);
-        }
-        Ok(Raw {
-            lists,
-            withheld,
+        let mut raw = Raw {
+            lists: b.lists,
+            log: b.log,
+            withheld: Vec::new(),
             stopped_early: false,
-        })
+        };
+        if NATIVE && b.rewalked {
+            // a kept partition may be given again: each member's whole list in one place
+            raw.merge_log();
+        }
+        if cooperative && !b.transferring.is_empty() {
+            raw.withheld = b.transferring.into_iter().collect();
+            if !NATIVE || b.rewalked {
+                withhold(&mut raw.lists, &raw.withheld);
+            } else {
+                // `adjustAssignment`: every partition changing owner is a new one, given once
+                let going: FastMap<Tp, u32> = raw.withheld.iter().copied().collect();
+                raw.log.retain(|(tp, m)| going.get(tp) != Some(m));
+            }
+        }
+        Ok(raw)
     } else {
         let g = general::build(prep, &racks, &claims)?;
-        let mut lists = g.lists;
+        let mut lists = Lists::from_vecs(g.lists);
         let mut withheld = Vec::new();
         if cooperative {
             withheld = transferring(prep, &lists, &g.final_order);
@@ -189,6 +213,7 @@ fn run(prep: &Prep<'_>, cooperative: bool) -> Result<Raw, StickyError> {
         }
         Ok(Raw {
             lists,
+            log: Vec::new(),
             withheld,
             stopped_early: g.stopped_early,
         })
@@ -196,15 +221,15 @@ fn run(prep: &Prep<'_>, cooperative: bool) -> Result<Raw, StickyError> {
 }
 
 /// `adjustAssignment`: each partition changing owner leaves its new owner's list.
-fn withhold(lists: &mut [Vec<Tp>], withheld: &[(Tp, u32)]) {
+fn withhold(lists: &mut Lists, withheld: &[(Tp, u32)]) {
     for (tp, m) in withheld {
-        input::remove_first(&mut lists[*m as usize], *tp);
+        lists.remove_first(*m, *tp);
     }
 }
 
 /// `computePartitionsTransferringOwnership` (general algorithm): partitions some member
 /// gets that it did not own, and that some member owned and does not get.
-fn transferring(prep: &Prep<'_>, lists: &[Vec<Tp>], order: &[u32]) -> Vec<(Tp, u32)> {
+fn transferring(prep: &Prep<'_>, lists: &Lists, order: &[u32]) -> Vec<(Tp, u32)> {
     // one map type (`Tp` to `u32`) for all the sets here: fewer copies of the hash table
     let mut added: FastMap<Tp, u32> = FastMap::default();
     let mut revoked: FastMap<Tp, u32> = FastMap::default();
@@ -235,65 +260,71 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
     let n = input.members.len();
     // every subscribed topic name, Java order, with its subscribers in member id order
     let names = &prep.subs.names;
-    let mut sorted: Vec<usize> = (0..names.len()).collect();
-    crate::collections::sort_by(&mut sorted, |a, b| string_compare(names[*a], names[*b]));
+    let mut ids: Vec<u32> = (0..names.len() as u32).collect();
+    input::sort_ids(&mut ids, &|a, b| {
+        string_compare(names[a as usize], names[b as usize])
+    });
+    let sorted: Vec<usize> = ids.into_iter().map(|i| i as usize).collect();
     let mut slot = vec![0usize; names.len()];
     for (i, s) in sorted.iter().enumerate() {
         slot[*s] = i;
     }
-    let mut subscribers: Vec<Vec<u32>> = vec![Vec::new(); names.len()];
-    for &m in &prep.by_rank {
-        for id in prep.subs.of(m) {
-            let s = &mut subscribers[slot[*id as usize]];
-            if s.last() != Some(&m) {
-                s.push(m);
+    // (when every member lists the same topics, each topic's subscribers are all of them)
+    let shared = NATIVE && prep.subs.one_list;
+    let mut subscribers: Vec<Vec<u32>> = Vec::new();
+    if !shared {
+        subscribers = vec![Vec::new(); names.len()];
+        for &m in &prep.by_rank {
+            for id in prep.subs.of(m) {
+                let s = &mut subscribers[slot[*id as usize]];
+                if s.last() != Some(&m) {
+                    s.push(m);
+                }
             }
         }
     }
-    let mut topic_slot = vec![0usize; prep.topics.len()];
-    for (id, t) in prep.topic_of_name.iter().enumerate() {
-        if *t != NONE {
-            topic_slot[*t as usize] = slot[id];
-        }
-    }
-    let mut owners: Vec<Vec<u32>> = sorted
-        .iter()
-        .map(|s| {
-            let t = prep.topic_of_name[*s];
-            let p = if t == NONE {
-                0
-            } else {
-                prep.topics[t as usize].partitions
-            };
-            vec![UNASSIGNED; p as usize]
-        })
-        .collect();
+    // Every partition's owner by dense index (topics in Java name order, as `sorted`),
+    // split into the topics at the end.
+    let mut owners = vec![UNASSIGNED; prep.total as usize];
     let mut totals = vec![0u32; n];
     let mut extra = Vec::new();
     let mut notes = Vec::new();
     // (member rank, topic, partition) in grant order, grouped below by (member, topic)
     let mut unsubscribed: Vec<(u32, u32, i32)> = Vec::new();
     let mut subscribed = vec![false; prep.topics.len()];
+    let own_topics = |m: u32| {
+        prep.subs
+            .of(m)
+            .iter()
+            .map(|id| prep.topic_of_name[*id as usize])
+            .filter(|t| *t != NONE)
+    };
+    // `subscribed` holds this member's topics (marked again only when its list differs)
+    let mut marked: Option<u32> = None;
+    let mut raw = raw;
+    if NATIVE && !prep.subs.one_list {
+        // members on different lists: each member's partitions in one place, so that its
+        // topics are marked once (the log is left for members all on one list)
+        raw.merge_log();
+    }
     for &m in &prep.map_order {
-        let own_topics = || {
-            prep.subs
-                .of(m)
-                .iter()
-                .map(|id| prep.topic_of_name[*id as usize])
-                .filter(|t| *t != NONE)
-        };
-        for t in own_topics() {
-            subscribed[t as usize] = true;
+        let list = &raw.lists[m as usize];
+        if marked.is_none_or(|p| !prep.subs.same(p, m)) {
+            for t in marked.into_iter().flat_map(own_topics) {
+                subscribed[t as usize] = false;
+            }
+            for t in own_topics(m) {
+                subscribed[t as usize] = true;
+            }
+            marked = Some(m);
         }
-        for tp in &raw.lists[m as usize] {
+        for tp in list {
             totals[m as usize] += 1;
             let t = &prep.topics[tp.t as usize];
             if !subscribed[tp.t as usize] {
                 unsubscribed.push((prep.rank[m as usize], tp.t, tp.p));
             }
-            let o = prep
-                .dense(*tp)
-                .map(|_| &mut owners[topic_slot[tp.t as usize]][tp.p as usize]);
+            let o = prep.dense(*tp).map(|d| &mut owners[d]);
             match o {
                 Some(o) if *o == UNASSIGNED => *o = m,
                 _ => {
@@ -327,8 +358,16 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
                 }
             }
         }
-        for t in own_topics() {
-            subscribed[t as usize] = false;
+    }
+    // The new partitions: each exists and is given once, and every member is on the one
+    // list `subscribed` holds now.
+    for (tp, m) in raw.log.iter().filter(|_| NATIVE) {
+        totals[*m as usize] += 1;
+        if !subscribed[tp.t as usize] {
+            unsubscribed.push((prep.rank[*m as usize], tp.t, tp.p));
+        }
+        if let Some(d) = prep.dense(*tp) {
+            owners[d] = *m;
         }
     }
     crate::collections::sort_by(&mut unsubscribed, |a, b| (a.0, a.1).cmp(&(b.0, b.1)));
@@ -380,6 +419,8 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
                 .into(),
         });
     }
+    // in (topic name, partition) order: topic indices are in Java name order
+    crate::collections::sort_by(&mut raw.withheld, |a, b| a.0.cmp(&b.0));
     let mut withheld: Vec<Withheld> = raw
         .withheld
         .iter()
@@ -391,20 +432,13 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
         })
         .collect();
     // Who claimed each withheld partition, members in map order: one pass over the owned
-    // lists with the withheld partitions sorted for look-up (not a scan of every member's
-    // list per partition: quadratic when many partitions move).
+    // lists, each partition looked up in the sorted withheld ones (not a scan of every
+    // member's list per partition: quadratic when many partitions move).
     if !withheld.is_empty() {
-        let mut index: Vec<(u32, i32, u32)> = raw
-            .withheld
-            .iter()
-            .enumerate()
-            .map(|(i, (tp, _))| (tp.t, tp.p, i as u32))
-            .collect();
-        crate::collections::sort(&mut index);
         for &m in &prep.map_order {
             for tp in &prep.member_data[m as usize] {
-                if let Ok(k) = index.binary_search_by(|x| (x.0, x.1).cmp(&(tp.t, tp.p))) {
-                    let from = &mut withheld[index[k].2 as usize].from;
+                if let Ok(k) = raw.withheld.binary_search_by(|x| x.0.cmp(tp)) {
+                    let from = &mut withheld[k].from;
                     if from.last() != Some(&m) {
                         from.push(m);
                     }
@@ -412,36 +446,51 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
             }
         }
     }
-    crate::collections::sort_by(&mut withheld, |a, b| {
-        string_compare(&a.topic, &b.topic).then(a.partition.cmp(&b.partition))
-    });
     let rack_aware = Racks::new(prep).rack_aware;
     let mut got = vec![0u32; n];
+    // Everyone on one list: each topic's shares start as one copy of the same zero shares
+    // (a member's place in them is its rank), and only the owners' counts are written.
+    let zero: Vec<Share> = if shared {
+        super::zero_shares(&prep.by_rank)
+    } else {
+        Vec::new()
+    };
     let topics = sorted
         .iter()
-        .zip(owners)
-        .map(|(s, owners)| {
-            let subs = &subscribers[slot[*s]];
-            for o in &owners {
-                if *o != UNASSIGNED {
-                    got[*o as usize] += 1;
+        .map(|s| {
+            let t = prep.topic_of_name[*s];
+            let owners = match prep.topics.get(t as usize) {
+                Some(t) => owners[t.offset as usize..(t.offset + t.partitions) as usize].to_vec(),
+                None => Vec::new(),
+            };
+            let shares: std::rc::Rc<[Share]> = if shared {
+                let mut shares: std::rc::Rc<[Share]> = zero.as_slice().into();
+                if let Some(list) = std::rc::Rc::get_mut(&mut shares) {
+                    for o in &owners {
+                        let place = prep.rank.get(*o as usize);
+                        if let Some(s) = place.and_then(|r| list.get_mut(*r as usize)) {
+                            s.quota += 1;
+                        }
+                    }
                 }
-            }
-            let shares = subs
-                .iter()
-                .enumerate()
-                .map(|(i, m)| Share {
-                    member: *m,
-                    index: i as u32,
-                    quota: got[*m as usize],
-                    first: None,
-                })
-                .collect();
-            for o in &owners {
-                if *o != UNASSIGNED {
-                    got[*o as usize] = 0;
+                shares
+            } else {
+                for o in &owners {
+                    if *o != UNASSIGNED {
+                        got[*o as usize] += 1;
+                    }
                 }
-            }
+                let mut shares = super::zero_shares(&subscribers[slot[*s]]);
+                for s in &mut shares {
+                    s.quota = got[s.member as usize];
+                }
+                for o in &owners {
+                    if *o != UNASSIGNED {
+                        got[*o as usize] = 0;
+                    }
+                }
+                shares.into()
+            };
             TopicAssignment {
                 topic: names[*s].to_string(),
                 partitions: owners.len() as u32,
