@@ -54,9 +54,13 @@ pub(super) fn build(prep: &Prep<'_>, racks: &Racks, claims: &Claims) -> Result<B
         max_quota,
         expected_over: total % members,
         current_over: 0,
-        lists: Lists::with_room(prep.input.members.len(), |m| {
-            claims.owned[m].len().min(max_quota)
-        }),
+        lists: if NATIVE {
+            claims.owned.clone()
+        } else {
+            Lists::with_room(prep.input.members.len(), |m| {
+                claims.owned[m].len().min(max_quota)
+            })
+        },
         log: Vec::with_capacity(if NATIVE { total } else { 0 }),
         counts: vec![0; prep.input.members.len()],
         maybe_revoked: FastMap::default(),
@@ -113,22 +117,33 @@ impl Builder<'_, '_> {
         let mut exact: Vec<u32> = Vec::new();
         let mut owned: Vec<Tp> = Vec::new();
         for &m in &self.prep.map_order {
-            owned.clear();
-            for &tp in &self.claims.owned[m as usize] {
-                if self.racks.mismatch(self.prep, m, tp) {
-                    self.maybe_revoked.insert(tp, m);
-                } else {
-                    owned.push(tp);
+            // Natively, with nothing to filter out, the kept partitions are sorted and cut
+            // where they lie (the lists start as the owned ones).
+            let in_place = NATIVE
+                && self.racks.consumer[m as usize] == NONE
+                && self.claims.multiple_owners.is_empty();
+            if in_place {
+                sort_kept(self.lists.slot_mut(m));
+            } else {
+                owned.clear();
+                for &tp in &self.claims.owned[m as usize] {
+                    if self.racks.mismatch(self.prep, m, tp) {
+                        self.maybe_revoked.insert(tp, m);
+                    } else {
+                        owned.push(tp);
+                    }
                 }
+                sort_kept(&mut owned);
+                if !self.claims.multiple_owners.is_empty() {
+                    owned.retain(|tp| !self.claims.multiple_owners.contains_key(tp));
+                }
+                self.lists.set(m, &owned);
             }
-            sort_kept(&mut owned);
-            if !self.claims.multiple_owners.is_empty() {
-                owned.retain(|tp| !self.claims.multiple_owners.contains_key(tp));
-            }
-            let keep = if owned.len() < self.min_quota {
+            let len = self.lists[m as usize].len();
+            let keep = if len < self.min_quota {
                 under.push(m);
-                owned.len()
-            } else if owned.len() >= self.max_quota && self.current_over < self.expected_over {
+                len
+            } else if len >= self.max_quota && self.current_over < self.expected_over {
                 self.current_over += 1;
                 if self.current_over == self.expected_over {
                     exact.clear();
@@ -140,13 +155,13 @@ impl Builder<'_, '_> {
                 }
                 self.min_quota
             };
-            for tp in &owned[keep..] {
+            for tp in &self.lists[m as usize][keep..] {
                 self.maybe_revoked.insert(*tp, m);
             }
-            owned.truncate(keep);
-            rewalked |= owned.iter().any(|tp| self.prep.dense(*tp).is_none());
-            self.lists.set(m, &owned);
-            self.counts[m as usize] = owned.len() as u32;
+            self.lists.truncate(m, keep);
+            let kept = &self.lists[m as usize];
+            rewalked |= kept.iter().any(|tp| self.prep.dense(*tp).is_none());
+            self.counts[m as usize] = kept.len() as u32;
         }
         (under, exact, rewalked)
     }
@@ -160,10 +175,15 @@ impl Builder<'_, '_> {
         // the kept partitions: marked when they all exist, else sorted for Java's walk
         let mut assigned: Vec<Tp> = Vec::new();
         let mut taken = vec![false; prep.total as usize];
+        // (a topic with every partition kept is skipped)
+        let mut free: Vec<u32> = prep.topics.iter().map(|t| t.partitions).collect();
         for m in &prep.map_order {
             for tp in &self.lists[*m as usize] {
                 match prep.dense(*tp) {
-                    Some(d) if !rewalked => taken[d] = true,
+                    Some(d) if !rewalked => {
+                        taken[d] = true;
+                        free[tp.t as usize] = free[tp.t as usize].saturating_sub(1);
+                    }
                     _ => assigned.push(*tp),
                 }
             }
@@ -173,6 +193,9 @@ impl Builder<'_, '_> {
         let mut next = it.next();
         let mut out = Vec::with_capacity(prep.total as usize);
         for (t, info) in prep.topics.iter().enumerate() {
+            if free[t] == 0 {
+                continue;
+            }
             for p in 0..info.partitions as i32 {
                 let tp = Tp { t: t as u32, p };
                 if next == Some(&tp) {

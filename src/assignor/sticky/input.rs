@@ -72,6 +72,18 @@ impl Lists {
         }
     }
 
+    /// Member m's list, to change in place.
+    pub fn slot_mut(&mut self, m: u32) -> &mut [Tp] {
+        let [start, len, _] = self.at[m as usize];
+        &mut self.buf[start as usize..(start + len) as usize]
+    }
+
+    /// Shortens member m's list to `len`.
+    pub fn truncate(&mut self, m: u32, len: usize) {
+        let a = &mut self.at[m as usize];
+        a[1] = a[1].min(len as u32);
+    }
+
     /// `List.remove(Object)` on member m's list: the first equal element, if any.
     pub fn remove_first(&mut self, m: u32, tp: Tp) {
         let [start, len, _] = self.at[m as usize];
@@ -126,6 +138,12 @@ impl Lists {
         let l = &mut self.0[m as usize];
         l.clear();
         l.extend_from_slice(items);
+    }
+    pub fn slot_mut(&mut self, m: u32) -> &mut [Tp] {
+        &mut self.0[m as usize]
+    }
+    pub fn truncate(&mut self, m: u32, len: usize) {
+        self.0[m as usize].truncate(len);
     }
     pub fn remove_first(&mut self, m: u32, tp: Tp) {
         remove_first(&mut self.0[m as usize], tp);
@@ -192,6 +210,8 @@ pub(super) struct Prep<'a> {
     pub topic_of_name: Vec<u32>,
     /// Per member, the partitions its `MemberData` carries, restricted to `topics`.
     pub member_data: Lists,
+    /// Every partition in `member_data` exists and appears once (computed natively only).
+    pub claimed_once: bool,
     /// Per member, `MemberData.generation`.
     pub generation: Vec<Option<i32>>,
 }
@@ -268,6 +288,17 @@ impl<'a> Prep<'a> {
             prev_owned = &m.owned;
             std::mem::swap(&mut prev_idx, &mut idx);
         }
+        // Natively: whether every claimed partition exists and is claimed once (then
+        // `claims` has nothing to settle).
+        let claimed_once = NATIVE && {
+            let mut seen = vec![false; total as usize];
+            (0..n).all(|m| {
+                member_data[m].iter().all(|tp| {
+                    let d = dense_of(&topics, *tp);
+                    d.is_some_and(|d| !std::mem::replace(&mut seen[d], true))
+                })
+            })
+        };
         Prep {
             input,
             map_order,
@@ -278,6 +309,7 @@ impl<'a> Prep<'a> {
             subs,
             topic_of_name,
             member_data,
+            claimed_once,
             generation: input.members.iter().map(|m| m.generation).collect(),
         }
     }
@@ -310,8 +342,7 @@ impl<'a> Prep<'a> {
 
     /// Dense index of a partition that exists.
     pub fn dense(&self, tp: Tp) -> Option<usize> {
-        let t = &self.topics[tp.t as usize];
-        (tp.p >= 0 && (tp.p as u32) < t.partitions).then(|| (t.offset + tp.p as u32) as usize)
+        dense_of(&self.topics, tp)
     }
 
     /// The partition at a dense index.
@@ -349,6 +380,12 @@ fn same_name(a: &str, b: &str) -> bool {
         return a == b;
     }
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// Dense index of a partition of `topics` that exists.
+fn dense_of(topics: &[TopicInfo<'_>], tp: Tp) -> Option<usize> {
+    let t = &topics[tp.t as usize];
+    (tp.p >= 0 && (tp.p as u32) < t.partitions).then(|| (t.offset + tp.p as u32) as usize)
 }
 
 /// The subscriptions map's iteration order (a `java.util.HashMap` keyed by member id: a later
@@ -402,7 +439,20 @@ pub(super) fn claims(prep: &Prep<'_>) -> Claims {
     let mut first: Vec<bool> = vec![false; prep.topic_of_name.len()];
     let mut first_len = 0usize;
     let mut first_m = 0u32;
-    let mut owned = Lists::with_room(n, |m| prep.member_data[m].len());
+    let settled = NATIVE && prep.claimed_once;
+    let mut owned = if settled {
+        // each member keeps what it claims (the members outside the map are cut below)
+        prep.member_data.clone()
+    } else {
+        Lists::with_room(n, |m| prep.member_data[m].len())
+    };
+    if settled {
+        for m in 0..n as u32 {
+            if prep.rank[m as usize] == u32::MAX {
+                owned.truncate(m, 0);
+            }
+        }
+    }
     let mut multiple_owners = FastMap::default();
     let mut max_generation = DEFAULT_GENERATION;
     // previous owner per partition: dense for existing partitions, a map for the others
@@ -427,6 +477,9 @@ pub(super) fn claims(prep: &Prep<'_>) -> Claims {
         }
         let generation = prep.generation[m as usize].unwrap_or(DEFAULT_GENERATION);
         max_generation = max_generation.max(generation);
+        if settled {
+            continue;
+        }
         for &tp in &prep.member_data[m as usize] {
             let slot = match prep.dense(tp) {
                 Some(d) => &mut owner_dense[d],
@@ -594,5 +647,36 @@ impl Racks {
             let r = self.consumer[list[*i] as usize];
             r != NONE && racks.contains(&r)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Lists, Tp};
+
+    fn tp(p: i32) -> Tp {
+        Tp { t: 0, p }
+    }
+
+    /// The buffer's lists behave as one vector per member, past their room too.
+    #[test]
+    fn lists_act_as_vectors() {
+        let mut lists = Lists::with_room(3, |m| m);
+        let mut want: Vec<Vec<Tp>> = vec![Vec::new(); 3];
+        for i in 0..40 {
+            let m = (i * 7 % 3) as u32;
+            assert_eq!(lists.push(m, tp(i)), want[m as usize].len() + 1);
+            want[m as usize].push(tp(i));
+        }
+        lists.remove_first(1, tp(1));
+        want[1].retain(|x| *x != tp(1));
+        lists.set(2, &[tp(9); 20]);
+        want[2] = vec![tp(9); 20];
+        lists.truncate(0, 3);
+        want[0].truncate(3);
+        lists.slot_mut(2)[0] = tp(-1);
+        want[2][0] = tp(-1);
+        assert_eq!(lists.to_vecs(), want);
+        assert_eq!(Lists::from_vecs(want.clone()).to_vecs(), want);
     }
 }
