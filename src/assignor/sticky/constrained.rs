@@ -8,10 +8,11 @@ use super::StickyError;
 use crate::collections::FastMap;
 
 pub(super) struct Built {
-    /// Per member (input index), the partitions it keeps: the start of Java's list.
+    /// Per member (input index), the partitions it keeps: natively the start of Java's
+    /// list; in the page the whole list (new partitions are pushed to it directly).
     pub lists: Lists,
-    /// The new partitions in the order they were given, with their member: the rest of
-    /// each member's list, in order.
+    /// Natively, the new partitions in the order they were given, with their member: the
+    /// rest of each member's list, in order (empty in the page).
     pub log: Vec<(Tp, u32)>,
     /// Whether a kept partition that does not exist made Java walk the partitions without
     /// matching the kept ones (so a kept partition may also be in the log).
@@ -166,10 +167,10 @@ impl Builder<'_, '_> {
         (under, exact, rewalked)
     }
 
-    /// `getUnassignedPartitions`: all partitions in (topic name,
-    /// partition) order, minus the kept ones, walked with Java's two pointers. A kept
-    /// partition that does not exist stops the walk from matching (Java's quirk): every
-    /// partition after it counts as unassigned, kept or not.
+    /// `getUnassignedPartitions`: all partitions in (topic name, partition) order, minus
+    /// the kept ones, walked with Java's two pointers. A kept partition that does not
+    /// exist stops the walk from matching (Java's quirk): every partition after it in that
+    /// order counts as unassigned, kept or not (after a kept (t, -1), all of t's too).
     fn unassigned(&self, rewalked: bool) -> Vec<Tp> {
         let prep = self.prep;
         // the kept partitions: marked when they all exist, else sorted for Java's walk

@@ -160,9 +160,10 @@ pub struct Withheld {
 struct Raw {
     /// Each member's list: `lists`, then its entries of `log` in order.
     lists: Lists,
-    /// The constrained algorithm's new partitions with their members, in order. Each
-    /// exists and is given once: when a kept partition may be given again (`rewalked`),
-    /// the log is merged into `lists` before anything reads it.
+    /// Natively, the constrained algorithm's new partitions with their members, in order
+    /// (empty in the page, which pushes them to `lists`). Each exists and is given once:
+    /// when a kept partition may be given again (`rewalked`), the log is merged into
+    /// `lists` before anything reads it.
     log: Vec<(Tp, u32)>,
     withheld: Vec<(Tp, u32)>,
     stopped_early: bool,
