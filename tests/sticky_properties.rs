@@ -2,7 +2,8 @@
 //! and only to a member; equal subscriptions balanced within one; members that stay keep
 //! what they owned up to their quota; cooperative never hands a partition to a new owner in
 //! the round that revokes it, and the follow-up round completes the assignment; the member
-//! listing order does not matter.
+//! listing order does not matter, nor does the order each member lists its topics in (the
+//! assignors' shared paths for members on one list give the answer of the plain ones).
 
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -137,6 +138,30 @@ proptest! {
         if !may_depend_on_order(&next) {
             let s = shuffled(&next, seed);
             prop_assert_eq!(sticky(&s).unwrap().to_map(&s), map);
+        }
+    }
+
+    /// Members on one list (the assignors' shared paths) and the same topics listed in
+    /// other orders (each member read apart, its partitions merged into one list): the same
+    /// assignment, shares, notes and withheld partitions, fresh and after a rebalance.
+    #[test]
+    fn one_list_or_lists_apart_give_the_same_answer(g in group(true), leave in 0usize..8, join in any::<bool>()) {
+        let apart = |g: &GroupInput| {
+            let mut h = g.clone();
+            for (i, m) in h.members.iter_mut().enumerate() {
+                if i % 2 == 1 {
+                    let mut t: Vec<String> = m.topics.iter().cloned().collect();
+                    t.reverse();
+                    m.topics = t.into();
+                }
+            }
+            h
+        };
+        for assign in [sticky, cooperative_sticky] {
+            let a = assign(&g).unwrap();
+            prop_assert_eq!(&assign(&apart(&g)).unwrap(), &a);
+            let next = rebalanced(&g, &a, leave, join);
+            prop_assert_eq!(assign(&apart(&next)).unwrap(), assign(&next).unwrap());
         }
     }
 
