@@ -37,7 +37,12 @@ struct Builder<'p, 'a> {
     transferring: FastMap<Tp, u32>,
 }
 
-pub(super) fn build(prep: &Prep<'_>, racks: &Racks, claims: &Claims) -> Result<Built, StickyError> {
+/// Takes the claims' owned partitions: each member's list starts as them.
+pub(super) fn build(
+    prep: &Prep<'_>,
+    racks: &Racks,
+    claims: &mut Claims,
+) -> Result<Built, StickyError> {
     let members = prep.members();
     if members == 0 {
         // `totalPartitionsCount % numberOfConsumers`
@@ -47,6 +52,8 @@ pub(super) fn build(prep: &Prep<'_>, racks: &Racks, claims: &Claims) -> Result<B
     }
     let total = prep.total as usize;
     let max_quota = total.div_ceil(members);
+    let lists = std::mem::take(&mut claims.owned);
+    let claims = &*claims;
     let mut b = Builder {
         prep,
         racks,
@@ -55,13 +62,7 @@ pub(super) fn build(prep: &Prep<'_>, racks: &Racks, claims: &Claims) -> Result<B
         max_quota,
         expected_over: total % members,
         current_over: 0,
-        lists: if NATIVE {
-            claims.owned.clone()
-        } else {
-            Lists::with_room(prep.input.members.len(), |m| {
-                claims.owned[m].len().min(max_quota)
-            })
-        },
+        lists,
         log: Vec::with_capacity(if NATIVE { total } else { 0 }),
         counts: vec![0; prep.input.members.len()],
         maybe_revoked: FastMap::default(),
@@ -119,7 +120,7 @@ impl Builder<'_, '_> {
         let mut owned: Vec<Tp> = Vec::new();
         for &m in &self.prep.map_order {
             // Natively, with nothing to filter out, the kept partitions are sorted and cut
-            // where they lie (the lists start as the owned ones).
+            // where they lie (each list starts as the member's owned partitions).
             let in_place = NATIVE
                 && self.racks.consumer[m as usize] == NONE
                 && self.claims.multiple_owners.is_empty();
@@ -127,7 +128,7 @@ impl Builder<'_, '_> {
                 sort_kept(self.lists.slot_mut(m));
             } else {
                 owned.clear();
-                for &tp in &self.claims.owned[m as usize] {
+                for &tp in &self.lists[m as usize] {
                     if self.racks.mismatch(self.prep, m, tp) {
                         self.maybe_revoked.insert(tp, m);
                     } else {

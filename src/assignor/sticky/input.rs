@@ -275,7 +275,7 @@ impl<'a> Prep<'a> {
             idx.clear();
             for (j, (name, parts)) in m.owned.iter().enumerate() {
                 let t = match prev_owned.get(j) {
-                    Some((pn, _)) if same_name(pn, name) => prev_idx[j],
+                    Some((pn, _)) if pn == name => prev_idx[j],
                     _ => topic_index.get(name.as_str()).copied().unwrap_or(NONE),
                 };
                 idx.push(t);
@@ -371,17 +371,6 @@ impl<'a> Prep<'a> {
     }
 }
 
-/// String equality without a call to `memcmp` for short names (most topic names), which
-/// the owned lists compare once per topic.
-#[inline]
-fn same_name(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if !NATIVE || a.len() > 16 {
-        return a == b;
-    }
-    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
-}
-
 /// Dense index of a partition of `topics` that exists.
 fn dense_of(topics: &[TopicInfo<'_>], tp: Tp) -> Option<usize> {
     let t = &topics[tp.t as usize];
@@ -456,7 +445,8 @@ pub(super) fn claims(prep: &Prep<'_>) -> Claims {
     let mut multiple_owners = FastMap::default();
     let mut max_generation = DEFAULT_GENERATION;
     // previous owner per partition: dense for existing partitions, a map for the others
-    let mut owner_dense = vec![NONE; prep.total as usize];
+    // (nothing to settle: no table)
+    let mut owner_dense = vec![NONE; if settled { 0 } else { prep.total as usize }];
     let mut owner_other: FastMap<Tp, u32> = FastMap::default();
     for &m in &prep.map_order {
         let sub = prep.subs.of(m);

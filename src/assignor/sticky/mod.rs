@@ -180,9 +180,9 @@ impl Raw {
 
 fn run(prep: &Prep<'_>, cooperative: bool) -> Result<Raw, StickyError> {
     let racks = Racks::new(prep);
-    let claims = input::claims(prep);
+    let mut claims = input::claims(prep);
     if claims.all_equal {
-        let b = constrained::build(prep, &racks, &claims)?;
+        let b = constrained::build(prep, &racks, &mut claims)?;
         let mut raw = Raw {
             lists: b.lists,
             log: b.log,
