@@ -163,6 +163,21 @@ fn main() {
                     kind.name()
                 );
             }
+            // Java's general algorithm (subscriptions differ) at the page's bound: 100 members,
+            // each on half of 100 topics of 1,000 (5,000,000 member-partition pairs). One full
+            // isBalanced walk per move made it 4.6 s fresh; Java takes minutes.
+            let fresh = rebalance_lab::assignor::server_benchmark_input(100, 100, 1000, true);
+            let left = one_leaves(&fresh, kind).unwrap();
+            for (what, input) in [("fresh", &fresh), ("one member left", &left)] {
+                let us = median_us(5, || {
+                    black_box(try_assign(kind, black_box(input)).unwrap());
+                });
+                println!(
+                    "{}, 100 members × half of 100 topics × 1,000 partitions, {what}: median {:.1} ms",
+                    kind.name(),
+                    us / 1000.0
+                );
+            }
             let big = one_leaves(&benchmark_input(10_000, 50, 10_000), kind).unwrap();
             let us = median_us(5, || {
                 black_box(try_assign(kind, black_box(&big)).unwrap());

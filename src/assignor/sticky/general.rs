@@ -181,6 +181,9 @@ struct Builder<'p, 'a> {
     movements: Movements,
     /// `isBalanced()` cached until the assignment changes.
     balanced: Option<bool>,
+    /// No partition is held twice or by nobody: known after the first full `isBalanced`
+    /// of a `performReassignments`, whose moves keep it so.
+    plain: std::cell::Cell<Option<bool>>,
     /// A topic has a fixed member among its potential consumers (Java then fails on it).
     topic_has_fixed: Vec<bool>,
     steps: u64,
@@ -234,6 +237,7 @@ pub(super) fn build(
         revocation_required: false,
         movements: Movements::new(prep.total as usize, nt),
         balanced: None,
+        plain: Default::default(),
         topic_has_fixed: vec![false; nt],
         steps: 0,
         stopped_early: false,
@@ -392,6 +396,7 @@ impl Builder<'_, '_> {
         self.owner[d] = m;
         self.tree.insert(self.key(m));
         self.set_count_changed();
+        self.plain.set(None);
         true
     }
 
@@ -541,6 +546,9 @@ impl Builder<'_, '_> {
         if first.0 + 1 >= last.0 {
             return Ok(true);
         }
+        if self.plain.get() == Some(true) && self.unbalanced_pair() {
+            return Ok(false);
+        }
         // allPartitions: partition -> member, members in map order, the last one wins
         let total = self.prep.total as usize;
         let mut holder = vec![NONE; total];
@@ -565,7 +573,15 @@ impl Builder<'_, '_> {
                 }
             }
         }
-        let mut own = vec![false; if shared { total } else { 0 }];
+        // a gap in a topic of members set aside only (they hold all of theirs) is no gap
+        self.plain.set(Some(
+            !shared
+                && topic_gap
+                    .iter()
+                    .zip(&self.topic_has_fixed)
+                    .all(|(g, f)| !g || *f),
+        ));
+        let mut own = vec![false; total];
         for &(c, r) in self.tree.iter() {
             let m = self.prep.by_rank[r as usize];
             let c = c as usize;
@@ -587,15 +603,14 @@ impl Builder<'_, '_> {
             }
             // Java's own walk: the first partition it does not hold, in topic then
             // partition order, decides (a partition nobody holds throws).
-            let mine: Vec<usize> = self.lists[m as usize]
-                .iter()
-                .filter_map(|tp| self.prep.dense(*tp))
-                .collect();
-            let mut own_small = vec![false; if shared { 0 } else { total }];
-            let own = if shared { &mut own } else { &mut own_small };
-            for d in &mine {
-                own[*d] = true;
-            }
+            let mark = |own: &mut Vec<bool>, v: bool| {
+                for tp in &self.lists[m as usize] {
+                    if let Some(d) = self.prep.dense(*tp) {
+                        own[d] = v;
+                    }
+                }
+            };
+            mark(&mut own, true);
             let mut verdict = None;
             'topics: for &t in &self.potential[m as usize] {
                 let ti = &self.prep.topics[t as usize];
@@ -614,9 +629,7 @@ impl Builder<'_, '_> {
                     }
                 }
             }
-            for d in &mine {
-                own[*d] = false;
-            }
+            mark(&mut own, false);
             if let Some(v) = verdict {
                 return v;
             }
@@ -624,10 +637,39 @@ impl Builder<'_, '_> {
         Ok(true)
     }
 
+    /// Whether a member may get a topic that another one, two or more partitions ahead,
+    /// holds a partition of. In a `plain` state Java's walk then finds the assignment
+    /// unbalanced whichever member it looks at first, so one such pair answers without the
+    /// walk (one walk per move made balancing quadratic in the partitions). Gives up
+    /// (false) after about one walk's work.
+    fn unbalanced_pair(&self) -> bool {
+        let mut budget = self.prep.total as usize + self.tree.v.len();
+        for &(ch, rh) in self.tree.iter().rev() {
+            let list = &self.lists[self.prep.by_rank[rh as usize] as usize];
+            for &(cm, rm) in self.tree.iter() {
+                if cm + 2 > ch {
+                    break;
+                }
+                let m = self.prep.by_rank[rm as usize];
+                let Some(b) = budget.checked_sub(list.len() + 1) else {
+                    return false;
+                };
+                budget = b;
+                if cm as usize != self.max_assignment_size(m)
+                    && list.iter().any(|tp| self.subscribed(m, tp.t))
+                {
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
     /// `performReassignments`.
     fn perform(&mut self, list: &[usize], prev: &[(u32, i32)]) -> Result<bool, StickyError> {
         let mut performed = false;
         let mut passes = 0u32;
+        self.plain.set(None);
         loop {
             let mut modified = false;
             for &d in list {
