@@ -327,9 +327,10 @@ pub fn with_previous(input: &GroupInput, base: &Baseline) -> GroupInput {
 /// them on its main thread; an edit with a pinned what-if runs them up to seven times (the
 /// scenario's own, with its follow-up round; sticky and cooperative-sticky before and after
 /// the change, and cooperative-sticky's follow-up). At the bound one run takes 3 to 14 ms
-/// with equal subscriptions and 7 to 31 ms with half the topics each in the page's build
-/// (`tests/web.rs`, bench_assignors_in_wasm): an estimated 30 to 100 ms and 50 to 220 ms
-/// per such edit. A whole edit at the bound is not measured yet (README, Open items).
+/// with equal subscriptions and 7 to 31 ms with half the topics each at 1,000 members, 13 to
+/// 44 ms at 100 members on half of 100 topics of 1,000, in the page's build (`tests/web.rs`,
+/// bench_assignors_in_wasm). A whole edit there holds the main thread about 0.6 s, as long
+/// as under range (bench_the_longest_task_of_an_edit_at_the_sticky_bound; README).
 pub const STICKY_PAIRS: u64 = 10_000_000;
 
 /// Why the page does not run `kind` (a sticky assignor) on `input`, if it is above the bound.

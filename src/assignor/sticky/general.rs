@@ -169,8 +169,13 @@ struct Builder<'p, 'a> {
     keys: JavaHashMap<&'a str, u32>,
     /// Per member, its subscribed topics in metadata (duplicates kept).
     potential: Vec<Vec<u32>>,
-    /// Per member, the same sorted without duplicates (for look-ups).
-    subscribes: Vec<Vec<u32>>,
+    /// Per member, `words` words with a bit per topic it subscribes to (the look-up walking
+    /// the tree for the least loaded subscriber); empty above 8 MB, then `potential` is searched.
+    bits: Vec<u32>,
+    words: usize,
+    /// The same with a bit per topic the member holds a partition of: built by each
+    /// `performReassignments` when `bits` is, kept by its moves.
+    held: Vec<u32>,
     /// Per topic, its potential consumers in subscriptions-map order (duplicates kept).
     topic_consumers: Vec<Vec<u32>>,
     /// `currentPartitionConsumer` per dense partition.
@@ -210,15 +215,15 @@ pub(super) fn build(
             }
         }
     }
-    let subscribes = potential
-        .iter()
-        .map(|p| {
-            let mut s = p.clone();
-            sort(&mut s);
-            s.dedup();
-            s
-        })
-        .collect();
+    let words = nt.div_ceil(32);
+    let mut bits = vec![0u32; if n * words <= 1 << 21 { n * words } else { 0 }];
+    if !bits.is_empty() {
+        for (m, p) in potential.iter().enumerate() {
+            for t in p {
+                bits[m * words + *t as usize / 32] |= 1 << (t % 32);
+            }
+        }
+    }
     let mut current = vec![false; n];
     for &m in &prep.map_order {
         current[m as usize] = true;
@@ -230,7 +235,9 @@ pub(super) fn build(
         current,
         keys,
         potential,
-        subscribes,
+        bits,
+        words,
+        held: Vec::new(),
         topic_consumers,
         owner: vec![NONE; prep.total as usize],
         tree: SortedSet::default(),
@@ -320,7 +327,10 @@ impl Builder<'_, '_> {
     }
 
     fn subscribed(&self, m: u32, t: u32) -> bool {
-        self.subscribes[m as usize].binary_search(&t).is_ok()
+        match self.bits.get(m as usize * self.words + t as usize / 32) {
+            Some(w) => w >> (t % 32) & 1 != 0,
+            None => self.potential[m as usize].contains(&t),
+        }
     }
 
     /// `assignOwnedPartitions`: drops partitions of topics the member left (or off its
@@ -546,7 +556,7 @@ impl Builder<'_, '_> {
         if first.0 + 1 >= last.0 {
             return Ok(true);
         }
-        if self.plain.get() == Some(true) && self.unbalanced_pair() {
+        if self.plain.get() == Some(true) && !self.held.is_empty() && self.unbalanced_pair() {
             return Ok(false);
         }
         // allPartitions: partition -> member, members in map order, the last one wins
@@ -581,7 +591,6 @@ impl Builder<'_, '_> {
                     .zip(&self.topic_has_fixed)
                     .all(|(g, f)| !g || *f),
         ));
-        let mut own = vec![false; total];
         for &(c, r) in self.tree.iter() {
             let m = self.prep.by_rank[r as usize];
             let c = c as usize;
@@ -602,36 +611,25 @@ impl Builder<'_, '_> {
                 continue;
             }
             // Java's own walk: the first partition it does not hold, in topic then
-            // partition order, decides (a partition nobody holds throws).
-            let mark = |own: &mut Vec<bool>, v: bool| {
-                for tp in &self.lists[m as usize] {
-                    if let Some(d) = self.prep.dense(*tp) {
-                        own[d] = v;
-                    }
-                }
-            };
-            mark(&mut own, true);
-            let mut verdict = None;
-            'topics: for &t in &self.potential[m as usize] {
+            // partition order, decides (a partition nobody holds throws). Whether it holds
+            // one is `List.contains` when some are held twice, else who holds it.
+            for &t in &self.potential[m as usize] {
                 let ti = &self.prep.topics[t as usize];
-                for d in ti.offset as usize..(ti.offset + ti.partitions) as usize {
-                    if own[d] {
+                let start = ti.offset as usize;
+                for (p, &h) in holder[start..start + ti.partitions as usize]
+                    .iter()
+                    .enumerate()
+                {
+                    if h == m || shared && self.lists[m as usize].contains(&Tp { t, p: p as i32 }) {
                         continue;
                     }
-                    let h = holder[d];
                     if h == NONE {
-                        verdict = Some(Err(npe()));
-                        break 'topics;
+                        return Err(npe());
                     }
                     if c + 1 < count(h) {
-                        verdict = Some(Ok(false));
-                        break 'topics;
+                        return Ok(false);
                     }
                 }
-            }
-            mark(&mut own, false);
-            if let Some(v) = verdict {
-                return v;
             }
         }
         Ok(true)
@@ -644,19 +642,20 @@ impl Builder<'_, '_> {
     /// (false) after about one walk's work.
     fn unbalanced_pair(&self) -> bool {
         let mut budget = self.prep.total as usize + self.tree.v.len();
+        let w = self.words;
         for &(ch, rh) in self.tree.iter().rev() {
-            let list = &self.lists[self.prep.by_rank[rh as usize] as usize];
+            let h = self.prep.by_rank[rh as usize] as usize;
             for &(cm, rm) in self.tree.iter() {
                 if cm + 2 > ch {
                     break;
                 }
                 let m = self.prep.by_rank[rm as usize];
-                let Some(b) = budget.checked_sub(list.len() + 1) else {
+                let Some(b) = budget.checked_sub(w + 1) else {
                     return false;
                 };
                 budget = b;
-                if cm as usize != self.max_assignment_size(m)
-                    && list.iter().any(|tp| self.subscribed(m, tp.t))
+                if (0..w).any(|i| self.held[h * w + i] & self.bits[m as usize * w + i] != 0)
+                    && cm as usize != self.max_assignment_size(m)
                 {
                     return true;
                 }
@@ -670,6 +669,15 @@ impl Builder<'_, '_> {
         let mut performed = false;
         let mut passes = 0u32;
         self.plain.set(None);
+        if !self.bits.is_empty() {
+            let w = self.words;
+            self.held = vec![0; self.bits.len()];
+            for (m, list) in self.lists.iter().enumerate() {
+                for tp in list {
+                    self.held[m * w + tp.t as usize / 32] |= 1 << (tp.t % 32);
+                }
+            }
+        }
         loop {
             let mut modified = false;
             for &d in list {
@@ -787,6 +795,14 @@ impl Builder<'_, '_> {
         super::input::remove_first(&mut self.lists[from as usize], tp);
         self.lists[to as usize].push(tp);
         self.owner[d] = to;
+        if !self.held.is_empty() {
+            let (w, bit) = (self.words, 1u32 << (tp.t % 32));
+            let i = tp.t as usize / 32;
+            self.held[to as usize * w + i] |= bit;
+            if !self.lists[from as usize].iter().any(|x| x.t == tp.t) {
+                self.held[from as usize * w + i] &= !bit;
+            }
+        }
         self.tree.insert(self.key(to));
         self.tree.insert(self.key(from));
         self.set_count_changed();
