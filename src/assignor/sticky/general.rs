@@ -186,7 +186,7 @@ struct Builder<'p, 'a> {
     movements: Movements,
     /// `isBalanced()` cached until the assignment changes.
     balanced: Option<bool>,
-    /// No partition is held twice or by nobody: known after the first full `isBalanced`
+    /// Every partition held exists and is held once, and none is held by nobody: known after the first full `isBalanced`
     /// of a `performReassignments`, whose moves keep it so.
     plain: std::cell::Cell<Option<bool>>,
     /// A topic has a fixed member among its potential consumers (Java then fails on it).
@@ -562,12 +562,17 @@ impl Builder<'_, '_> {
         // allPartitions: partition -> member, members in map order, the last one wins
         let total = self.prep.total as usize;
         let mut holder = vec![NONE; total];
+        // `shared`: a partition is held twice, or one held does not exist (a kept partition
+        // past its topic's end counts in its member's size, but the walk never meets it)
         let mut shared = false;
         for (_, &m) in self.keys.iter() {
             for tp in &self.lists[m as usize] {
-                if let Some(d) = self.prep.dense(*tp) {
-                    shared |= holder[d] != NONE;
-                    holder[d] = m;
+                match self.prep.dense(*tp) {
+                    Some(d) => {
+                        shared |= holder[d] != NONE;
+                        holder[d] = m;
+                    }
+                    None => shared = true,
                 }
             }
         }
