@@ -170,7 +170,8 @@ struct Builder<'p, 'a> {
     /// Per member, its subscribed topics in metadata (duplicates kept).
     potential: Vec<Vec<u32>>,
     /// Per member, `words` words with a bit per topic it subscribes to (the look-up walking
-    /// the tree for the least loaded subscriber); empty above 8 MB, then `potential` is searched.
+    /// the tree for the least loaded subscriber); empty above 8 MB (then `potential` is
+    /// searched).
     bits: Vec<u32>,
     words: usize,
     /// The same with a bit per topic the member holds a partition of: built by each
@@ -186,8 +187,8 @@ struct Builder<'p, 'a> {
     movements: Movements,
     /// `isBalanced()` cached until the assignment changes.
     balanced: Option<bool>,
-    /// Every partition held exists and is held once, and none is held by nobody: known after the first full `isBalanced`
-    /// of a `performReassignments`, whose moves keep it so.
+    /// Every partition held exists and is held once, and none is held by nobody: known
+    /// after the first full `isBalanced` of a `performReassignments`, whose moves keep it so.
     plain: std::cell::Cell<Option<bool>>,
     /// A topic has a fixed member among its potential consumers (Java then fails on it).
     topic_has_fixed: Vec<bool>,
@@ -216,7 +217,8 @@ pub(super) fn build(
         }
     }
     let words = nt.div_ceil(32);
-    let mut bits = vec![0u32; if n * words <= 1 << 21 { n * words } else { 0 }];
+    let size = n.saturating_mul(words);
+    let mut bits = vec![0u32; if size <= 1 << 21 { size } else { 0 }];
     if !bits.is_empty() {
         for (m, p) in potential.iter().enumerate() {
             for t in p {
@@ -327,10 +329,10 @@ impl Builder<'_, '_> {
     }
 
     fn subscribed(&self, m: u32, t: u32) -> bool {
-        match self.bits.get(m as usize * self.words + t as usize / 32) {
-            Some(w) => w >> (t % 32) & 1 != 0,
-            None => self.potential[m as usize].contains(&t),
+        if self.bits.is_empty() {
+            return self.potential[m as usize].contains(&t);
         }
+        self.bits[m as usize * self.words + t as usize / 32] >> (t % 32) & 1 != 0
     }
 
     /// `assignOwnedPartitions`: drops partitions of topics the member left (or off its
