@@ -94,6 +94,19 @@ impl Lists {
         }
     }
 
+    /// Lists laid end to end in `buf`, member m's `lens[m]` long (each with no spare room).
+    pub fn from_flat(buf: Vec<Tp>, lens: &[u32]) -> Lists {
+        let mut next = 0u32;
+        let at = lens
+            .iter()
+            .map(|l| {
+                next += l;
+                [next - l, *l, *l]
+            })
+            .collect();
+        Lists { buf, at }
+    }
+
     /// Lists holding these vectors.
     pub fn from_vecs(lists: Vec<Vec<Tp>>) -> Lists {
         let mut out = Lists::with_room(lists.len(), |m| lists[m].len());
@@ -266,38 +279,31 @@ impl<'a> Prep<'a> {
             .enumerate()
             .map(|(i, t)| (t.name, i as u32))
             .collect();
-        let mut member_data = Lists::with_room(n, |m| {
-            input.members[m].owned.iter().map(|(_, ps)| ps.len()).sum()
-        });
-        let mut prev_owned: &[(String, Vec<i32>)] = &[];
-        let (mut prev_idx, mut idx): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
-        for (i, m) in input.members.iter().enumerate() {
-            idx.clear();
-            for (j, (name, parts)) in m.owned.iter().enumerate() {
-                let t = match prev_owned.get(j) {
-                    Some((pn, _)) if pn == name => prev_idx[j],
-                    _ => topic_index.get(name.as_str()).copied().unwrap_or(NONE),
-                };
-                idx.push(t);
-                if t != NONE {
-                    for p in parts {
-                        member_data.push(i as u32, Tp { t, p: *p });
-                    }
-                }
-            }
-            prev_owned = &m.owned;
-            std::mem::swap(&mut prev_idx, &mut idx);
-        }
         // Natively: whether every claimed partition exists and is claimed once (then
-        // `claims` has nothing to settle).
-        let claimed_once = NATIVE && {
+        // `claims` has nothing to settle), found while reading them.
+        #[cfg(not(target_arch = "wasm32"))]
+        let (member_data, claimed_once) = {
+            let mut buf = Vec::new();
+            let mut lens = vec![0u32; n];
             let mut seen = vec![false; total as usize];
-            (0..n).all(|m| {
-                member_data[m].iter().all(|tp| {
-                    let d = dense_of(&topics, *tp);
-                    d.is_some_and(|d| !std::mem::replace(&mut seen[d], true))
-                })
-            })
+            let mut once = true;
+            each_claim(input, &topic_index, |m, tp| {
+                buf.push(tp);
+                lens[m as usize] += 1;
+                let d = dense_of(&topics, tp);
+                once &= d.is_some_and(|d| !std::mem::replace(&mut seen[d], true));
+            });
+            (Lists::from_flat(buf, &lens), once)
+        };
+        #[cfg(target_arch = "wasm32")]
+        let (member_data, claimed_once) = {
+            let mut lists = Lists::with_room(n, |m| {
+                input.members[m].owned.iter().map(|(_, ps)| ps.len()).sum()
+            });
+            each_claim(input, &topic_index, |m, tp| {
+                lists.push(m, tp);
+            });
+            (lists, false)
         };
         Prep {
             input,
@@ -371,6 +377,44 @@ impl<'a> Prep<'a> {
     }
 }
 
+/// Every member's previous partitions whose topic is in `topic_index`, in input order:
+/// `each(member, partition)`. Topics are resolved by name, the previous member's owned list
+/// first (it is usually in the same order).
+fn each_claim(input: &GroupInput, topic_index: &FastMap<&str, u32>, mut each: impl FnMut(u32, Tp)) {
+    let mut prev_owned: &[(String, Vec<i32>)] = &[];
+    let (mut prev_idx, mut idx): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
+    for (i, m) in input.members.iter().enumerate() {
+        idx.clear();
+        for (j, (name, parts)) in m.owned.iter().enumerate() {
+            let t = match prev_owned.get(j) {
+                Some((pn, _)) if same_name(pn, name) => prev_idx[j],
+                _ => topic_index.get(name.as_str()).copied().unwrap_or(NONE),
+            };
+            idx.push(t);
+            if t != NONE {
+                for p in parts {
+                    each(i as u32, Tp { t, p: *p });
+                }
+            }
+        }
+        prev_owned = &m.owned;
+        std::mem::swap(&mut prev_idx, &mut idx);
+    }
+}
+
+/// `a == b`; natively, names of 8 to 16 bytes as two 8-byte words each, without a call to
+/// `memcmp` (topic names are mostly that long).
+#[inline(always)]
+fn same_name(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if !NATIVE || a.len() != b.len() || !(8..=16).contains(&a.len()) {
+        return a == b;
+    }
+    let word = |s: &[u8], at: usize| u64::from_ne_bytes(s[at..at + 8].try_into().unwrap_or([0; 8]));
+    let last = a.len() - 8;
+    word(a, 0) == word(b, 0) && word(a, last) == word(b, last)
+}
+
 /// Dense index of a partition of `topics` that exists.
 fn dense_of(topics: &[TopicInfo<'_>], tp: Tp) -> Option<usize> {
     let t = &topics[tp.t as usize];
@@ -386,7 +430,7 @@ fn member_orders(input: &GroupInput) -> (Vec<u32>, Vec<u32>) {
         let by_rank = string_order(&ids);
         let distinct = by_rank
             .windows(2)
-            .all(|w| ids[w[0] as usize] != ids[w[1] as usize]);
+            .all(|w| !same_name(ids[w[0] as usize], ids[w[1] as usize]));
         if distinct {
             // Distinct keys: the map's order follows from their hashes alone, unless a
             // bucket would have become a tree.
