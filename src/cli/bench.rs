@@ -20,8 +20,8 @@ pub enum Rebalance {
 #[derive(Debug, clap::Args)]
 #[command(
     long_about = "Time an assignor on Kafka's ClientSideAssignorBenchmark scenario: M members \
-all subscribed to T topics of P partitions each; prints the median of N runs. Build with \
---release for meaningful figures.",
+all subscribed to T topics of P partitions each; prints the median of N runs, after as many \
+untimed runs (at most half a second of them). Build with --release for meaningful figures.",
     after_help = "\
 Examples:
   rebalance-lab bench --assignor roundrobin --members 1000 --topics 50 --partitions 200
@@ -84,6 +84,16 @@ pub fn run(a: Args) -> Result<String, String> {
         .flat_map(|m| m.topics.iter().map(|t| t.as_str()))
         .collect();
     let expected_total = subscribed.len() as u64 * partitions as u64;
+    // Steady state, as the Java side's warm-up gives Java: untimed runs first (the
+    // allocator's heap grown, the caches and the CPU's clock warm), for half a second or as
+    // many runs as are timed, whichever ends first.
+    let warm = Instant::now();
+    for _ in 0..runs {
+        if warm.elapsed().as_secs_f64() > 0.5 {
+            break;
+        }
+        assignor::try_assign(kind, &input).map_err(|e| e.to_string())?;
+    }
     let mut times = Vec::with_capacity(runs as usize);
     let mut check = 0u64;
     for _ in 0..runs {

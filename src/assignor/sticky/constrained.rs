@@ -174,6 +174,20 @@ impl Builder<'_, '_> {
     /// order counts as unassigned, kept or not (after a kept (t, -1), all of t's too).
     fn unassigned(&self, rewalked: bool) -> Vec<Tp> {
         let prep = self.prep;
+        if NATIVE
+            && !loop_only()
+            && prep
+                .map_order
+                .iter()
+                .all(|m| self.lists[*m as usize].is_empty())
+        {
+            // nothing kept (a fresh group): every partition, in order
+            let mut out = Vec::with_capacity(prep.total as usize);
+            for (t, info) in prep.topics.iter().enumerate() {
+                out.extend((0..info.partitions as i32).map(|p| Tp { t: t as u32, p }));
+            }
+            return out;
+        }
         // the kept partitions: marked when they all exist, else sorted for Java's walk
         let mut assigned: Vec<Tp> = Vec::new();
         let mut taken = vec![false; prep.total as usize];
@@ -287,6 +301,9 @@ impl Builder<'_, '_> {
         mut under: Vec<u32>,
         mut exact: std::collections::VecDeque<u32>,
     ) -> Result<Vec<u32>, StickyError> {
+        if let Some(left) = self.round_robin_from_nothing(unassigned, &under, &exact) {
+            return Ok(left);
+        }
         let mut kept: Vec<u32> = Vec::with_capacity(under.len());
         let mut pos = 0usize;
         for &tp in unassigned {
@@ -329,6 +346,49 @@ impl Builder<'_, '_> {
         Ok(kept)
     }
 
+    /// Natively, [`Builder::round_robin`] where every member starts from nothing (a fresh
+    /// group: all of them under minQuota with no partition, nobody at it, nothing revoked),
+    /// in closed form: Java's iterator makes minQuota passes over the members in order (each
+    /// pass gives each member one partition; in the last one each reaches minQuota and moves
+    /// to the queue), then the queue, in the same order, takes one more partition each for
+    /// what is left. `None` where that does not hold (the loop runs instead).
+    fn round_robin_from_nothing(
+        &mut self,
+        unassigned: &[Tp],
+        under: &[u32],
+        exact: &std::collections::VecDeque<u32>,
+    ) -> Option<Vec<u32>> {
+        let (n, q) = (under.len(), self.min_quota);
+        let full = n.checked_mul(q)?;
+        let fits = unassigned.len() >= full && unassigned.len() - full <= n;
+        let from_nothing = NATIVE
+            && !loop_only()
+            && q > 0
+            && fits
+            && exact.is_empty()
+            && self.maybe_revoked.is_empty()
+            && self.claims.multiple_owners.is_empty()
+            && under.iter().all(|m| self.counts[*m as usize] == 0);
+        if !from_nothing {
+            return None;
+        }
+        let (passes, rest) = unassigned.split_at(full);
+        for (tp, m) in passes.iter().zip(under.iter().cycle()) {
+            self.log.push((*tp, *m));
+        }
+        for (tp, m) in rest.iter().zip(under) {
+            self.log.push((*tp, *m));
+        }
+        for (i, m) in under.iter().enumerate() {
+            self.counts[*m as usize] = (q + usize::from(i < rest.len())) as u32;
+        }
+        // each of the queue's members reaches maxQuota (minQuota + 1) with its one more
+        if self.max_quota == q + 1 {
+            self.current_over += rest.len();
+        }
+        Some(Vec::new())
+    }
+
     /// How many partitions member m has so far.
     fn count(&self, m: u32) -> usize {
         self.counts[m as usize] as usize
@@ -355,5 +415,66 @@ impl Builder<'_, '_> {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    /// Tests: the loops only, without the closed forms beside them.
+    static LOOP_ONLY: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Whether a test turned the closed forms off (never outside tests).
+fn loop_only() -> bool {
+    #[cfg(test)]
+    return LOOP_ONLY.with(|c| c.get());
+    #[cfg(not(test))]
+    false
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use crate::assignor::{benchmark_input, try_assign, AssignorKind};
+
+    /// A fresh group's assignment from the closed forms is the loops' (Java's iteration),
+    /// for groups with and without partitions left over, uneven topics, members with ids
+    /// out of their input order, racks, and more members than partitions.
+    #[test]
+    fn a_fresh_group_in_closed_form_is_the_loops_answer() {
+        let mut checked = 0;
+        for members in [1u32, 2, 3, 7, 10, 33, 64, 65, 130] {
+            for (topics, partitions) in [(1u32, 1u32), (1, 7), (3, 5), (5, 13), (2, 64)] {
+                for racks in [false, true] {
+                    let mut input = benchmark_input(members, topics, partitions);
+                    for (i, t) in input.topics.iter_mut().enumerate() {
+                        t.partitions += i as u32 % 3; // uneven topics
+                        if racks {
+                            t.racks = (0..t.partitions)
+                                .map(|p| vec![format!("r{}", p % 3)])
+                                .collect();
+                        }
+                    }
+                    for (i, m) in input.members.iter_mut().enumerate() {
+                        m.id = format!("{}-{}", ["c", "consumer", "b"][i % 3], (i * 7919) % 1000);
+                        if racks && i % 2 == 0 {
+                            m.rack = Some(format!("r{}", i % 4));
+                        }
+                    }
+                    for kind in [AssignorKind::Sticky, AssignorKind::CooperativeSticky] {
+                        let fast = try_assign(kind, &input).map(|a| a.to_map(&input));
+                        super::LOOP_ONLY.with(|c| c.set(true));
+                        let slow = try_assign(kind, &input).map(|a| a.to_map(&input));
+                        super::LOOP_ONLY.with(|c| c.set(false));
+                        assert_eq!(
+                            fast.as_ref().map_err(|e| e.to_string()),
+                            slow.as_ref().map_err(|e| e.to_string()),
+                            "{kind:?}, {members} members, {topics} x {partitions}, racks {racks}"
+                        );
+                        checked += 1;
+                    }
+                }
+            }
+        }
+        assert_eq!(checked, 9 * 5 * 2 * 2);
     }
 }
