@@ -21,7 +21,8 @@ pub enum Rebalance {
 #[command(
     long_about = "Time an assignor on Kafka's ClientSideAssignorBenchmark scenario: M members \
 all subscribed to T topics of P partitions each; prints the median of N runs, after as many \
-untimed runs (at most half a second of them). Build with --release for meaningful figures.",
+untimed runs (none started after half a second). Build with --release for meaningful \
+figures.",
     after_help = "\
 Examples:
   rebalance-lab bench --assignor roundrobin --members 1000 --topics 50 --partitions 200
@@ -85,8 +86,8 @@ pub fn run(a: Args) -> Result<String, String> {
         .collect();
     let expected_total = subscribed.len() as u64 * partitions as u64;
     // Steady state, as the Java side's warm-up gives Java: untimed runs first (the
-    // allocator's heap grown, the caches and the CPU's clock warm), for half a second or as
-    // many runs as are timed, whichever ends first.
+    // allocator's heap grown, the caches and the CPU's clock warm): as many runs as are
+    // timed, none started after half a second.
     let warm = Instant::now();
     for _ in 0..runs {
         if warm.elapsed().as_secs_f64() > 0.5 {

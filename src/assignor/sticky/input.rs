@@ -283,15 +283,20 @@ impl<'a> Prep<'a> {
         // `claims` has nothing to settle), found while reading them.
         #[cfg(not(target_arch = "wasm32"))]
         let (member_data, claimed_once) = {
-            let mut buf = Vec::new();
+            // (room for one claim per partition, as a group that kept its assignment has)
+            let mut buf = Vec::with_capacity(total as usize);
             let mut lens = vec![0u32; n];
             let mut seen = vec![false; total as usize];
             let mut once = true;
-            each_claim(input, &topic_index, |m, tp| {
-                buf.push(tp);
-                lens[m as usize] += 1;
-                let d = dense_of(&topics, tp);
-                once &= d.is_some_and(|d| !std::mem::replace(&mut seen[d], true));
+            each_claim(input, &topic_index, |m, t, parts| {
+                let info = &topics[t as usize];
+                buf.extend(parts.iter().map(|p| Tp { t, p: *p }));
+                lens[m as usize] += parts.len() as u32;
+                for p in parts {
+                    // (a negative partition is above every count as a u32)
+                    once &= (*p as u32) < info.partitions
+                        && !std::mem::replace(&mut seen[(info.offset + *p as u32) as usize], true);
+                }
             });
             (Lists::from_flat(buf, &lens), once)
         };
@@ -300,8 +305,10 @@ impl<'a> Prep<'a> {
             let mut lists = Lists::with_room(n, |m| {
                 input.members[m].owned.iter().map(|(_, ps)| ps.len()).sum()
             });
-            each_claim(input, &topic_index, |m, tp| {
-                lists.push(m, tp);
+            each_claim(input, &topic_index, |m, t, parts| {
+                for p in parts {
+                    lists.push(m, Tp { t, p: *p });
+                }
             });
             (lists, false)
         };
@@ -378,9 +385,13 @@ impl<'a> Prep<'a> {
 }
 
 /// Every member's previous partitions whose topic is in `topic_index`, in input order:
-/// `each(member, partition)`. Topics are resolved by name, the previous member's owned list
-/// first (it is usually in the same order).
-fn each_claim(input: &GroupInput, topic_index: &FastMap<&str, u32>, mut each: impl FnMut(u32, Tp)) {
+/// `each(member, topic, partitions)`. Topics are resolved by name, the previous member's
+/// owned list first (it is usually in the same order).
+fn each_claim(
+    input: &GroupInput,
+    topic_index: &FastMap<&str, u32>,
+    mut each: impl FnMut(u32, u32, &[i32]),
+) {
     let mut prev_owned: &[(String, Vec<i32>)] = &[];
     let (mut prev_idx, mut idx): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
     for (i, m) in input.members.iter().enumerate() {
@@ -392,9 +403,7 @@ fn each_claim(input: &GroupInput, topic_index: &FastMap<&str, u32>, mut each: im
             };
             idx.push(t);
             if t != NONE {
-                for p in parts {
-                    each(i as u32, Tp { t, p: *p });
-                }
+                each(i as u32, t, parts);
             }
         }
         prev_owned = &m.owned;
