@@ -456,15 +456,28 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
     } else {
         Vec::new()
     };
+    // Everyone on one list: topics whose partitions have the same owners, in order, have the
+    // same shares, one copy for all of them (in a balanced group, most topics share with
+    // some other).
+    let mut same_owners: FastMap<&[u32], std::rc::Rc<[Share]>> = FastMap::default();
+    let dense = &owners;
     let topics = sorted
         .iter()
         .map(|s| {
             let t = prep.topic_of_name[*s];
-            let owners = match prep.topics.get(t as usize) {
-                Some(t) => owners[t.offset as usize..(t.offset + t.partitions) as usize].to_vec(),
-                None => Vec::new(),
+            let of_topic = match prep.topics.get(t as usize) {
+                Some(t) => &dense[t.offset as usize..(t.offset + t.partitions) as usize],
+                None => &[],
             };
-            let shares: std::rc::Rc<[Share]> = if shared {
+            let owners = of_topic.to_vec();
+            let same = if shared {
+                same_owners.get(of_topic)
+            } else {
+                None
+            };
+            let shares: std::rc::Rc<[Share]> = if let Some(same) = same {
+                same.clone()
+            } else if shared {
                 let mut shares: std::rc::Rc<[Share]> = zero.as_slice().into();
                 if let Some(list) = std::rc::Rc::get_mut(&mut shares) {
                     for o in &owners {
@@ -474,6 +487,7 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
                         }
                     }
                 }
+                same_owners.insert(of_topic, shares.clone());
                 shares
             } else {
                 for o in &owners {
@@ -523,8 +537,43 @@ fn assign(input: &GroupInput, kind: AssignorKind) -> Result<Assignment, StickyEr
 
 #[cfg(test)]
 mod tests {
-    use super::StickyError;
+    use super::{Share, StickyError};
     use crate::assignor::AssignorError;
+
+    /// Each topic's shares name every member once, in member id order, with the partitions
+    /// of that topic it got (topics with the same owners share one copy of them).
+    #[test]
+    fn shares_count_each_topics_partitions() {
+        use crate::assignor::{benchmark_input, one_leaves, try_assign, AssignorKind};
+        for kind in [AssignorKind::Sticky, AssignorKind::CooperativeSticky] {
+            let fresh = benchmark_input(60, 10, 12);
+            let left = one_leaves(&fresh, kind).unwrap();
+            for input in [&fresh, &left] {
+                let a = try_assign(kind, input).unwrap();
+                let copies: std::collections::HashSet<*const Share> =
+                    a.topics.iter().map(|t| t.shares.as_ptr()).collect();
+                // (natively: the page builds one copy per topic)
+                let shared = copies.len() < a.topics.len();
+                assert!(
+                    shared || !super::input::NATIVE,
+                    "no topic shares its shares"
+                );
+                for t in &a.topics {
+                    let members: Vec<u32> = t.shares.iter().map(|s| s.member).collect();
+                    assert_eq!(members, a.order);
+                    for (i, s) in t.shares.iter().enumerate() {
+                        let got = t.owners.iter().filter(|o| **o == s.member).count();
+                        assert_eq!(
+                            (s.index as usize, s.quota as usize),
+                            (i, got),
+                            "{}",
+                            t.topic
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn a_refusal_is_not_called_a_java_exception() {
