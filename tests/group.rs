@@ -274,7 +274,7 @@ fn librdkafka_captures() {
             kind,
             AssignorKind::Range | AssignorKind::RoundRobin
         ));
-        let want: BTreeMap<String, BTreeMap<String, Vec<u32>>> =
+        let want: BTreeMap<String, BTreeMap<String, Vec<i32>>> =
             serde_json::from_value(v["expected"].clone()).unwrap();
         let (input, rdk) = scenario
             .assign_with(kind, LeaderClient::Librdkafka)
@@ -298,13 +298,13 @@ fn librdkafka_captures() {
 fn librdkafka_captures_through_the_binary() {
     for v in load("librdkafka.json") {
         let name = v["name"].as_str().unwrap();
-        let want: BTreeMap<String, BTreeMap<String, Vec<u32>>> =
+        let want: BTreeMap<String, BTreeMap<String, Vec<i32>>> =
             serde_json::from_value(v["expected"].clone()).unwrap();
         let out = bin(
             &["assign", "-", "--leader-client", "librdkafka"],
             &v.to_string(),
         );
-        let got: BTreeMap<String, BTreeMap<String, Vec<u32>>> = serde_json::from_str(&out).unwrap();
+        let got: BTreeMap<String, BTreeMap<String, Vec<i32>>> = serde_json::from_str(&out).unwrap();
         assert_eq!(got, want, "{name}");
     }
     // p2 through the Java order is not librdkafka's answer

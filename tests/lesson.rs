@@ -124,7 +124,7 @@ fn answers_are_the_real_assignors() {
             Question::Cells { member } => {
                 let want: Vec<(String, u32)> = map[member]
                     .iter()
-                    .flat_map(|(t, ps)| ps.iter().map(move |p| (t.clone(), *p)))
+                    .flat_map(|(t, ps)| ps.iter().map(move |p| (t.clone(), *p as u32)))
                     .collect();
                 let Answer::Cells(mut got) = got else {
                     panic!()
@@ -169,7 +169,10 @@ fn answers_are_the_real_assignors() {
                         .to_string(),
                     Fact::Owner { topic, partition } => map
                         .iter()
-                        .find(|(_, ts)| ts.get(topic).is_some_and(|p| p.contains(&partition)))
+                        .find(|(_, ts)| {
+                            ts.get(topic)
+                                .is_some_and(|p| p.contains(&(partition as i32)))
+                        })
                         .map_or("nobody".to_string(), |(m, _)| m.clone()),
                 };
                 let Answer::Choice { index, value } = got else {

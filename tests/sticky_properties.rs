@@ -132,7 +132,7 @@ proptest! {
         let quota = (total as usize) / next.members.len();
         let map = b.to_map(&next);
         for m in &next.members {
-            let kept = m.owned.iter().map(|(t, ps)| ps.iter().filter(|p| map[&m.id].get(t).is_some_and(|l| l.contains(&(**p as u32)))).count()).sum::<usize>();
+            let kept = m.owned.iter().map(|(t, ps)| ps.iter().filter(|p| map[&m.id].get(t).is_some_and(|l| l.contains(*p))).count()).sum::<usize>();
             prop_assert!(kept >= owned_count(m).min(quota), "{} kept {} of {}", m.id, kept, owned_count(m));
         }
         if !may_depend_on_order(&next) {

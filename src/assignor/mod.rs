@@ -209,9 +209,10 @@ pub struct Assignment {
 
 impl Assignment {
     /// The assignment in the vectors' shape: {memberId: {topic: [partitions]}}, every
-    /// member present.
-    pub fn to_map(&self, input: &GroupInput) -> BTreeMap<String, BTreeMap<String, Vec<u32>>> {
-        let mut out: BTreeMap<String, BTreeMap<String, Vec<u32>>> = input
+    /// member present; a partition Java gives that does not exist is there as Java has it
+    /// (past its topic's end, or negative).
+    pub fn to_map(&self, input: &GroupInput) -> BTreeMap<String, BTreeMap<String, Vec<i32>>> {
+        let mut out: BTreeMap<String, BTreeMap<String, Vec<i32>>> = input
             .members
             .iter()
             .map(|m| (m.id.clone(), BTreeMap::new()))
@@ -223,16 +224,15 @@ impl Assignment {
                 }
                 let id = &input.members[*owner as usize].id;
                 if let Some(m) = out.get_mut(id) {
-                    m.entry(t.topic.clone()).or_default().push(p as u32);
+                    m.entry(t.topic.clone()).or_default().push(p as i32);
                 }
             }
         }
-        // Java's quirks: a partition that does not exist (a negative one cannot be shown
-        // in this shape), or one given twice
+        // Java's quirks: a partition that does not exist, or one given twice
         for g in &self.extra {
             let id = &input.members[g.member as usize].id;
-            if let (Some(m), Ok(p)) = (out.get_mut(id), u32::try_from(g.partition)) {
-                m.entry(g.topic.clone()).or_default().push(p);
+            if let Some(m) = out.get_mut(id) {
+                m.entry(g.topic.clone()).or_default().push(g.partition);
             }
         }
         out

@@ -53,15 +53,7 @@ pub fn computed_assignment(scenario: &Scenario) -> Option<Observed> {
     Some(
         a.to_map(&input)
             .into_iter()
-            .map(|(m, topics)| {
-                (
-                    m,
-                    topics
-                        .into_iter()
-                        .map(|(t, ps)| (t, ps.into_iter().map(|p| p as i32).collect()))
-                        .collect(),
-                )
-            })
+            .map(|(m, topics)| (m, topics.into_iter().collect()))
             .collect(),
     )
 }

@@ -17,11 +17,12 @@ pub fn load(name: &str) -> Vec<Value> {
         .unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-/// {member: {topic: partitions}}.
-pub type Map = BTreeMap<String, BTreeMap<String, Vec<u32>>>;
+/// {member: {topic: partitions}} (a partition Java gives may not exist: past its topic's
+/// end, or negative).
+pub type Map = BTreeMap<String, BTreeMap<String, Vec<i32>>>;
 
 /// {member: {topic: set of partitions}}, topics with no partition left out.
-pub type SetMap = BTreeMap<String, BTreeMap<String, BTreeSet<u32>>>;
+pub type SetMap = BTreeMap<String, BTreeMap<String, BTreeSet<i32>>>;
 
 /// An assignment map as sets.
 pub fn map_as_sets(m: &Map) -> SetMap {

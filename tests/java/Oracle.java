@@ -201,6 +201,9 @@ public class Oracle {
             if ((!broker || HARD) && t.getValue() > 0 && r.nextInt(HARD && broker ? 15 : 30) == 0) {
                 own(old.get(r.nextInt(old.size())), t.getKey(), t.getValue() + r.nextInt(3));
             }
+            // A negative owned partition (a hand-edited scenario): Java keeps it when the
+            // topic exists, and answers with it.
+            if (HARD && !broker && r.nextInt(25) == 0) own(old.get(r.nextInt(old.size())), t.getKey(), -1);
         }
         if (HARD) {
             for (Member m : old) m.owned.values().forEach(ps -> Collections.shuffle(ps, r));
