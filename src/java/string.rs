@@ -163,6 +163,23 @@ mod tests {
         a.encode_utf16().cmp(b.encode_utf16())
     }
 
+    /// Positions of `names` sorted stably by [`compare`]: what `order_of` must give.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn by_compare(names: &[&str]) -> Vec<u32> {
+        let mut want: Vec<u32> = (0..names.len() as u32).collect();
+        want.sort_by(|a, b| compare(names[*a as usize], names[*b as usize]));
+        want
+    }
+
+    /// `order_of` against [`by_compare`] for `consumer-` and each tail.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn check_prefixed(tails: &[String]) -> Result<(), proptest::test_runner::TestCaseError> {
+        let full: Vec<String> = tails.iter().map(|t| format!("consumer-{t}")).collect();
+        let names: Vec<&str> = full.iter().map(String::as_str).collect();
+        proptest::prop_assert_eq!(order_of(&names), by_compare(&names));
+        Ok(())
+    }
+
     #[cfg(not(target_arch = "wasm32"))]
     proptest::proptest! {
         #[test]
@@ -170,34 +187,20 @@ mod tests {
             names in proptest::collection::vec("(c|co|\\PC)\\PC{0,9}", 0..40)
         ) {
             let names: Vec<&str> = names.iter().map(String::as_str).collect();
-            let mut want: Vec<u32> = (0..names.len() as u32).collect();
-            want.sort_by(|a, b| compare(names[*a as usize], names[*b as usize]));
-            proptest::prop_assert_eq!(order_of(&names), want);
+            proptest::prop_assert_eq!(order_of(&names), by_compare(&names));
         }
         #[test]
         fn order_of_with_a_long_shared_prefix(
             tails in proptest::collection::vec("\\PC{0,12}", 0..40)
         ) {
-            let full: Vec<String> = tails.iter().map(|t| format!("consumer-{t}")).collect();
-            let names: Vec<&str> = full.iter().map(String::as_str).collect();
-            let mut want: Vec<u32> = (0..names.len() as u32).collect();
-            want.sort_by(|a, b| compare(names[*a as usize], names[*b as usize]));
-            proptest::prop_assert_eq!(order_of(&names), want);
+            check_prefixed(&tails)?;
         }
-    }
-
-    #[cfg(not(target_arch = "wasm32"))]
-    proptest::proptest! {
         #[test]
         fn order_of_many_names_sorts_by_radix_and_ties(
             // over 64 names (the radix path), with long tails (keys that tie) and repeats
             tails in proptest::collection::vec("(\\PC{0,3}|[a-c]{8,11}|\u{E000}|\u{1F600}|a\u{0}|a)", 65..300)
         ) {
-            let full: Vec<String> = tails.iter().map(|t| format!("consumer-{t}")).collect();
-            let names: Vec<&str> = full.iter().map(String::as_str).collect();
-            let mut want: Vec<u32> = (0..names.len() as u32).collect();
-            want.sort_by(|a, b| compare(names[*a as usize], names[*b as usize]));
-            proptest::prop_assert_eq!(order_of(&names), want);
+            check_prefixed(&tails)?;
         }
         #[test]
         fn hash_code_is_the_unit_by_unit_sum(s in "(\\PC{0,40}|[ -~]{0,40})") {
