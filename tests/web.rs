@@ -79,6 +79,19 @@ fn choose(root: &web_sys::Element, selector: &str, value: &str) {
         .unwrap();
 }
 
+/// `s` with member i subscribed to every other topic, from topic i mod 2: subscriptions
+/// differ (the sticky assignors' general algorithm).
+fn on_half_the_topics(mut s: Scenario) -> Scenario {
+    let n = s.topics.len();
+    for (i, m) in s.members.iter_mut().enumerate() {
+        m.topics = (0..n)
+            .filter(|t| (t + i) % 2 == 0)
+            .map(|t| format!("topic-{t}"))
+            .collect();
+    }
+    s
+}
+
 fn scenario(topics: usize, partitions: u32, members: usize) -> Scenario {
     let topics: Vec<Topic> = (0..topics)
         .map(|i| Topic {
@@ -658,14 +671,17 @@ async fn bench_the_longest_task_of_an_edit_at_500000_partitions() {
     let root = mount(&link).await;
     settle(&root);
     let open = perf.now() - t0;
+    computed(&root).await;
     let open_task = longest_task_since().await;
     click(&root, "#add-member");
     yew::scheduler::flush().await;
     settle(&root);
+    computed(&root).await;
     let add_task = longest_task_since().await;
     choose(&root, "#assignor", "roundrobin");
     yew::scheduler::flush().await;
     settle(&root);
+    computed(&root).await;
     let switch_task = longest_task_since().await;
     observe_long_tasks(false);
     let toggle: web_sys::Element = find(&root, "[data-show-all='editor']");
@@ -693,13 +709,7 @@ async fn bench_the_longest_task_of_an_edit_at_the_sticky_bound() {
         (AssignorKind::Range, "roundrobin"),
         (AssignorKind::CooperativeSticky, "sticky"),
     ] {
-        let mut s = scenario(100, 1_000, 99);
-        for (i, m) in s.members.iter_mut().enumerate() {
-            m.topics = (0..100)
-                .filter(|t| (t + i) % 2 == 0)
-                .map(|t| format!("topic-{t}"))
-                .collect();
-        }
+        let mut s = on_half_the_topics(scenario(100, 1_000, 99));
         s.assignor = kind;
         let link = to_fragment(&LinkState {
             scenario: s,
@@ -709,18 +719,22 @@ async fn bench_the_longest_task_of_an_edit_at_the_sticky_bound() {
         observe_long_tasks(true);
         let root = mount(&link).await;
         settle(&root);
+        computed(&root).await;
         let open_task = longest_task_since().await;
         click(&root, "#pin");
         yew::scheduler::flush().await;
         settle(&root);
+        computed(&root).await;
         let pin_task = longest_task_since().await;
         click(&root, "#add-member");
         yew::scheduler::flush().await;
         settle(&root);
+        computed(&root).await;
         let add_task = longest_task_since().await;
         choose(&root, "#assignor", then);
         yew::scheduler::flush().await;
         settle(&root);
+        computed(&root).await;
         let switch_task = longest_task_since().await;
         observe_long_tasks(false);
         assert!(root.query_selector("#assignor-error").unwrap().is_none());
@@ -749,6 +763,18 @@ fn observe_long_tasks(on: bool) {
 /// until one is (a task is reported after it ends), for at most a second (a step without a
 /// task of 50 ms or more gives 0), then the tasks the step leaves behind (the URL write) are
 /// let run and reported too.
+/// Waits (up to 20 s) until the page has computed what a large group leaves for after the
+/// repaint (the result panel is `aria-busy` until then).
+async fn computed(root: &web_sys::Element) {
+    for _ in 0..2_000 {
+        if root.query_selector("[aria-busy='true']").unwrap().is_none() {
+            return;
+        }
+        gloo_timers::future::TimeoutFuture::new(10).await;
+    }
+    panic!("the page was still computing after 20 s");
+}
+
 async fn longest_task_since() -> f64 {
     let longest = || {
         js_sys::Reflect::get(&web_sys::window().unwrap(), &"__longest".into())
@@ -810,5 +836,77 @@ async fn many_topics_make_one_line_per_member_until_opened() {
         20
     );
     assert!(root.query_selector("[data-subs-open]").unwrap().is_none());
+    root.remove();
+}
+
+/// A large group's what-if (members x partitions above a million) is computed after the
+/// repaint, one assignment per task: right after the link opens the table says it is still
+/// computing and the result panel is busy; once done, every line is the one the core computes
+/// in one go, and so is the group panel's cooperative column.
+#[wasm_bindgen_test]
+async fn a_large_group_s_what_if_comes_after_the_repaint_and_is_the_same() {
+    use rebalance_lab::assignor::AssignorKind;
+    use rebalance_lab::scenario::whatif::{compare_assignors, Baseline, PENDING};
+    let pinned = on_half_the_topics(scenario(20, 1_000, 100));
+    let mut now = pinned.clone();
+    now.members.remove(7);
+    now.members
+        .push(Member::new("c-new", &["topic-1", "topic-2", "topic-3"]));
+    let link = to_fragment(&LinkState {
+        scenario: now.clone(),
+        baseline: Some(Ok(Baseline::now(&pinned, None))),
+        pinned: Some((pinned.clone(), Vec::new())),
+        ..Default::default()
+    });
+    let root = mount(&link).await;
+    let busy = root
+        .query_selector(".result[aria-busy='true']")
+        .unwrap()
+        .is_some();
+    let caption: web_sys::Element = find(&root, "#assignor-changes caption");
+    let said = caption.text_content().unwrap_or_default();
+    assert!(busy && said.contains("computing"), "{busy} {said}");
+    computed(&root).await;
+    let caption: web_sys::Element = find(&root, "#assignor-changes caption");
+    assert!(!caption.text_content().unwrap().contains("computing"));
+    let kinds = [
+        AssignorKind::Range,
+        AssignorKind::RoundRobin,
+        AssignorKind::Sticky,
+        AssignorKind::CooperativeSticky,
+    ];
+    let expected = compare_assignors(&pinned, &[], &now, &kinds);
+    let rows = root
+        .query_selector_all("#assignor-changes tbody tr")
+        .unwrap();
+    assert_eq!(rows.length() as usize, expected.len());
+    for (i, e) in expected.iter().enumerate() {
+        let row: web_sys::Element = rows.item(i as u32).unwrap().dyn_into().unwrap();
+        let attr = |n: &str| row.get_attribute(n).unwrap_or_default();
+        assert_eq!(attr("data-assignor"), e.kind.name());
+        assert_eq!(attr("data-moved"), e.moved.to_string(), "{}", e.kind.name());
+        assert_eq!(
+            attr("data-paused"),
+            e.paused.to_string(),
+            "{}",
+            e.kind.name()
+        );
+        assert_eq!(attr("data-idle"), e.idle.to_string(), "{}", e.kind.name());
+        let text = row.text_content().unwrap_or_default();
+        assert!(e.error.is_none() && !text.contains(PENDING), "{text}");
+        let cells = e.cells().unwrap();
+        assert!(
+            cells.iter().all(|c| text.contains(c.as_str())),
+            "{text} {cells:?}"
+        );
+    }
+    // the group panel's cooperative column, computed last: what each member gives up, e.g.
+    // "c-01: 20 (topic-1 0–19)"
+    let stops: web_sys::Element = find(&root, ".protocols-side td:last-child");
+    let stops = stops.text_content().unwrap_or_default();
+    assert!(
+        !stops.contains(PENDING) && stops.contains(" (topic-"),
+        "{stops}"
+    );
     root.remove();
 }

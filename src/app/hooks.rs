@@ -98,7 +98,10 @@ pub fn use_url_sync(state: UseReducerHandle<AppState>) -> String {
     let revision = state.revision;
     let broken = state.broken_link.is_some();
     let history = state.history;
-    let fragment = link::to_fragment(&state.link_state());
+    // Once per change of the state the link holds (every such change bumps the revision),
+    // not once per repaint: a large group repaints several times per edit (the what-if's
+    // lines come one task at a time), and its link takes tens of milliseconds to write.
+    let fragment = (*use_memo(revision, |_| link::to_fragment(&state.link_state()))).clone();
     // The writes run in a task of their own, after the repaint: history.pushState and
     // localStorage cost milliseconds each, which would otherwise be part of every edit.
     let pending = use_mut_ref(|| Pending {

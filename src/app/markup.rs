@@ -201,7 +201,7 @@ pub fn vote_and_leader(
 
 /// What each protocol stops: eager (every member, all it owns, one round trip) beside
 /// cooperative (only what moves, two round trips).
-pub fn stops(rev: &crate::group::Revocations, cooperative_error: Option<&str>) -> String {
+pub fn stops(rev: &crate::group::Revocations, cooperative_note: Option<&str>) -> String {
     let mut s = String::from(
         "<table class=\"protocols-side\"><tr><th>eager: every member stops all it owns, 1 round trip</th>\
          <th>cooperative: only what moves stops, 2 round trips</th></tr><tr><td>",
@@ -213,12 +213,8 @@ pub fn stops(rev: &crate::group::Revocations, cooperative_error: Option<&str>) -
     for (id, n, which) in &rev.cooperative {
         text_in(&mut s, "div", &format!("{id}: {n} ({which})"));
     }
-    if let Some(e) = cooperative_error {
-        text_in(
-            &mut s,
-            "div class=\"note\"",
-            &format!("cooperative-sticky gives no answer for this change: {e}"),
-        );
+    if let Some(note) = cooperative_note {
+        text_in(&mut s, "div class=\"note\"", note);
     }
     s.push_str("</td></tr></table>");
     if rev.eager.is_empty() {
@@ -231,9 +227,24 @@ pub fn stops(rev: &crate::group::Revocations, cooperative_error: Option<&str>) -
 /// assignor with `data-assignor`, `data-moved`, `data-paused`, `data-rebalances`,
 /// `data-idle`), then its note.
 pub fn assignor_changes(changes: &[crate::scenario::whatif::AssignorChange]) -> String {
+    use crate::scenario::whatif::PENDING;
+    let left = changes
+        .iter()
+        .filter(|c| c.error.as_deref() == Some(PENDING))
+        .count();
     let mut s = String::from(
-        "<table class=\"compare\" id=\"assignor-changes\"><caption>The same change under each assignor</caption>\
-         <thead><tr><th scope=\"col\">assignor</th><th scope=\"col\">max / min before</th><th scope=\"col\">max / min after</th>\
+        "<table class=\"compare\" id=\"assignor-changes\"><caption>The same change under each assignor",
+    );
+    if left > 0 {
+        // a large group's lines come one assignor at a time, after the repaint
+        s.push_str(&format!(
+            " (computing: {} of {} done)",
+            changes.len() - left,
+            changes.len()
+        ));
+    }
+    s.push_str(
+        "</caption><thead><tr><th scope=\"col\">assignor</th><th scope=\"col\">max / min before</th><th scope=\"col\">max / min after</th>\
          <th scope=\"col\">partitions moved</th><th scope=\"col\">partitions paused</th><th scope=\"col\">members idle</th></tr></thead><tbody>",
     );
     for ch in changes {
@@ -440,7 +451,10 @@ mod tests {
         assert!(!t.contains("class=\"note\""));
         assert!(stops(&Revocations::default(), None).contains("Nobody owned partitions before"));
         // why the cooperative column is empty, when cooperative-sticky gives no answer
-        let t = stops(&rev, Some("java.lang.<IllegalStateException>"));
+        let t = stops(
+            &rev,
+            Some("cooperative-sticky gives no answer for this change: java.lang.<IllegalStateException>"),
+        );
         assert!(
             t.contains("cooperative-sticky gives no answer for this change: java.lang.&lt;IllegalStateException&gt;"),
             "{t}"

@@ -7,8 +7,11 @@ use super::components::{
 use super::{components, hooks, state};
 use crate::assignor::{self, AssignorKind};
 use crate::protocol::TopicPartitions;
-use crate::scenario::whatif::{self, Diff};
+use crate::scenario::whatif::{self, Before, Diff};
+use crate::scenario::Scenario;
 use state::Action;
+use std::cell::RefCell;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// The computed result the views share.
@@ -21,8 +24,9 @@ pub struct Computed {
     pub diff: Option<Diff>,
     /// The pinned baseline.
     pub baseline: Option<whatif::Baseline>,
-    /// Each assignor's before (the pinned group) and after (now).
-    pub changes: Vec<whatif::AssignorChange>,
+    /// Each assignor's before (the pinned group) and after (now); a line still to compute
+    /// says [`whatif::PENDING`] ([`Later`]).
+    pub changes: RefCell<Vec<whatif::AssignorChange>>,
     /// The same group under range and under round-robin, side by side.
     pub range: assignor::Assignment,
     /// See `range`.
@@ -35,8 +39,51 @@ pub struct Computed {
     pub round2: bool,
     /// Cooperative-sticky's first round on the same change when another assignor is on
     /// screen and somebody owned partitions before (the group panel's cooperative column).
-    pub cooperative: Option<Result<assignor::Assignment, String>>,
+    pub cooperative: RefCell<Option<Result<assignor::Assignment, String>>>,
+    /// What is left to compute.
+    pub later: RefCell<Later>,
+    /// The task that computes the next part of it.
+    timer: RefCell<Option<gloo::timers::callback::Timeout>>,
 }
+
+/// Computes the next part of what `c` left for later in a task of its own, and so on until
+/// nothing is left, repainting after each part; stops when `c` is gone.
+fn work_later(
+    c: std::rc::Weak<Computed>,
+    state: UseReducerHandle<state::AppState>,
+    update: UseForceUpdateHandle,
+) {
+    let Some(strong) = c.upgrade() else {
+        return;
+    };
+    *strong.timer.borrow_mut() = Some(gloo::timers::callback::Timeout::new(0, move || {
+        let Some(now) = c.upgrade() else {
+            return;
+        };
+        now.work(&state.scenario, &state.pinned, state.baseline.as_ref());
+        update.force_update();
+        if now.left() > 0 {
+            work_later(c, state, update);
+        }
+    }));
+}
+
+/// The parts of a [`Computed`] that run after the repaint in a large group, one assignment
+/// per task (`App` schedules them, and a newer edit drops the rest): the what-if's lines
+/// still [`whatif::PENDING`] (each assignor on the pinned group, then on the group now) and
+/// the cooperative column. In a small group they run before the repaint, as one.
+#[derive(Default)]
+pub struct Later {
+    /// The pinned group's half of the first pending line, once computed.
+    before: Option<Before>,
+    /// The cooperative column is still to compute.
+    pub cooperative: bool,
+}
+
+/// Above this many members times partitions, the what-if's lines and the cooperative column
+/// wait for the repaint (at 100 members on half of 100 topics of 1,000, one sticky run takes
+/// 60 to 120 ms in the page and an edit runs up to nine).
+const LATER_ABOVE: u64 = 1_000_000;
 
 impl Computed {
     /// The result under the scenario's assignor (None when Java would throw): range and
@@ -77,17 +124,54 @@ impl Computed {
     /// Cooperative-sticky's first round on the same change (what a cooperative rebalance
     /// lets each member keep or take at once): `None` when not computed, else each member's
     /// partitions or why there is no answer.
-    pub fn cooperative_to_all(&self) -> Option<Result<Vec<Vec<TopicPartitions>>, &str>> {
-        let a = match (&self.cooperative, &self.sticky) {
+    pub fn cooperative_to_all(&self) -> Option<Result<Vec<Vec<TopicPartitions>>, String>> {
+        let cooperative = self.cooperative.borrow();
+        let a = match (&*cooperative, &self.sticky) {
             (Some(Ok(a)), _) => a,
-            (Some(Err(e)), _) => return Some(Err(e)),
+            (Some(Err(e)), _) => return Some(Err(e.clone())),
             (None, Some(r)) if self.kind == AssignorKind::CooperativeSticky => match r {
                 Ok((a, _)) => a,
-                Err(e) => return Some(Err(e)),
+                Err(e) => return Some(Err(e.clone())),
             },
             _ => return None,
         };
         Some(Ok(all_partitions(a, self.input.members.len())))
+    }
+
+    /// Computes one part of what is left ([`Later`]: one assignment) of the state this was
+    /// computed from.
+    pub fn work(
+        &self,
+        now: &Scenario,
+        pinned: &Option<(Scenario, Vec<(String, String)>)>,
+        baseline: Option<&whatif::Baseline>,
+    ) {
+        let mut changes = self.changes.borrow_mut();
+        let mut l = self.later.borrow_mut();
+        let row = changes
+            .iter_mut()
+            .find(|c| c.error.as_deref() == Some(whatif::PENDING));
+        if let (Some(row), Some((pinned, renames))) = (row, pinned) {
+            match l.before.take() {
+                Some(before) => *row = whatif::change_after(before, now),
+                // the pinned group's half first, in a task of its own
+                None => l.before = Some(whatif::change_before(pinned, renames, row.kind)),
+            }
+        } else if l.cooperative {
+            *self.cooperative.borrow_mut() = Some(whatif::cooperative_round1(now, baseline));
+            l.cooperative = false;
+        }
+    }
+
+    /// How many parts [`Later`] has left: pending lines, and the cooperative column.
+    pub fn left(&self) -> usize {
+        let pending = self
+            .changes
+            .borrow()
+            .iter()
+            .filter(|c| c.error.as_deref() == Some(whatif::PENDING))
+            .count();
+        pending + self.later.borrow().cooperative as usize
     }
 
     /// Why the scenario's assignor gives no answer (the exception Java throws).
@@ -138,6 +222,9 @@ pub fn app() -> Html {
     let fragment = hooks::use_url_sync(state.clone());
     // Stable across renders, so rows whose props did not change skip their repaint.
     let dispatch: Callback<Action> = use_callback(state.dispatcher(), |a: Action, d| d.dispatch(a));
+    let update = use_force_update();
+    // (the state this render saw, which the computation below is computed from)
+    let later_state = state.clone();
     let computed = {
         let deps = (
             state.scenario.clone(),
@@ -147,6 +234,8 @@ pub fn app() -> Html {
         );
         use_memo(deps, |(s, baseline, pinned, round2)| {
             let mut input = s.group_input();
+            let partitions: u64 = input.topics.iter().map(|t| u64::from(t.partitions)).sum();
+            let small = input.members.len() as u64 * partitions <= LATER_ABOVE;
             // The leader's client decides the member order (Java's unless said otherwise).
             let range = assignor::range_with(&input, s.leader_client);
             let round_robin = assignor::round_robin_with(&input, s.leader_client);
@@ -155,61 +244,76 @@ pub fn app() -> Html {
                     // The sticky assignors' input carries each member's previous assignment
                     // (the pinned baseline's, unless the member says otherwise): the
                     // explanation counts what stayed against it.
-                    let (with, rounds) = whatif::sticky_rounds(s, baseline.as_ref());
+                    // (a large group's follow-up round only when it is on screen)
+                    let (with, rounds) =
+                        whatif::sticky_rounds(s, baseline.as_ref(), small || *round2);
                     input = with;
                     rounds
                 });
-            let changes = pinned
-                .as_ref()
-                .map(|(p, renames)| {
-                    // The sticky assignors only where the page runs them (both the
-                    // pinned group and the group now within the bound); above it, their
-                    // rows say why they are missing.
-                    let big = whatif::sticky_refusal(&p.group_input(), AssignorKind::Sticky)
-                        .or_else(|| whatif::sticky_refusal(&input, AssignorKind::Sticky));
-                    let kinds: &[AssignorKind] = if big.is_some() {
-                        &[AssignorKind::Range, AssignorKind::RoundRobin]
-                    } else {
-                        &[
-                            AssignorKind::Range,
-                            AssignorKind::RoundRobin,
-                            AssignorKind::Sticky,
-                            AssignorKind::CooperativeSticky,
-                        ]
-                    };
-                    let mut rows = whatif::compare_assignors(p, renames, s, kinds);
-                    if let Some(why) = big {
-                        for kind in [AssignorKind::Sticky, AssignorKind::CooperativeSticky] {
-                            rows.push(whatif::AssignorChange::failed(kind, why.clone()));
+            let mut changes = Vec::new();
+            if let Some((p, _)) = pinned {
+                // The sticky assignors only where the page runs them (both the pinned group
+                // and the group now within the bound); above it, their rows say why they
+                // are missing.
+                let big = whatif::sticky_refusal(&p.group_input(), AssignorKind::Sticky)
+                    .or_else(|| whatif::sticky_refusal(&input, AssignorKind::Sticky));
+                for kind in [
+                    AssignorKind::Range,
+                    AssignorKind::RoundRobin,
+                    AssignorKind::Sticky,
+                    AssignorKind::CooperativeSticky,
+                ] {
+                    let why = match &big {
+                        Some(why)
+                            if !matches!(kind, AssignorKind::Range | AssignorKind::RoundRobin) =>
+                        {
+                            why
                         }
-                    }
-                    rows
-                })
-                .unwrap_or_default();
+                        _ => whatif::PENDING,
+                    };
+                    changes.push(whatif::AssignorChange::failed(kind, why.to_string()));
+                }
+            }
             // What a cooperative rebalance of the same change would revoke, for the group
             // panel: only when somebody owned something before.
             let owned_before = baseline.is_some() || s.members.iter().any(|m| !m.owned.is_empty());
-            let cooperative = (owned_before && s.assignor != AssignorKind::CooperativeSticky)
-                .then(|| whatif::cooperative_round1(s, baseline.as_ref()));
+            let later = Later {
+                before: None,
+                cooperative: owned_before && s.assignor != AssignorKind::CooperativeSticky,
+            };
             let mut c = Computed {
-                cooperative,
+                cooperative: RefCell::new(None),
                 sticky,
                 round2: *round2,
-                input,
                 kind: s.assignor,
                 diff: None,
                 baseline: baseline.clone(),
-                changes,
+                changes: RefCell::new(changes),
                 range,
                 round_robin,
+                later: RefCell::new(later),
+                timer: RefCell::new(None),
+                input,
             };
             c.diff = match (baseline, c.assignment()) {
                 (Some(b), Some(a)) => Some(whatif::diff(b, &c.input, a)),
                 _ => None,
             };
+            // A small group: everything now, before the repaint; a large one's rest, one part
+            // per task after it (the timer is the computation's: a newer one drops it).
+            if small {
+                while c.left() > 0 {
+                    c.work(s, pinned, baseline.as_ref());
+                }
+            }
+            let c = Rc::new(c);
+            if c.left() > 0 {
+                work_later(Rc::downgrade(&c), later_state, update);
+            }
             c
         })
     };
+    let computed: Rc<Computed> = (*computed).clone();
     let kind = state.scenario.assignor;
     let colours = use_memo(state.colours.clone(), |c| c.clone());
     let on_assignor = {
@@ -232,27 +336,44 @@ pub fn app() -> Html {
                 assigned={assigned} dispatch={dispatch.clone()} />
         })
     });
-    let broken = state.broken_link.clone().map(|b| {
-        let dismiss = dispatch.reform(|_| Action::DismissBrokenLink);
-        html! {
-            <div class="alert" role="alert" id="link-error">
-                <strong>{ "This link could not be opened. " }</strong>
-                <span class="alert-message">{ b.message.clone() }</span>
-                <p>{ if b.partial {
-                    "The scenario opened, but without this part of the link, shown as it came:".to_string()
-                } else {
-                    format!("The page shows {} instead. The link as it came, to copy or fix:", b.fallback)
-                } }</p>
-                <textarea id="link-error-raw" aria-label="The link as it came" readonly=true rows="3" value={b.raw.clone()} />
-                <button onclick={dismiss}>{ "Dismiss" }</button>
-            </div>
+    let broken = state.broken_link.as_ref().map(|b| {
+        let mut m = String::from("<div class=\"alert\" role=\"alert\" id=\"link-error\"><strong>This link could not be opened. </strong><span class=\"alert-message\">");
+        crate::app::markup::escape_into(&b.message, &mut m);
+        m.push_str("</span><p>");
+        if b.partial {
+            m.push_str("The scenario opened, but without this part of the link, shown as it came:");
+        } else {
+            m.push_str(&format!("The page shows {} instead. The link as it came, to copy or fix:", b.fallback));
         }
+        // (the newline after the tag is the parser's: a newline the link starts with stays)
+        m.push_str("</p><textarea id=\"link-error-raw\" aria-label=\"The link as it came\" readonly rows=\"3\">\n");
+        crate::app::markup::escape_into(&b.raw, &mut m);
+        m.push_str("</textarea><button data-app=\"dismiss\">Dismiss</button></div>");
+        Html::from_html_unchecked(m.into())
     });
+    // One listener for the buttons written as markup outside the panels: the glossary's "?"
+    // links, Dismiss, cooperative-sticky's round toggle.
+    let on_click = {
+        let (d, round2) = (dispatch.clone(), round2.clone());
+        Callback::from(move |e: MouseEvent| {
+            let Some(b) = crate::app::components::clicked(&e, "[data-term],[data-app]") else {
+                return;
+            };
+            if let Some(key) = b.get_attribute("data-term") {
+                components::glossary::open_at(&key);
+            }
+            match b.get_attribute("data-app").as_deref() {
+                Some("dismiss") => d.emit(Action::DismissBrokenLink),
+                Some("round") => round2.set(!*round2),
+                _ => {}
+            }
+        })
+    };
     html! {
-        <div class="app">
+        <div class="app" onclick={on_click}>
             <header class="top">
                 <h1>{ "Rebalance Lab" }</h1>
-                <p class="tagline">{ "How a Kafka consumer group" }{ crate::app::components::glossary::term("group") }{ " splits partitions among its members, exactly as the Java client does." }</p>
+                { Html::from_html_unchecked(format!("<p class=\"tagline\">How a Kafka consumer group{} splits partitions among its members, exactly as the Java client does.</p>", components::glossary::term("group")).into()) }
                 { components::glossary::glossary() }
             </header>
             { for broken }
@@ -261,29 +382,22 @@ pub fn app() -> Html {
                 <section class="panel edit">
                     <Editor scenario={state.scenario.clone()} refusal={state.refusal.clone()} dispatch={dispatch.clone()} />
                 </section>
-                <section class="panel result">
+                // busy while a large group's what-if is still computing, after the repaint
+                <section class="panel result" aria-busy={(computed.left() > 0).to_string()}>
                     <div class="assignor-row">
                         <label for="assignor">{ "Assignor " }</label>
                         <select id="assignor" onchange={on_assignor}>
-                            <option value="range" selected={kind == AssignorKind::Range}>{ "RangeAssignor (default)" }</option>
-                            <option value="roundrobin" selected={kind == AssignorKind::RoundRobin}>{ "RoundRobinAssignor" }</option>
-                            <option value="sticky" selected={kind == AssignorKind::Sticky}>{ "StickyAssignor" }</option>
-                            <option value="cooperative-sticky" selected={kind == AssignorKind::CooperativeSticky}>{ "CooperativeStickyAssignor" }</option>
-                            // The broker's assignors run in the command-line tool; the page does
-                            // not carry them yet (README, Size).
-                            if matches!(kind, AssignorKind::Uniform | AssignorKind::ServerRange) {
-                                <option value={kind.name()} selected=true>{ format!("{} (not run by this page)", kind.name()) }</option>
-                            }
+                            { Html::from_html_unchecked(assignor_options(kind).into()) }
                         </select>
                         <LinkBar fragment={AttrValue::from(fragment)} />
                     </div>
-                    { sticky_status(&computed, &round2) }
+                    { sticky_status(&computed) }
                     <Grid computed={computed.clone()} colours={colours.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
                     // The explanation of what is on screen comes right after it, not below the fold.
                     <Explain computed={computed.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
-                    <WhatIf computed={computed.clone()} pinned={state.baseline.is_some()} story_step={state.story_step} dispatch={dispatch.clone()} />
+                    <WhatIf computed={computed.clone()} later={computed.left()} pinned={state.baseline.is_some()} story_step={state.story_step} dispatch={dispatch.clone()} />
                     <components::group::GroupPanel scenario={state.scenario.clone()} group_log={state.group_log.clone()}
-                        computed={computed.clone()} refusal={state.refusal.clone()} dispatch={dispatch.clone()} />
+                        computed={computed.clone()} later={computed.later.borrow().cooperative} refusal={state.refusal.clone()} dispatch={dispatch.clone()} />
                     { for bytes_panel }
                 </section>
             </main>
@@ -291,50 +405,78 @@ pub fn app() -> Html {
     }
 }
 
+/// The assignor choice's options, `kind` selected (as markup: one string instead of an element
+/// per option). The broker's assignors run in the command-line tool; the page does not carry
+/// them yet (README, Size), but a link may name one.
+fn assignor_options(kind: AssignorKind) -> String {
+    let mut m = String::new();
+    for (k, label) in [
+        (AssignorKind::Range, "RangeAssignor (default)"),
+        (AssignorKind::RoundRobin, "RoundRobinAssignor"),
+        (AssignorKind::Sticky, "StickyAssignor"),
+        (AssignorKind::CooperativeSticky, "CooperativeStickyAssignor"),
+        (AssignorKind::Uniform, "uniform (not run by this page)"),
+        (
+            AssignorKind::ServerRange,
+            "server-range (not run by this page)",
+        ),
+    ] {
+        let broker = matches!(k, AssignorKind::Uniform | AssignorKind::ServerRange);
+        if broker && k != kind {
+            continue;
+        }
+        m.push_str(&format!(
+            "<option value=\"{}\"{}>{label}</option>",
+            k.name(),
+            if k == kind { " selected" } else { "" }
+        ));
+    }
+    m
+}
+
 /// What the sticky assignors add above the grid: where the previous assignment came from,
 /// Java's quirks and exceptions, and cooperative-sticky's two rounds.
-fn sticky_status(c: &Computed, round2: &UseStateHandle<bool>) -> Html {
+fn sticky_status(c: &Computed) -> Html {
     let Some(result) = &c.sticky else {
         return html! {};
     };
-    let (r1, r2) = match result {
+    let mut m = String::new();
+    match result {
         Err(e) => {
-            return html! { <p class="alert" role="alert" id="assignor-error">{ format!("No assignment: {e}.") }</p> }
+            m.push_str("<p class=\"alert\" role=\"alert\" id=\"assignor-error\">No assignment: ");
+            crate::app::markup::escape_into(e, &mut m);
+            m.push_str(".</p>");
         }
-        Ok(r) => r,
-    };
-    let from = if c.baseline.is_some() {
-        "Previous assignment: the pinned baseline (generation 1), unless a member's owned partitions or bytes say otherwise."
-    } else {
-        "Previous assignment: each member's owned partitions and generation, or its bytes. Pin a baseline, then change the group, to see what stays."
-    };
-    let toggle = {
-        let round2 = round2.clone();
-        Callback::from(move |_| round2.set(!*round2))
-    };
-    html! {
-        <div class="sticky-status" id="sticky-status">
-            <p class="hint">{ from }</p>
-            if r2.is_some() {
-                <p class="rounds" data-withheld={r1.withheld.len().to_string()}>
-                    { if c.round2 {
-                        "Round 2, after the follow-up rebalance: the revoked partitions have their new owners.".to_string()
-                    } else {
-                        format!("Round 1: partitions changing owner, revoked first (hatched) and handed over in a follow-up rebalance: {}. Every other partition keeps flowing.", r1.withheld.len())
-                    } }
-                    <button id="round-toggle" onclick={toggle} aria-pressed={c.round2.to_string()}>
-                        { if c.round2 { "Show round 1" } else { "Show round 2" } }
-                    </button>
-                </p>
+        Ok((r1, _)) => {
+            m.push_str("<div class=\"sticky-status\" id=\"sticky-status\"><p class=\"hint\">");
+            m.push_str(if c.baseline.is_some() {
+                "Previous assignment: the pinned baseline (generation 1), unless a member's owned partitions or bytes say otherwise."
+            } else {
+                "Previous assignment: each member's owned partitions and generation, or its bytes. Pin a baseline, then change the group, to see what stays."
+            });
+            m.push_str("</p>");
+            // (a large group's follow-up round is computed once asked for)
+            let n = r1.withheld.len();
+            if n > 0 {
+                m.push_str(&if c.round2 {
+                    format!("<p class=\"rounds\" data-withheld=\"{n}\">Round 2, after the follow-up rebalance: the revoked partitions have their new owners.<button id=\"round-toggle\" data-app=\"round\" aria-pressed=\"true\">Show round 1</button></p>")
+                } else {
+                    format!("<p class=\"rounds\" data-withheld=\"{n}\">Round 1: partitions changing owner, revoked first (hatched) and handed over in a follow-up rebalance: {n}. Every other partition keeps flowing.<button id=\"round-toggle\" data-app=\"round\" aria-pressed=\"false\">Show round 2</button></p>")
+                });
             }
             if !r1.notes.is_empty() {
-                { components::markup("notes-wrap", {
-                    let lines: Vec<String> = r1.notes.iter().map(|n| n.text.clone()).collect();
-                    crate::app::markup::list("ul class=\"notes\" id=\"assignor-notes\"", &lines)
-                }) }
+                let lines: Vec<String> = r1.notes.iter().map(|n| n.text.clone()).collect();
+                m.push_str("<div class=\"notes-wrap\">");
+                m.push_str(&crate::app::markup::list(
+                    "ul class=\"notes\" id=\"assignor-notes\"",
+                    &lines,
+                ));
+                m.push_str("</div>");
             }
-        </div>
+            m.push_str("</div>");
+        }
     }
+    Html::from_html_unchecked(m.into())
 }
 
 /// Starts the app. A panic is reported in the console with its message, marked on the

@@ -64,6 +64,13 @@ mod tests {
         for (i, e) in GLOSSARY.iter().enumerate() {
             assert!(GLOSSARY[..i].iter().all(|o| o.key != e.key), "{}", e.key);
             assert!(e.text.len() > 60, "{}", e.key);
+            // the page writes keys and terms into attributes and ids as they are
+            let plain = |s: &str| !s.contains(['"', '<', '>', '&', '\'']);
+            assert!(
+                plain(e.key) && plain(e.term) && !e.key.contains(' '),
+                "{}",
+                e.key
+            );
         }
         let rebalance = GLOSSARY.iter().find(|e| e.key == "rebalance").unwrap();
         for trigger in ["joins", "leaves", "subscription", "gains partitions"] {

@@ -58,7 +58,7 @@ impl Baseline {
         ) {
             return Baseline::of(s);
         }
-        match sticky_rounds(s, previous) {
+        match sticky_rounds(s, previous, true) {
             (input, Ok((r1, r2))) => Baseline::pin(&input, r2.as_ref().unwrap_or(&r1)),
             (_, Err(_)) => Baseline::default(),
         }
@@ -234,9 +234,14 @@ pub struct AssignorChange {
     pub rebalances: u32,
     /// Members with nothing after.
     pub idle: u32,
-    /// Why Java would throw instead (the assignor then gives no answer).
+    /// Why Java would throw instead (the assignor then gives no answer), or [`PENDING`]
+    /// while the page is still computing it.
     pub error: Option<String>,
 }
+
+/// A what-if line the page computes after the repaint (a large group: one assignment per
+/// task, so that no task holds the page).
+pub const PENDING: &str = "computing…";
 
 impl AssignorChange {
     /// A row with no answer: why `kind` gives none.
@@ -363,18 +368,26 @@ pub fn sticky_refusal(input: &GroupInput, kind: AssignorKind) -> Option<String> 
 
 /// What the page runs for `s` under its sticky assignor: the input, each member's previous
 /// assignment being `previous` (the pinned baseline) unless the member says otherwise, and
-/// the rounds it gives; or why there are none (above the page's bound, [`sticky_refusal`],
-/// or Java throws).
+/// the rounds it gives (round 1 alone unless `follow_up`: cooperative-sticky's follow-up
+/// round is a second run, which a large group's page computes only to show it); or why
+/// there are none (above the page's bound, [`sticky_refusal`], or Java throws).
 #[allow(clippy::type_complexity)]
 pub fn sticky_rounds(
     s: &Scenario,
     previous: Option<&Baseline>,
+    follow_up: bool,
 ) -> (GroupInput, Result<(Assignment, Option<Assignment>), String>) {
     let (input, refusal) = sticky_input(s, s.assignor, previous);
     if let Some(refusal) = refusal {
         return (input, Err(refusal));
     }
-    let rounds = assign_after(s.assignor, &input, None, s.leader_client);
+    let rounds = if follow_up {
+        assign_after(s.assignor, &input, None, s.leader_client)
+    } else {
+        crate::assignor::try_assign_with(s.assignor, &input, s.leader_client)
+            .map(|r1| (r1, None))
+            .map_err(|e| e.to_string())
+    };
     (input, rounds)
 }
 
@@ -446,40 +459,60 @@ pub fn compare_assignors(
 ) -> Vec<AssignorChange> {
     kinds
         .iter()
-        .map(|k| {
-            let (was, is) = (pinned.group_input_for(*k), now.group_input_for(*k));
-            let before = match crate::assignor::try_assign_with(*k, &was, pinned.leader_client) {
-                Ok(a) => a,
-                Err(e) => return AssignorChange::failed(*k, format!("before: {e}")),
-            };
-            let mut base = Baseline::pin(&was, &before);
-            for (o, n) in renames {
-                base.rename(o, n);
-            }
-            let (round1, round2) = match assign_after(*k, &is, Some(&base), now.leader_client) {
-                Ok(r) => r,
-                Err(e) => return AssignorChange::failed(*k, format!("after: {e}")),
-            };
-            let cooperative = round2.is_some();
-            let after = round2.unwrap_or(round1.clone());
-            let d = diff(&base, &is, &after);
-            let owned_before: u32 = before.totals.iter().sum();
-            AssignorChange {
-                before: before.max_min(),
-                after: after.max_min(),
-                moved: d.moved,
-                paused: if *k == AssignorKind::CooperativeSticky {
-                    round1.withheld.len() as u32
-                } else {
-                    owned_before
-                },
-                rebalances: if cooperative { 2 } else { 1 },
-                idle: after.totals.iter().filter(|t| **t == 0).count() as u32,
-                kind: *k,
-                error: None,
-            }
-        })
+        .map(|k| change_after(change_before(pinned, renames, *k), now))
         .collect()
+}
+
+/// What [`change_after`] needs of the pinned group under one assignor: its assignment there
+/// (as a baseline, members that came back under new ids renamed), the largest and smallest
+/// total and what everyone owned; or the row saying why there is none.
+pub type Before = Result<(AssignorKind, Baseline, (u32, u32), u32), AssignorChange>;
+
+/// The first half of [`compare_assignors`]'s line for `kind`: the pinned group's assignment.
+pub fn change_before(
+    pinned: &Scenario,
+    renames: &[(String, String)],
+    kind: AssignorKind,
+) -> Before {
+    let was = pinned.group_input_for(kind);
+    let before = crate::assignor::try_assign_with(kind, &was, pinned.leader_client)
+        .map_err(|e| AssignorChange::failed(kind, format!("before: {e}")))?;
+    let mut base = Baseline::pin(&was, &before);
+    for (o, n) in renames {
+        base.rename(o, n);
+    }
+    Ok((kind, base, before.max_min(), before.totals.iter().sum()))
+}
+
+/// The second half: the group now under the same assignor, the pinned assignment being the
+/// previous generation for the sticky assignors.
+pub fn change_after(before: Before, now: &Scenario) -> AssignorChange {
+    let (k, base, max_min, owned_before) = match before {
+        Ok(b) => b,
+        Err(row) => return row,
+    };
+    let is = now.group_input_for(k);
+    let (round1, round2) = match assign_after(k, &is, Some(&base), now.leader_client) {
+        Ok(r) => r,
+        Err(e) => return AssignorChange::failed(k, format!("after: {e}")),
+    };
+    let cooperative = round2.is_some();
+    let after = round2.unwrap_or(round1.clone());
+    let d = diff(&base, &is, &after);
+    AssignorChange {
+        before: max_min,
+        after: after.max_min(),
+        moved: d.moved,
+        paused: if k == AssignorKind::CooperativeSticky {
+            round1.withheld.len() as u32
+        } else {
+            owned_before
+        },
+        rebalances: if cooperative { 2 } else { 1 },
+        idle: after.totals.iter().filter(|t| **t == 0).count() as u32,
+        kind: k,
+        error: None,
+    }
 }
 
 /// Every dynamic member rejoins with a new member id, as after a rolling restart; static

@@ -226,10 +226,10 @@ pub fn editor(props: &Props) -> Html {
     });
     html! {
         <>
-            <h2>{ "Topics" }{ crate::app::components::glossary::term("partition") }</h2>
+            { crate::app::components::glossary::heading("h2", "Topics", &["partition"]) }
             <ul class="topics">{ for topics }</ul>
             <button id="add-topic" onclick={d.reform(|_| Action::AddTopic)}>{ "+ Add topic" }</button>
-            <h2>{ "Members" }{ crate::app::components::glossary::term("member") }{ crate::app::components::glossary::term("static") }</h2>
+            { crate::app::components::glossary::heading("h2", "Members", &["member", "static"]) }
             <ul class="members">{ for members }</ul>
             { show_all_toggle(&all, s.members.len(), "editor") }
             <div class="member-count-row">

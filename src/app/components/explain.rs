@@ -81,8 +81,16 @@ pub fn explain(props: &Props) -> Html {
             <h2>
                 { "Why: " }
                 <select aria-label="Topic to explain" onchange={on_pick}>
-                    { for a.topics.iter().map(|x| html! {
-                        <option value={x.topic.clone()} selected={x.topic == e.topic}>{ x.topic.clone() }</option>
+                    { Html::from_html_unchecked({
+                        let mut m = String::new();
+                        for x in &a.topics {
+                            m.push_str("<option value=\"");
+                            escape_into(&x.topic, &mut m);
+                            m.push_str(if x.topic == e.topic { "\" selected>" } else { "\">" });
+                            escape_into(&x.topic, &mut m);
+                            m.push_str("</option>");
+                        }
+                        m.into()
                     }) }
                 </select>
             </h2>

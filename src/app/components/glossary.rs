@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 /// Opens the glossary at `key` and moves focus there. No `href="#..."`: the fragment holds
 /// the scenario.
-fn open_at(key: &str) {
+pub fn open_at(key: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
@@ -22,33 +22,40 @@ fn open_at(key: &str) {
     }
 }
 
-/// A small "?" after the first mention of a term (`key`: its glossary key). A plain function,
-/// not a component: it has no state, and each component costs the bundle its own machinery.
-pub fn term(key: &'static str) -> Html {
+/// A small "?" after the first mention of a term (`key`: its glossary key), as markup: the
+/// app's one listener for them (`App`) opens the glossary there ([`open_at`]).
+pub fn term(key: &'static str) -> String {
     let name = GLOSSARY
         .iter()
         .find(|e| e.key == key)
         .map_or(key, |e| e.term);
-    let label = AttrValue::from(format!("Glossary: {name}"));
-    html! {
-        <button class="term-link" type="button" data-term={key} aria-label={label.clone()}
-            title={label} onclick={Callback::from(move |_| open_at(key))}>{ "?" }</button>
-    }
+    format!(
+        "<button class=\"term-link\" type=\"button\" data-term=\"{key}\" aria-label=\"Glossary: {name}\" title=\"Glossary: {name}\">?</button>"
+    )
 }
 
-/// The glossary itself (a plain function, as [`term`]).
-pub fn glossary() -> Html {
-    html! {
-        <details class="glossary" id="glossary">
-            <summary>{ "Glossary: consumer group, member, partition, rebalance, ..." }</summary>
-            <dl>
-                { for GLOSSARY.iter().map(|e| html! {
-                    <>
-                        <dt id={format!("g-{}", e.key)} tabindex="-1">{ e.term }</dt>
-                        <dd>{ e.text }</dd>
-                    </>
-                }) }
-            </dl>
-        </details>
+/// A heading `text` (the app's own words) with the "?" of each of `terms` after it.
+pub fn heading(tag: &str, text: &str, terms: &[&'static str]) -> Html {
+    let mut m = format!("<{tag}>{text}");
+    for t in terms {
+        m.push_str(&term(t));
     }
+    m.push_str(&format!("</{tag}>"));
+    Html::from_html_unchecked(m.into())
+}
+
+/// The glossary itself, as markup (every entry is the app's own text, escaped).
+pub fn glossary() -> Html {
+    let mut m = String::from(
+        "<details class=\"glossary\" id=\"glossary\"><summary>Glossary: consumer group, member, partition, rebalance, ...</summary><dl>",
+    );
+    for e in GLOSSARY {
+        m.push_str(&format!("<dt id=\"g-{}\" tabindex=\"-1\">", e.key));
+        crate::app::markup::escape_into(e.term, &mut m);
+        m.push_str("</dt><dd>");
+        crate::app::markup::escape_into(e.text, &mut m);
+        m.push_str("</dd>");
+    }
+    m.push_str("</dl></details>");
+    Html::from_html_unchecked(m.into())
 }

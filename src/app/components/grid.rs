@@ -496,23 +496,23 @@ pub fn grid(props: &Props) -> Html {
     };
     html! {
         <div class="grid-wrap">
-            <h2>{ "Assignment" }{ crate::app::components::glossary::term("assignment") }</h2>
+            { crate::app::components::glossary::heading("h2", "Assignment", &["assignment"]) }
             if a.topics.is_empty() {
                 <p class="notice">{ "No member subscribes to any topic yet." }</p>
             }
             <div class="grid" id="grid" role={(!a.topics.is_empty()).then_some("grid")}
                 aria-label="Partitions by topic and owner" onkeydown={Callback::from(grid_keys)}>{ for rows }</div>
-            <p class="grid-key">{ "Each cell is a partition, labelled with its number and coloured by its owner (hover or focus a cell to read who; the arrow keys move between cells). " }
-                if a.assignor == AssignorKind::Range { <span class="key-extra">{ "A dot marks the extra partitions range gives the first members (n mod m per topic). " }</span> }
-                if c.diff.is_some() { <span class="key-moved">{ "A corner in another colour marks a partition that moved; the corner is its previous owner's colour." }</span> }
-            </p>
-            <h3>{ "Partitions per member, in assignor order" }</h3>
+            { Html::from_html_unchecked(format!(
+                "<p class=\"grid-key\">Each cell is a partition, labelled with its number and coloured by its owner (hover or focus a cell to read who; the arrow keys move between cells). {}{}</p><h3>Partitions per member, in assignor order</h3>",
+                if a.assignor == AssignorKind::Range { "<span class=\"key-extra\">A dot marks the extra partitions range gives the first members (n mod m per topic). </span>" } else { "" },
+                if c.diff.is_some() { "<span class=\"key-moved\">A corner in another colour marks a partition that moved; the corner is its previous owner's colour.</span>" } else { "" },
+            ).into()) }
             <ol class="totals" id="totals">{ for bars }</ol>
             { show_all_toggle(&all, a.order.len(), "totals") }
             { counts_table(c, a, &slots, *all) }
-            <p class="skew" id="skew" data-max={max.to_string()} data-min={min.to_string()}>
-                { format!("max {max}, min {min}, max/min {ratio}") }
-            </p>
+            { Html::from_html_unchecked(format!(
+                "<p class=\"skew\" id=\"skew\" data-max=\"{max}\" data-min=\"{min}\">max {max}, min {min}, max/min {ratio}</p>"
+            ).into()) }
         </div>
     }
 }

@@ -13,7 +13,7 @@ use crate::group::{
     RoundMember,
 };
 use crate::protocol::{encode_assignment, Assignment, TopicPartitions};
-use crate::scenario::Scenario;
+use crate::scenario::{whatif, Scenario};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -22,6 +22,8 @@ pub struct Props {
     pub scenario: Rc<Scenario>,
     pub group_log: Vec<GroupEvent>,
     pub computed: Rc<Computed>,
+    /// The cooperative column is still to compute (it repaints the panel once computed).
+    pub later: bool,
     pub refusal: Option<(String, String)>,
     pub dispatch: Callback<Action>,
 }
@@ -250,7 +252,14 @@ pub fn group_panel(p: &Props) -> Html {
     // cooperative-sticky's first round, once: the round's members and the stops table's note
     let (cooperative_all, cooperative_error) = match p.computed.cooperative_to_all() {
         Some(Ok(all)) => (Some(all), None),
-        Some(Err(e)) => (None, Some(e)),
+        Some(Err(e)) => (
+            None,
+            Some(format!(
+                "cooperative-sticky gives no answer for this change: {e}"
+            )),
+        ),
+        // a large group's column comes after the repaint
+        None if p.later => (None, Some(whatif::PENDING.to_string())),
         None => (None, None),
     };
     let members = round_members(s, &p.computed, cooperative_all, shown);
@@ -284,14 +293,25 @@ pub fn group_panel(p: &Props) -> Html {
             LeaderClient::Java
         })
     });
-    let back = {
-        let step = step.clone();
-        Callback::from(move |_| step.set(k.saturating_sub(1)))
-    };
-    let fwd = {
-        let step = step.clone();
+    // One listener for the panel's buttons written as markup (the round's Back, Forward and
+    // bytes buttons, Follow the vote): each says what it does in `data-act`.
+    let act = {
+        let (step, d) = (step.clone(), d.clone());
         let last = steps.len() - 1;
-        Callback::from(move |_| step.set((k + 1).min(last)))
+        Callback::from(move |e: MouseEvent| {
+            let Some(b) = crate::app::components::clicked(&e, "button[data-act]") else {
+                return;
+            };
+            match b.get_attribute("data-act").as_deref() {
+                Some("back") => step.set(k.saturating_sub(1)),
+                Some("forward") => step.set((k + 1).min(last)),
+                Some("vote") => d.emit(Action::FollowVote),
+                _ => {
+                    let i = b.get_attribute("data-i").and_then(|i| i.parse().ok());
+                    d.emit(Action::ShowBytes(i))
+                }
+            }
+        })
     };
     let refusal = match &p.refusal {
         Some((f, m)) if f == "offsets-partitions" || f.ends_with("-protocols") => {
@@ -309,10 +329,11 @@ pub fn group_panel(p: &Props) -> Html {
         };
         html! { <span data-assignor-source="vote">{ text }</span> }
     } else {
-        html! { <>
-            <span data-assignor-source="override">{ "overridden (the vote chose " }{ winner.clone() }{ ")" }</span>
-            <button id="follow-vote" onclick={d.reform(|_| Action::FollowVote)}>{ "Follow the vote" }</button>
-        </> }
+        let mut m =
+            String::from("<span data-assignor-source=\"override\">overridden (the vote chose ");
+        markup::escape_into(&winner, &mut m);
+        m.push_str(")</span><button id=\"follow-vote\" data-act=\"vote\">Follow the vote</button>");
+        Html::from_html_unchecked(m.into())
     };
     let last_why = lead
         .steps
@@ -320,7 +341,7 @@ pub fn group_panel(p: &Props) -> Html {
         .filter(|st| st.changed && matches!(st.event, GroupEvent::Leave(_)))
         .map(|st| st.why.as_str());
     html! {
-        <section class="panel group" id="group">
+        <section class="panel group" id="group" onclick={act}>
             <h2>{ "The group" }</h2>
             <p class="group-fields">
                 <label>{ "group.id " }<input id="group-id" value={s.group_id_or_default().to_string()} oninput={set_id} /></label>
@@ -376,21 +397,34 @@ pub fn group_panel(p: &Props) -> Html {
                 }</span>
             </p>
             <h3>{ "One rebalance, step by step" }</h3>
-            <div class="round" data-round-step={steps[k].name}>
-                <button onclick={back} disabled={k == 0}>{ "Back" }</button>
-                <strong>{ " " }{ k + 1 }{ "/" }{ steps.len() }{ " " }{ steps[k].name }{ " " }</strong>
-                <button onclick={fwd} disabled={k + 1 == steps.len()}>{ "Forward" }</button>
-                { crate::app::components::markup("round-lines", markup::list("ul", &steps[k].lines)) }
+            { Html::from_html_unchecked({
+                let mut m = format!(
+                    "<div class=\"round\" data-round-step=\"{0}\"><button data-act=\"back\"{2}>Back</button><strong> {1}/{3} {0} </strong><button data-act=\"forward\"{4}>Forward</button><div class=\"round-lines\">{5}</div>",
+                    steps[k].name,
+                    k + 1,
+                    if k == 0 { " disabled" } else { "" },
+                    steps.len(),
+                    if k + 1 == steps.len() { " disabled" } else { "" },
+                    markup::list("ul", &steps[k].lines)
+                );
                 if steps[k].name == "JoinGroup" {
-                    <p>{ "Each entry's metadata, decoded: " }{ for s.members.iter().take(shown).enumerate().map(|(i, m)| html! {
-                        <button data-round-bytes={m.id.clone()} onclick={d.reform(move |_| Action::ShowBytes(Some(i)))}>{ "Bytes of " }{ m.id.clone() }</button>
-                    }) }</p>
+                    m.push_str("<p>Each entry's metadata, decoded: ");
+                    for (i, member) in s.members.iter().take(shown).enumerate() {
+                        m.push_str(&format!("<button data-act=\"bytes\" data-i=\"{i}\" data-round-bytes=\""));
+                        markup::escape_into(&member.id, &mut m);
+                        m.push_str("\">Bytes of ");
+                        markup::escape_into(&member.id, &mut m);
+                        m.push_str("</button>");
+                    }
+                    m.push_str("</p>");
                 }
-            </div>
+                m.push_str("</div>");
+                m.into()
+            }) }
             { crate::app::components::markup("stops-wrap", markup::stops(&crate::group::Revocations {
                 eager: rev.eager.iter().take(shown).cloned().collect(),
                 cooperative: rev.cooperative.iter().take(shown).cloned().collect(),
-            }, cooperative_error)) }
+            }, cooperative_error.as_deref())) }
         </section>
     }
 }

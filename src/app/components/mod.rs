@@ -55,3 +55,12 @@ pub fn markup(class: &'static str, markup: String) -> Html {
     // through yew's class set, whose code the page otherwise does without.
     Html::from_html_unchecked(format!("<div class=\"{class}\">{markup}</div>").into())
 }
+
+/// The element a click landed in that matches `selector` (the click itself or an ancestor):
+/// buttons written as markup are handled by one listener on their panel, which asks this.
+pub fn clicked(e: &MouseEvent, selector: &str) -> Option<web_sys::Element> {
+    e.target_dyn_into::<web_sys::Element>()?
+        .closest(selector)
+        .ok()
+        .flatten()
+}

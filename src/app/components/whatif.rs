@@ -13,6 +13,8 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct Props {
     pub computed: Rc<Computed>,
+    /// Parts of the what-if still to compute (each one computed repaints it).
+    pub later: usize,
     pub pinned: bool,
     pub story_step: Option<usize>,
     pub dispatch: Callback<Action>,
@@ -54,9 +56,24 @@ pub fn what_if(p: &Props) -> Html {
     let all_moved = use_state(|| false);
     let c = &p.computed;
     let d = &p.dispatch;
-    let pin = d.reform(|_| Action::PinBaseline);
-    let unpin = d.reform(|_| Action::Unpin);
-    let restart = d.reform(|_| Action::RollingRestart);
+    // One listener for the section's buttons (written as markup): each says what it does in
+    // `data-act`, and the story's steps carry the step they go to.
+    let act = {
+        let d = d.clone();
+        Callback::from(move |e: MouseEvent| {
+            let button = crate::app::components::clicked(&e, "button[data-act]");
+            let attr = |name| button.as_ref().and_then(|b| b.get_attribute(name));
+            let step = attr("data-step").and_then(|k| k.parse().ok()).unwrap_or(0);
+            d.emit(match attr("data-act").as_deref() {
+                Some("pin") => Action::PinBaseline,
+                Some("unpin") => Action::Unpin,
+                Some("restart") => Action::RollingRestart,
+                Some("step") => Action::StoryStep(step),
+                Some("exit") => Action::ExitStory,
+                _ => return,
+            })
+        })
+    };
 
     let summary = c.diff.as_ref().map(|diff| {
         let mut lines: Vec<String> = Vec::new();
@@ -97,8 +114,8 @@ pub fn what_if(p: &Props) -> Html {
         }
         html! {
             <div class="moved-summary" id="moved-summary" data-moved-count={diff.moved.to_string()} role="status">
-                if !c.changes.is_empty() {
-                    { crate::app::components::markup("changes", crate::app::markup::assignor_changes(&c.changes)) }
+                if !c.changes.borrow().is_empty() {
+                    { crate::app::components::markup("changes", crate::app::markup::assignor_changes(&c.changes.borrow())) }
                 }
                 { crate::app::components::markup("moved-lines", {
                     let mut m = String::from("<p class=\"moved-headline\">");
@@ -147,49 +164,43 @@ pub fn what_if(p: &Props) -> Html {
 
     // The story (computed only while it is on screen: its steps run several assignments).
     let story_view = match p.story_step {
-        None => html! {
-            <button id="story-start" onclick={d.reform(|_| Action::StoryStep(0))}>{ "Step through the story: join, leave, rolling restarts" }</button>
-        },
+        None => "<button id=\"story-start\" data-act=\"step\" data-step=\"0\">Step through the story: join, leave, rolling restarts</button>".to_string(),
         Some(k) => {
             let steps = story();
             let step = &steps[k.min(steps.len() - 1)];
-            let back = d.reform(move |_| Action::StoryStep(k.saturating_sub(1)));
-            let forward = d.reform(move |_| Action::StoryStep(k + 1));
-            html! {
-                <div class="story" id="story" data-story-step={k.to_string()}>
-                    { crate::app::components::markup("story-text", {
-                        let mut m = format!("<p class=\"story-title\"><strong>Step {} of {}: ", k + 1, steps.len());
-                        crate::app::markup::escape_into(step.title, &mut m);
-                        m.push_str("</strong></p><p class=\"story-sentence\">");
-                        crate::app::markup::escape_into(&step.sentence, &mut m);
-                        m.push_str("</p>");
-                        m
-                    }) }
-                    <button id="story-back" disabled={k == 0} onclick={back}>{ "← Back" }</button>
-                    <button id="story-forward" disabled={k + 1 >= steps.len()} onclick={forward}>{ "Forward →" }</button>
-                    <button id="story-exit" onclick={d.reform(|_| Action::ExitStory)}>{ "Leave the story" }</button>
-                </div>
-            }
+            let mut m = format!("<div class=\"story\" id=\"story\" data-story-step=\"{k}\"><p class=\"story-title\"><strong>Step {} of {}: ", k + 1, steps.len());
+            crate::app::markup::escape_into(step.title, &mut m);
+            m.push_str("</strong></p><p class=\"story-sentence\">");
+            crate::app::markup::escape_into(&step.sentence, &mut m);
+            let disabled = |off: bool| if off { " disabled" } else { "" };
+            m.push_str(&format!(
+                "</p><button id=\"story-back\" data-act=\"step\" data-step=\"{}\"{}>← Back</button>\
+                 <button id=\"story-forward\" data-act=\"step\" data-step=\"{}\"{}>Forward →</button>\
+                 <button id=\"story-exit\" data-act=\"exit\">Leave the story</button></div>",
+                k.saturating_sub(1),
+                disabled(k == 0),
+                k + 1,
+                disabled(k + 1 >= steps.len())
+            ));
+            m
         }
     };
+    let controls = format!(
+        "<div class=\"whatif-controls\">{}<button id=\"rolling-restart\" data-act=\"restart\" title=\"Every member rejoins with a new member id, as after a rolling restart\">Rolling restart</button></div>{story_view}",
+        if p.pinned {
+            "<button id=\"unpin\" data-act=\"unpin\">Unpin the baseline</button>"
+        } else {
+            "<button id=\"pin\" data-act=\"pin\">Pin as baseline</button>"
+        }
+    );
 
     html! {
-        <section class="whatif" id="whatif">
-            <h2>{ "What if" }{ crate::app::components::glossary::term("rebalance") }</h2>
-            <div class="whatif-controls">
-                if p.pinned {
-                    <button id="unpin" onclick={unpin}>{ "Unpin the baseline" }</button>
-                } else {
-                    <button id="pin" onclick={pin}>{ "Pin as baseline" }</button>
-                }
-                <button id="rolling-restart" onclick={restart} title="Every member rejoins with a new member id, as after a rolling restart">
-                    { "Rolling restart" }
-                </button>
-            </div>
-            { story_view }
+        <section class="whatif" id="whatif" onclick={act}>
+            { crate::app::components::glossary::heading("h2", "What if", &["rebalance"]) }
+            { Html::from_html_unchecked(controls.into()) }
             { for summary }
-            <h3>{ "Range and round-robin side by side" }</h3>
-            { crate::app::components::markup("side-by-side", crate::app::markup::side_by_side(&rows, (&skew(r), &skew(o)), differ)) }
+
+            { crate::app::components::markup("side-by-side", "<h3>Range and round-robin side by side</h3>".to_string() + &crate::app::markup::side_by_side(&rows, (&skew(r), &skew(o)), differ)) }
             { show_all_toggle(&all, c.input.members.len(), "compare") }
             <p class="compare-differ">{ format!("{} differ between the two.", plural(differ as u32, "partition owner", "partition owners")) }</p>
         </section>

@@ -161,11 +161,11 @@ pub fn bytes_panel(p: &Props) -> Html {
 
     html! {
         <section class="bytes-panel" id="bytes-panel" data-bytes-member={m.id.clone()}>
-            <h2>{ format!("Subscription bytes of {}", m.id) }{ crate::app::components::glossary::term("generation") }{ crate::app::components::glossary::term("leader") }</h2>
+            { crate::app::components::glossary::heading("h2", &format!("Subscription bytes of {}", crate::app::markup::escape(&m.id)), &["generation", "leader"]) }
             <div class="bytes-controls">
                 <label>{ "Version " }
                     <select id="subscription-version" onchange={on_version}>
-                        { for (0..=3).map(|v: i16| html! { <option value={v.to_string()} selected={v == p.version}>{ format!("v{v}") }</option> }) }
+                        { Html::from_html_unchecked((0..=3i16).map(|v| format!("<option value=\"{v}\"{}>v{v}</option>", if v == p.version { " selected" } else { "" })).collect::<String>().into()) }
                     </select>
                 </label>
                 if m.subscription.is_some() {
@@ -173,7 +173,7 @@ pub fn bytes_panel(p: &Props) -> Html {
                 }
                 <button onclick={close}>{ "Close" }</button>
             </div>
-            <label for="subscription-hex">{ "ConsumerProtocolSubscription (hex; paste xxd, hexdump -C, Wireshark dumps or 0x… lists)" }</label>
+            { Html::from_html_unchecked(AttrValue::Static("<label for=\"subscription-hex\">ConsumerProtocolSubscription (hex; paste xxd, hexdump -C, Wireshark dumps or 0x… lists)</label>")) }
             <textarea id="subscription-hex" class="hex-input" spellcheck="false" rows="4" value={text} oninput={on_input} />
             { body }
             <h3>{ "The leader's answer: ConsumerProtocolAssignment in SyncGroup" }</h3>
