@@ -334,8 +334,9 @@ pub fn with_previous(input: &GroupInput, base: &Baseline) -> GroupInput {
 /// the change, and cooperative-sticky's follow-up). At the bound one run takes 3 to 14 ms
 /// with equal subscriptions and 7 to 31 ms with half the topics each at 1,000 members, 13 to
 /// 44 ms at 100 members on half of 100 topics of 1,000, in the page's build (`tests/web.rs`,
-/// bench_assignors_in_wasm). A whole edit there holds the main thread about 0.6 s, as long
-/// as under range (bench_the_longest_task_of_an_edit_at_the_sticky_bound; README).
+/// bench_assignors_in_wasm). A large group's what-if runs one assignment per task after the
+/// repaint (`app::Computed::work`), so an edit there holds the main thread 175 to 276 ms at
+/// most (bench_the_longest_task_of_an_edit_at_the_sticky_bound; README).
 pub const STICKY_PAIRS: u64 = 10_000_000;
 
 /// Why the page does not run `kind` (a sticky assignor) on `input`, if it is above the bound.
