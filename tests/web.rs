@@ -759,10 +759,6 @@ fn observe_long_tasks(on: bool) {
     .unwrap();
 }
 
-/// The longest task the long-task observer (above) reported since the last call: polled
-/// until one is (a task is reported after it ends), for at most a second (a step without a
-/// task of 50 ms or more gives 0), then the tasks the step leaves behind (the URL write) are
-/// let run and reported too.
 /// Waits (up to 20 s) until the page has computed what a large group leaves for after the
 /// repaint (the result panel is `aria-busy` until then).
 async fn computed(root: &web_sys::Element) {
@@ -775,6 +771,10 @@ async fn computed(root: &web_sys::Element) {
     panic!("the page was still computing after 20 s");
 }
 
+/// The longest task the long-task observer (above) reported since the last call: polled
+/// until one is (a task is reported after it ends), for at most a second (a step without a
+/// task of 50 ms or more gives 0), then the tasks the step leaves behind (the URL write) are
+/// let run and reported too.
 async fn longest_task_since() -> f64 {
     let longest = || {
         js_sys::Reflect::get(&web_sys::window().unwrap(), &"__longest".into())
@@ -908,5 +908,85 @@ async fn a_large_group_s_what_if_comes_after_the_repaint_and_is_the_same() {
         !stops.contains(PENDING) && stops.contains(" (topic-"),
         "{stops}"
     );
+    root.remove();
+}
+
+/// The buttons and choices written as markup, run by one listener per panel: the glossary's
+/// "?", the story's start, Forward, Back and Leave, the round's Forward and its bytes
+/// buttons, the bytes panel's version and Close, the explanation's topic, Follow the vote,
+/// adding a topic and a member, and a broken link's Dismiss.
+#[wasm_bindgen_test]
+async fn the_markup_buttons_do_what_they_say() {
+    let root = mount("v1;a=r;t=t0*3,t1*3;m=C0***D,C1***D").await;
+    let count = |sel: &str| root.query_selector_all(sel).unwrap().length();
+    let attr = |sel: &str, a: &str| {
+        find::<web_sys::Element>(&root, sel)
+            .get_attribute(a)
+            .unwrap_or_default()
+    };
+    click(&root, ".term-link[data-term='group']");
+    assert!(document()
+        .get_element_by_id("glossary")
+        .unwrap()
+        .has_attribute("open"));
+    // the round: Forward to JoinGroup, then a member's bytes
+    click(&root, "#round-forward");
+    yew::scheduler::flush().await;
+    assert_eq!(attr(".round", "data-round-step"), "JoinGroup");
+    click(&root, "[data-round-bytes='C1']");
+    yew::scheduler::flush().await;
+    assert_eq!(attr("#bytes-panel", "data-bytes-member"), "C1");
+    choose(&root, "#subscription-version", "1");
+    yew::scheduler::flush().await;
+    let version: web_sys::HtmlSelectElement = find(&root, "#subscription-version");
+    assert_eq!(version.value(), "1");
+    click(&root, "#bytes-panel button[data-act]:last-of-type");
+    yew::scheduler::flush().await;
+    assert_eq!(count("#bytes-panel"), 0);
+    choose(&root, "#explain select", "t1");
+    yew::scheduler::flush().await;
+    assert_eq!(attr("#explain", "data-explain-topic"), "t1");
+    // the assignor chosen by hand over the vote, then the vote followed again
+    choose(&root, "#assignor", "roundrobin");
+    yew::scheduler::flush().await;
+    assert_eq!(count("#follow-vote"), 1);
+    click(&root, "#follow-vote");
+    yew::scheduler::flush().await;
+    assert_eq!(
+        attr("[data-assignor-source]", "data-assignor-source"),
+        "vote"
+    );
+    let members = count(".member-row");
+    let topics = count(".topics > li");
+    click(&root, "#add-topic");
+    click(&root, "#add-member");
+    yew::scheduler::flush().await;
+    assert_eq!(
+        (count(".topics > li"), count(".member-row")),
+        (topics + 1, members + 1)
+    );
+    // the story last: leaving it keeps its group
+    click(&root, "#story-start");
+    yew::scheduler::flush().await;
+    assert_eq!(attr("#story", "data-story-step"), "0");
+    click(&root, "#story-forward");
+    yew::scheduler::flush().await;
+    click(&root, "#story-forward");
+    yew::scheduler::flush().await;
+    click(&root, "#story-back");
+    yew::scheduler::flush().await;
+    assert_eq!(attr("#story", "data-story-step"), "1");
+    click(&root, "#story-exit");
+    yew::scheduler::flush().await;
+    assert_eq!(count("#story"), 0);
+    assert_eq!(count("#story-start"), 1);
+    root.remove();
+    let root = mount("v1;zzz").await;
+    assert_eq!(root.query_selector_all("#link-error").unwrap().length(), 1);
+    let raw: web_sys::HtmlTextAreaElement = find(&root, "#link-error-raw");
+    assert_eq!(raw.value(), "v1;zzz");
+    click(&root, "#link-error button[data-app='dismiss']");
+    yew::scheduler::flush().await;
+    assert_eq!(root.query_selector_all("#link-error").unwrap().length(), 0);
     root.remove();
 }

@@ -27,6 +27,20 @@ const stopped = (error, loading) => {
     : `Rebalance Lab stopped because of a bug (${error.message}). Your scenario is still in the link; reload to continue.`;
   document.body.prepend(div);
 };
+// Buttons the app writes as markup are written again when the block they are in changes (a
+// step forward, Pin becoming Unpin): after such a click, once the app has repainted, the
+// focus goes back to the button with that id, or, when it is gone or disabled (Back on the
+// first step), to the one data-then names.
+addEventListener("click", (e) => {
+  const b = e.target.closest?.("button[data-act],button[data-app]");
+  if (b)
+    setTimeout(() =>
+      [b.id, b.dataset.then]
+        .map((id) => id && document.getElementById(id))
+        .find((n) => n && !n.disabled)
+        ?.focus(),
+    );
+});
 addEventListener("error", (e) => stopped(e.error));
 addEventListener("unhandledrejection", (e) => stopped(e.reason));
 const boot = document.querySelector("script[data-js]");

@@ -33,7 +33,8 @@ pub struct Computed {
     pub round_robin: assignor::Assignment,
     /// The scenario's assignor when it is sticky or cooperative-sticky (the pinned baseline
     /// is the previous generation): round 1, and the follow-up round when cooperative-sticky
-    /// withheld partitions; or why Java would throw.
+    /// withheld partitions (in a large group only while it is shown: `round2`); or why Java
+    /// would throw.
     pub sticky: Option<Result<(assignor::Assignment, Option<assignor::Assignment>), String>>,
     /// Showing cooperative-sticky's follow-up round instead of round 1.
     pub round2: bool,
@@ -47,7 +48,8 @@ pub struct Computed {
 }
 
 /// Computes the next part of what `c` left for later in a task of its own, and so on until
-/// nothing is left, repainting after each part; stops when `c` is gone.
+/// nothing is left, repainting after each part that changes what is on screen; stops when
+/// `c` is gone.
 fn work_later(
     c: std::rc::Weak<Computed>,
     state: UseReducerHandle<state::AppState>,
@@ -60,8 +62,12 @@ fn work_later(
         let Some(now) = c.upgrade() else {
             return;
         };
+        let left = now.left();
         now.work(&state.scenario, &state.pinned, state.baseline.as_ref());
-        update.force_update();
+        // (a pinned group's half of a line changes nothing on screen)
+        if now.left() < left {
+            update.force_update();
+        }
         if now.left() > 0 {
             work_later(c, state, update);
         }
@@ -234,8 +240,15 @@ pub fn app() -> Html {
         );
         use_memo(deps, |(s, baseline, pinned, round2)| {
             let mut input = s.group_input();
-            let partitions: u64 = input.topics.iter().map(|t| u64::from(t.partitions)).sum();
-            let small = input.members.len() as u64 * partitions <= LATER_ABOVE;
+            // (the pinned group's size too: the what-if runs each assignor on it)
+            let size = |s: &Scenario| {
+                s.members.len() as u64
+                    * s.topics
+                        .iter()
+                        .map(|t| u64::from(t.partitions))
+                        .sum::<u64>()
+            };
+            let small = size(s).max(pinned.as_ref().map_or(0, |(p, _)| size(p))) <= LATER_ABOVE;
             // The leader's client decides the member order (Java's unless said otherwise).
             let range = assignor::range_with(&input, s.leader_client);
             let round_robin = assignor::round_robin_with(&input, s.leader_client);
@@ -352,7 +365,7 @@ pub fn app() -> Html {
         Html::from_html_unchecked(m.into())
     });
     // One listener for the buttons written as markup outside the panels: the glossary's "?"
-    // links, Dismiss, cooperative-sticky's round toggle.
+    // links, Dismiss, cooperative-sticky's round toggle, the editor's add buttons.
     let on_click = {
         let (d, round2) = (dispatch.clone(), round2.clone());
         Callback::from(move |e: MouseEvent| {
@@ -364,6 +377,8 @@ pub fn app() -> Html {
             }
             match b.get_attribute("data-app").as_deref() {
                 Some("dismiss") => d.emit(Action::DismissBrokenLink),
+                Some("add-topic") => d.emit(Action::AddTopic),
+                Some("add-member") => d.emit(Action::AddMember),
                 Some("round") => round2.set(!*round2),
                 _ => {}
             }
@@ -385,7 +400,7 @@ pub fn app() -> Html {
                 // busy while a large group's what-if is still computing, after the repaint
                 <section class="panel result" aria-busy={(computed.left() > 0).to_string()}>
                     <div class="assignor-row">
-                        <label for="assignor">{ "Assignor " }</label>
+                        { Html::from_html_unchecked(AttrValue::Static("<label for=\"assignor\">Assignor </label>")) }
                         <select id="assignor" onchange={on_assignor}>
                             { Html::from_html_unchecked(assignor_options(kind).into()) }
                         </select>

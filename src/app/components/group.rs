@@ -342,7 +342,7 @@ pub fn group_panel(p: &Props) -> Html {
         .map(|st| st.why.as_str());
     html! {
         <section class="panel group" id="group" onclick={act}>
-            <h2>{ "The group" }</h2>
+            { Html::from_html_unchecked(AttrValue::Static("<h2>The group</h2>")) }
             <p class="group-fields">
                 <label>{ "group.id " }<input id="group-id" value={s.group_id_or_default().to_string()} oninput={set_id} /></label>
                 <label>{ " offsets.topic.num.partitions " }<input id="offsets-partitions" type="number" min="1"
@@ -396,10 +396,10 @@ pub fn group_panel(p: &Props) -> Html {
                     }
                 }</span>
             </p>
-            <h3>{ "One rebalance, step by step" }</h3>
+            { Html::from_html_unchecked(AttrValue::Static("<h3>One rebalance, step by step</h3>")) }
             { Html::from_html_unchecked({
                 let mut m = format!(
-                    "<div class=\"round\" data-round-step=\"{0}\"><button data-act=\"back\"{2}>Back</button><strong> {1}/{3} {0} </strong><button data-act=\"forward\"{4}>Forward</button><div class=\"round-lines\">{5}</div>",
+                    "<div class=\"round\" data-round-step=\"{0}\"><button id=\"round-back\" data-act=\"back\" data-then=\"round-forward\"{2}>Back</button><strong> {1}/{3} {0} </strong><button id=\"round-forward\" data-act=\"forward\" data-then=\"round-back\"{4}>Forward</button><div class=\"round-lines\">{5}</div>",
                     steps[k].name,
                     k + 1,
                     if k == 0 { " disabled" } else { "" },

@@ -164,7 +164,7 @@ pub fn what_if(p: &Props) -> Html {
 
     // The story (computed only while it is on screen: its steps run several assignments).
     let story_view = match p.story_step {
-        None => "<button id=\"story-start\" data-act=\"step\" data-step=\"0\">Step through the story: join, leave, rolling restarts</button>".to_string(),
+        None => "<button id=\"story-start\" data-act=\"step\" data-step=\"0\" data-then=\"story-forward\">Step through the story: join, leave, rolling restarts</button>".to_string(),
         Some(k) => {
             let steps = story();
             let step = &steps[k.min(steps.len() - 1)];
@@ -174,9 +174,9 @@ pub fn what_if(p: &Props) -> Html {
             crate::app::markup::escape_into(&step.sentence, &mut m);
             let disabled = |off: bool| if off { " disabled" } else { "" };
             m.push_str(&format!(
-                "</p><button id=\"story-back\" data-act=\"step\" data-step=\"{}\"{}>← Back</button>\
-                 <button id=\"story-forward\" data-act=\"step\" data-step=\"{}\"{}>Forward →</button>\
-                 <button id=\"story-exit\" data-act=\"exit\">Leave the story</button></div>",
+                "</p><button id=\"story-back\" data-act=\"step\" data-step=\"{}\" data-then=\"story-forward\"{}>← Back</button>\
+                 <button id=\"story-forward\" data-act=\"step\" data-step=\"{}\" data-then=\"story-back\"{}>Forward →</button>\
+                 <button id=\"story-exit\" data-act=\"exit\" data-then=\"story-start\">Leave the story</button></div>",
                 k.saturating_sub(1),
                 disabled(k == 0),
                 k + 1,
@@ -188,9 +188,9 @@ pub fn what_if(p: &Props) -> Html {
     let controls = format!(
         "<div class=\"whatif-controls\">{}<button id=\"rolling-restart\" data-act=\"restart\" title=\"Every member rejoins with a new member id, as after a rolling restart\">Rolling restart</button></div>{story_view}",
         if p.pinned {
-            "<button id=\"unpin\" data-act=\"unpin\">Unpin the baseline</button>"
+            "<button id=\"unpin\" data-act=\"unpin\" data-then=\"pin\">Unpin the baseline</button>"
         } else {
-            "<button id=\"pin\" data-act=\"pin\">Pin as baseline</button>"
+            "<button id=\"pin\" data-act=\"pin\" data-then=\"unpin\">Pin as baseline</button>"
         }
     );
 
@@ -202,7 +202,7 @@ pub fn what_if(p: &Props) -> Html {
 
             { crate::app::components::markup("side-by-side", "<h3>Range and round-robin side by side</h3>".to_string() + &crate::app::markup::side_by_side(&rows, (&skew(r), &skew(o)), differ)) }
             { show_all_toggle(&all, c.input.members.len(), "compare") }
-            <p class="compare-differ">{ format!("{} differ between the two.", plural(differ as u32, "partition owner", "partition owners")) }</p>
+            { Html::from_html_unchecked(format!("<p class=\"compare-differ\">{} differ between the two.</p>", plural(differ as u32, "partition owner", "partition owners")).into()) }
         </section>
     }
 }

@@ -66,8 +66,19 @@ pub fn bytes_panel(p: &Props) -> Html {
                 .parse()
                 .unwrap_or(3),
         });
-    let use_fields = p.dispatch.reform(move |_| Action::UseFormFields(i));
-    let close = p.dispatch.reform(|_| Action::ShowBytes(None));
+    // One listener for the panel's two buttons (markup that stays as it is).
+    let act = {
+        let d = p.dispatch.clone();
+        Callback::from(move |e: MouseEvent| {
+            if let Some(b) = crate::app::components::clicked(&e, "button[data-act]") {
+                d.emit(if b.has_attribute("data-fields") {
+                    Action::UseFormFields(i)
+                } else {
+                    Action::ShowBytes(None)
+                })
+            }
+        })
+    };
 
     // What the text holds so far is decoded even while the text is unfinished, so the view
     // keeps showing what was read.
@@ -160,7 +171,7 @@ pub fn bytes_panel(p: &Props) -> Html {
     let da = decode_assignment(&answer);
 
     html! {
-        <section class="bytes-panel" id="bytes-panel" data-bytes-member={m.id.clone()}>
+        <section class="bytes-panel" id="bytes-panel" data-bytes-member={m.id.clone()} onclick={act}>
             { crate::app::components::glossary::heading("h2", &format!("Subscription bytes of {}", crate::app::markup::escape(&m.id)), &["generation", "leader"]) }
             <div class="bytes-controls">
                 <label>{ "Version " }
@@ -168,10 +179,11 @@ pub fn bytes_panel(p: &Props) -> Html {
                         { Html::from_html_unchecked((0..=3i16).map(|v| format!("<option value=\"{v}\"{}>v{v}</option>", if v == p.version { " selected" } else { "" })).collect::<String>().into()) }
                     </select>
                 </label>
-                if m.subscription.is_some() {
-                    <button id="use-form-fields" onclick={use_fields}>{ "Use the form fields instead" }</button>
-                }
-                <button onclick={close}>{ "Close" }</button>
+                { Html::from_html_unchecked(AttrValue::Static(if m.subscription.is_some() {
+                    "<button id=\"use-form-fields\" data-act data-fields>Use the form fields instead</button><button data-act>Close</button>"
+                } else {
+                    "<button data-act>Close</button>"
+                })) }
             </div>
             { Html::from_html_unchecked(AttrValue::Static("<label for=\"subscription-hex\">ConsumerProtocolSubscription (hex; paste xxd, hexdump -C, Wireshark dumps or 0x… lists)</label>")) }
             <textarea id="subscription-hex" class="hex-input" spellcheck="false" rows="4" value={text} oninput={on_input} />
