@@ -157,11 +157,15 @@ impl Computed {
         let row = changes
             .iter_mut()
             .find(|c| c.error.as_deref() == Some(whatif::PENDING));
-        if let (Some(row), Some((pinned, renames))) = (row, pinned) {
-            match l.before.take() {
-                Some(before) => *row = whatif::change_after(before, now),
+        if let Some(row) = row {
+            match (l.before.take(), pinned) {
+                (Some(before), _) => *row = whatif::change_after(before, now),
                 // the pinned group's half first, in a task of its own
-                None => l.before = Some(whatif::change_before(pinned, renames, row.kind)),
+                (None, Some((pinned, renames))) => {
+                    l.before = Some(whatif::change_before(pinned, renames, row.kind))
+                }
+                // (lines wait only while a group is pinned: never, but never a loop either)
+                (None, None) => row.error = None,
             }
         } else if l.cooperative {
             *self.cooperative.borrow_mut() = Some(whatif::cooperative_round1(now, baseline));
