@@ -74,8 +74,10 @@ step "native tests" cargo test
 step "fuzz (30 s per target)" scripts/fuzz.sh 30
 # The BENCH lines these print (repaint, typing, each assignor in wasm) are the page's own
 # figures: built as the page ships (the web profile, scripts/web-env.sh).
+# (chromedriver gets 60 s to start instead of the runner's 5: on a busy 2-core machine it
+# once took longer, and the step failed before any test ran)
 step "browser tests (wasm-bindgen-test, headless Chromium)" bash -c \
-  'source scripts/web-env.sh && CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner WASM_BINDGEN_TEST_TIMEOUT=180 cargo test --profile web --target wasm32-unknown-unknown --test web -- --nocapture'
+  'source scripts/web-env.sh && CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner WASM_BINDGEN_TEST_TIMEOUT=180 WASM_BINDGEN_TEST_DRIVER_TIMEOUT=60 cargo test --profile web --target wasm32-unknown-unknown --test web -- --nocapture'
 # No stale dist/ for the steps after it if the build fails.
 rm -rf dist
 step "release build (trunk, offline)" offline scripts/build-release.sh
