@@ -227,11 +227,7 @@ pub fn stops(rev: &crate::group::Revocations, cooperative_note: Option<&str>) ->
 /// assignor with `data-assignor`, `data-moved`, `data-paused`, `data-rebalances`,
 /// `data-idle`), then its note.
 pub fn assignor_changes(changes: &[crate::scenario::whatif::AssignorChange]) -> String {
-    use crate::scenario::whatif::PENDING;
-    let left = changes
-        .iter()
-        .filter(|c| c.error.as_deref() == Some(PENDING))
-        .count();
+    let left = changes.iter().filter(|c| c.is_pending()).count();
     let mut s = String::from(
         "<table class=\"compare\" id=\"assignor-changes\"><caption>The same change under each assignor",
     );

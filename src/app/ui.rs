@@ -154,9 +154,7 @@ impl Computed {
     ) {
         let mut changes = self.changes.borrow_mut();
         let mut l = self.later.borrow_mut();
-        let row = changes
-            .iter_mut()
-            .find(|c| c.error.as_deref() == Some(whatif::PENDING));
+        let row = changes.iter_mut().find(|c| c.is_pending());
         if let Some(row) = row {
             match (l.before.take(), pinned) {
                 (Some(before), _) => *row = whatif::change_after(before, now),
@@ -179,7 +177,7 @@ impl Computed {
             .changes
             .borrow()
             .iter()
-            .filter(|c| c.error.as_deref() == Some(whatif::PENDING))
+            .filter(|c| c.is_pending())
             .count();
         pending + self.later.borrow().cooperative as usize
     }

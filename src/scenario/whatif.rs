@@ -258,6 +258,11 @@ impl AssignorChange {
         }
     }
 
+    /// Whether the page is still computing this line ([`PENDING`]).
+    pub fn is_pending(&self) -> bool {
+        self.error.as_deref() == Some(PENDING)
+    }
+
     /// The row of the side-by-side table: max/min before, max/min after, partitions moved,
     /// partitions paused (with the rebalances that takes), members idle after; or why Java
     /// would throw instead.
