@@ -90,12 +90,7 @@ fn link_state() -> impl Strategy<Value = LinkState> {
     (
         prop::collection::vec((name(), 0u32..2_000), 0..8),
         prop::collection::vec(member_plan(), 0..8),
-        prop::sample::select(vec![
-            AssignorKind::Range,
-            AssignorKind::RoundRobin,
-            AssignorKind::Sticky,
-            AssignorKind::CooperativeSticky,
-        ]),
+        prop::sample::select(AssignorKind::CLIENT.to_vec()),
         any::<bool>(),
         prop::option::of(0usize..4),
         prop::collection::vec(

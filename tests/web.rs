@@ -476,12 +476,7 @@ fn bench_assignors_in_wasm() {
             }
         }
         let input = s.group_input();
-        for kind in [
-            AssignorKind::Range,
-            AssignorKind::RoundRobin,
-            AssignorKind::Sticky,
-            AssignorKind::CooperativeSticky,
-        ] {
+        for kind in AssignorKind::CLIENT {
             let leaves = one_leaves(&input, kind).unwrap();
             for (label, input) in [("fresh", &input), ("one-leaves", &leaves)] {
                 let mut times = Vec::new();
@@ -869,13 +864,7 @@ async fn a_large_group_s_what_if_comes_after_the_repaint_and_is_the_same() {
     computed(&root).await;
     let caption: web_sys::Element = find(&root, "#assignor-changes caption");
     assert!(!caption.text_content().unwrap().contains("computing"));
-    let kinds = [
-        AssignorKind::Range,
-        AssignorKind::RoundRobin,
-        AssignorKind::Sticky,
-        AssignorKind::CooperativeSticky,
-    ];
-    let expected = compare_assignors(&pinned, &[], &now, &kinds);
+    let expected = compare_assignors(&pinned, &[], &now, &AssignorKind::CLIENT);
     let rows = root
         .query_selector_all("#assignor-changes tbody tr")
         .unwrap();

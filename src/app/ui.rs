@@ -272,12 +272,7 @@ pub fn app() -> Html {
                 // are missing.
                 let big = whatif::sticky_refusal(&p.group_input(), AssignorKind::Sticky)
                     .or_else(|| whatif::sticky_refusal(&input, AssignorKind::Sticky));
-                for kind in [
-                    AssignorKind::Range,
-                    AssignorKind::RoundRobin,
-                    AssignorKind::Sticky,
-                    AssignorKind::CooperativeSticky,
-                ] {
+                for kind in AssignorKind::CLIENT {
                     let why = match &big {
                         Some(why)
                             if !matches!(kind, AssignorKind::Range | AssignorKind::RoundRobin) =>

@@ -62,6 +62,14 @@ pub enum AssignorKind {
 }
 
 impl AssignorKind {
+    /// The Java client's assignors, as the page lists them (the what-if's lines, in order).
+    pub const CLIENT: [AssignorKind; 4] = [
+        AssignorKind::Range,
+        AssignorKind::RoundRobin,
+        AssignorKind::Sticky,
+        AssignorKind::CooperativeSticky,
+    ];
+
     /// The name used in files, links and on the command line.
     pub fn name(self) -> &'static str {
         match self {

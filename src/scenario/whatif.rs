@@ -999,13 +999,7 @@ mod tests {
         let before = super::super::presets::preset("seven-three").unwrap();
         let mut after = before.clone();
         after.members.push(Member::new("consumer-0", &["orders"]));
-        let all = [
-            AssignorKind::Range,
-            AssignorKind::RoundRobin,
-            AssignorKind::Sticky,
-            AssignorKind::CooperativeSticky,
-        ];
-        let c = compare_assignors(&before, &[], &after, &all);
+        let c = compare_assignors(&before, &[], &after, &AssignorKind::CLIENT);
         assert_eq!(c.len(), 4);
         let (range, sticky, coop) = (&c[0], &c[2], &c[3]);
         assert!(c.iter().all(|x| x.error.is_none()), "{c:?}");

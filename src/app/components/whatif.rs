@@ -199,7 +199,6 @@ pub fn what_if(p: &Props) -> Html {
             { crate::app::components::glossary::heading("h2", "What if", &["rebalance"]) }
             { Html::from_html_unchecked(controls.into()) }
             { for summary }
-
             { crate::app::components::markup("side-by-side", "<h3>Range and round-robin side by side</h3>".to_string() + &crate::app::markup::side_by_side(&rows, (&skew(r), &skew(o)), differ)) }
             { show_all_toggle(&all, c.input.members.len(), "compare") }
             { Html::from_html_unchecked(format!("<p class=\"compare-differ\">{} differ between the two.</p>", plural(differ as u32, "partition owner", "partition owners")).into()) }
