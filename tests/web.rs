@@ -900,6 +900,53 @@ async fn a_large_group_s_what_if_comes_after_the_repaint_and_is_the_same() {
     root.remove();
 }
 
+/// An edit while a large group's what-if is still computing: the older computation's lines
+/// are dropped with it, and the lines on screen are the newer group's, every one computed.
+#[wasm_bindgen_test]
+async fn an_edit_while_the_what_if_computes_drops_the_older_lines() {
+    use rebalance_lab::assignor::AssignorKind;
+    use rebalance_lab::scenario::whatif::{compare_assignors, Baseline, PENDING};
+    let pinned = on_half_the_topics(scenario(20, 1_000, 100));
+    let mut now = pinned.clone();
+    now.members
+        .push(Member::new("c-new", &["topic-1", "topic-2", "topic-3"]));
+    let link = to_fragment(&LinkState {
+        scenario: now.clone(),
+        baseline: Some(Ok(Baseline::now(&pinned, None))),
+        pinned: Some((pinned.clone(), Vec::new())),
+        ..Default::default()
+    });
+    let root = mount(&link).await;
+    let caption: web_sys::Element = find(&root, "#assignor-changes caption");
+    assert!(caption
+        .text_content()
+        .unwrap_or_default()
+        .contains("computing"));
+    // the member that joined leaves again (the last listed) before its lines are done:
+    // nothing moves
+    let count: web_sys::HtmlInputElement = find(&root, "#member-count");
+    count.set_value("100");
+    count
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    computed(&root).await;
+    let expected = compare_assignors(&pinned, &[], &pinned, &AssignorKind::CLIENT);
+    let rows = root
+        .query_selector_all("#assignor-changes tbody tr")
+        .unwrap();
+    assert_eq!(rows.length() as usize, expected.len());
+    for (i, e) in expected.iter().enumerate() {
+        let row: web_sys::Element = rows.item(i as u32).unwrap().dyn_into().unwrap();
+        let attr = |n: &str| row.get_attribute(n).unwrap_or_default();
+        assert_eq!(attr("data-assignor"), e.kind.name());
+        assert_eq!(attr("data-moved"), "0", "{}", e.kind.name());
+        assert_eq!(attr("data-moved"), e.moved.to_string(), "{}", e.kind.name());
+        let text = row.text_content().unwrap_or_default();
+        assert!(!text.contains(PENDING), "{text}");
+    }
+    root.remove();
+}
+
 /// The buttons and choices written as markup, run by one listener per panel: the glossary's
 /// "?", the story's start, Forward, Back and Leave, the round's Forward and its bytes
 /// buttons, the bytes panel's version and Close, the explanation's topic, Follow the vote,
