@@ -861,7 +861,17 @@ async fn a_large_group_s_what_if_comes_after_the_repaint_and_is_the_same() {
     let caption: web_sys::Element = find(&root, "#assignor-changes caption");
     let said = caption.text_content().unwrap_or_default();
     assert!(busy && said.contains("computing"), "{busy} {said}");
+    // the lines still to come carry no figures yet
+    let pending = root
+        .query_selector_all("#assignor-changes tr[data-pending]")
+        .unwrap()
+        .length();
+    assert!(pending > 0);
     computed(&root).await;
+    assert!(root
+        .query_selector("#assignor-changes tr[data-pending]")
+        .unwrap()
+        .is_none());
     let caption: web_sys::Element = find(&root, "#assignor-changes caption");
     assert!(!caption.text_content().unwrap().contains("computing"));
     let expected = compare_assignors(&pinned, &[], &now, &AssignorKind::CLIENT);

@@ -225,7 +225,7 @@ pub fn stops(rev: &crate::group::Revocations, cooperative_note: Option<&str>) ->
 
 /// The what-if's table of one change under each assignor (`#assignor-changes`: a row per
 /// assignor with `data-assignor`, `data-moved`, `data-paused`, `data-rebalances`,
-/// `data-idle`), then its note.
+/// `data-idle`, or `data-pending` while the line is still computing), then its note.
 pub fn assignor_changes(changes: &[crate::scenario::whatif::AssignorChange]) -> String {
     let left = changes.iter().filter(|c| c.is_pending()).count();
     let mut s = String::from(
@@ -244,14 +244,19 @@ pub fn assignor_changes(changes: &[crate::scenario::whatif::AssignorChange]) -> 
          <th scope=\"col\">partitions moved</th><th scope=\"col\">partitions paused</th><th scope=\"col\">members idle</th></tr></thead><tbody>",
     );
     for ch in changes {
-        s.push_str(&format!(
-            "<tr data-assignor=\"{0}\" data-moved=\"{1}\" data-paused=\"{2}\" data-rebalances=\"{3}\" data-idle=\"{4}\"><th scope=\"row\">{0}</th>",
-            ch.kind.name(),
-            ch.moved,
-            ch.paused,
-            ch.rebalances,
-            ch.idle
-        ));
+        // a line still computing has no figures yet: it says so instead of zeros
+        s.push_str(&if ch.is_pending() {
+            format!("<tr data-assignor=\"{0}\" data-pending=\"true\"><th scope=\"row\">{0}</th>", ch.kind.name())
+        } else {
+            format!(
+                "<tr data-assignor=\"{0}\" data-moved=\"{1}\" data-paused=\"{2}\" data-rebalances=\"{3}\" data-idle=\"{4}\"><th scope=\"row\">{0}</th>",
+                ch.kind.name(),
+                ch.moved,
+                ch.paused,
+                ch.rebalances,
+                ch.idle
+            )
+        });
         match ch.cells() {
             Ok(cells) => {
                 for x in &cells {
@@ -292,6 +297,27 @@ pub fn side_by_side(rows: &[(&str, u32, u32)], skew: (&str, &str), differ: usize
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_line_still_computing_says_so_and_has_no_figures() {
+        use crate::assignor::AssignorKind;
+        use crate::scenario::whatif::{AssignorChange, PENDING};
+        let m = assignor_changes(&[
+            AssignorChange::failed(AssignorKind::Range, PENDING.to_string()),
+            AssignorChange::failed(AssignorKind::Sticky, "above the bound".to_string()),
+        ]);
+        assert!(m.contains("(computing: 1 of 2 done)"), "{m}");
+        assert!(
+            m.contains("<tr data-assignor=\"range\" data-pending=\"true\">"),
+            "{m}"
+        );
+        // a refused line is final: its figures (none) are written
+        assert!(
+            m.contains("<tr data-assignor=\"sticky\" data-moved=\"0\""),
+            "{m}"
+        );
+        assert_eq!(m.matches("data-moved").count(), 1);
+    }
 
     #[test]
     fn names_that_could_reorder_a_sentence_are_isolated() {
