@@ -33,6 +33,14 @@ const stopped = (error, loading) => {
 // first step), to the one data-then names.
 addEventListener("click", (e) => {
   const b = e.target.closest?.("button[data-act],button[data-app]");
+  // Copy link (src/app/components/linkbar.rs): the outcome is said in its live region.
+  if (b?.id === "copy-link") {
+    const say = (t) => (document.getElementById("link-copied").textContent = t);
+    const refused = () => say("The browser refused the clipboard: select the link below and copy it");
+    navigator.clipboard
+      ? navigator.clipboard.writeText(document.getElementById("link").value).then(() => say("Link copied"), refused)
+      : refused();
+  }
   if (b)
     setTimeout(() =>
       [b.id, b.dataset.then]

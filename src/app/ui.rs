@@ -1,9 +1,7 @@
 //! The app component and its start.
 
 use super::components::whatif::WhatIf;
-use super::components::{
-    bytes::BytesPanel, editor::Editor, explain::Explain, grid::Grid, linkbar::LinkBar,
-};
+use super::components::{bytes::BytesPanel, editor::Editor, explain::Explain, grid::Grid};
 use super::{components, hooks, state};
 use crate::assignor::{self, AssignorKind};
 use crate::protocol::TopicPartitions;
@@ -401,7 +399,7 @@ pub fn app() -> Html {
                         <select id="assignor" onchange={on_assignor}>
                             { Html::from_html_unchecked(assignor_options(kind).into()) }
                         </select>
-                        <LinkBar fragment={AttrValue::from(fragment)} />
+                        { components::linkbar::link_bar(&fragment) }
                     </div>
                     { sticky_status(&computed) }
                     <Grid computed={computed.clone()} colours={colours.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />

@@ -1,13 +1,10 @@
-//! The link: copy it, and see how long it is.
+//! The link: copy it, and see how long it is. Written as markup: the copy itself is the
+//! page script's (`web/boot.js`, on `#copy-link`): the clipboard's promise handled there
+//! costs the bundle far less than a component, its state and a future in the module.
 
+use crate::app::markup::escape_into;
 use crate::scenario::link;
 use yew::prelude::*;
-
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    /// The link fragment, as the URL effect wrote it.
-    pub fragment: AttrValue,
-}
 
 fn page_base() -> String {
     web_sys::window()
@@ -16,42 +13,15 @@ fn page_base() -> String {
         .unwrap_or_default()
 }
 
-#[function_component(LinkBar)]
-pub fn link_bar(props: &Props) -> Html {
-    let copied = use_state(|| None::<String>);
-    let url = link::link_with_fragment(&page_base(), &props.fragment);
-    let onclick = {
-        let url = url.clone();
-        let copied = copied.clone();
-        Callback::from(move |_| {
-            let Some(clipboard) = web_sys::window().map(|w| w.navigator().clipboard()) else {
-                copied.set(Some(
-                    "Copy failed: select the link below and copy it".to_string(),
-                ));
-                return;
-            };
-            let promise = clipboard.write_text(&url);
-            let copied = copied.clone();
-            wasm_bindgen_futures::spawn_local(async move {
-                let result = wasm_bindgen_futures::JsFuture::from(promise).await;
-                copied.set(Some(match result {
-                    Ok(_) => "Link copied".to_string(),
-                    Err(_) => {
-                        "The browser refused the clipboard: select the link below and copy it"
-                            .to_string()
-                    }
-                }));
-            });
-        })
-    };
-    html! {
-        <div class="linkbar">
-            <button id="copy-link" {onclick}>{ "Copy link" }</button>
-            <span class="link-length">{ format!("{} characters", url.chars().count()) }</span>
-            if let Some(msg) = (*copied).clone() {
-                <span class="copied" role="status">{ msg }</span>
-            }
-            <input id="link" class="link-text" readonly=true value={url} aria-label="Link to this scenario" />
-        </div>
-    }
+/// The bar: Copy link, the link's length, where the copy's outcome is said (a live region
+/// that is on the page before anything is said in it), and the link itself.
+pub fn link_bar(fragment: &str) -> Html {
+    let url = link::link_with_fragment(&page_base(), fragment);
+    let mut m = format!(
+        "<div class=\"linkbar\"><button id=\"copy-link\" data-app=\"copy-link\">Copy link</button><span class=\"link-length\">{} characters</span><span class=\"copied\" id=\"link-copied\" role=\"status\"></span><input id=\"link\" class=\"link-text\" readonly aria-label=\"Link to this scenario\" value=\"",
+        url.chars().count()
+    );
+    escape_into(&url, &mut m);
+    m.push_str("\"></div>");
+    Html::from_html_unchecked(m.into())
 }
