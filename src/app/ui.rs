@@ -1,7 +1,7 @@
 //! The app component and its start.
 
 use super::components::whatif::WhatIf;
-use super::components::{bytes::BytesPanel, editor::Editor, explain::Explain, grid::Grid};
+use super::components::{bytes::BytesPanel, editor::Editor, grid::Grid};
 use super::{components, hooks, state};
 use crate::assignor::{self, AssignorKind};
 use crate::protocol::TopicPartitions;
@@ -225,6 +225,8 @@ pub fn app() -> Html {
     let state = use_reducer(hooks::initial_state);
     // View state: cooperative-sticky's follow-up round on screen instead of round 1.
     let round2 = use_state(|| false);
+    // View state: the explanation shows every member's row.
+    let explain_all = use_state(|| false);
     let fragment = hooks::use_url_sync(state.clone());
     // Stable across renders, so rows whose props did not change skip their repaint.
     let dispatch: Callback<Action> = use_callback(state.dispatcher(), |a: Action, d| d.dispatch(a));
@@ -404,7 +406,7 @@ pub fn app() -> Html {
                     { sticky_status(&computed) }
                     <Grid computed={computed.clone()} colours={colours.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
                     // The explanation of what is on screen comes right after it, not below the fold.
-                    <Explain computed={computed.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
+                    { components::explain::explain(&computed, state.selected_topic.as_ref(), &explain_all, &dispatch) }
                     <WhatIf computed={computed.clone()} later={computed.left()} pinned={state.baseline.is_some()} story_step={state.story_step} dispatch={dispatch.clone()} />
                     <components::group::GroupPanel scenario={state.scenario.clone()} group_log={state.group_log.clone()}
                         computed={computed.clone()} later={computed.later.borrow().cooperative} refusal={state.refusal.clone()} dispatch={dispatch.clone()} />

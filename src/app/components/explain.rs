@@ -6,31 +6,26 @@ use crate::app::state::Action;
 use crate::app::Computed;
 use crate::assignor::explain::{explain_topic, partition_list};
 use crate::assignor::AssignorKind;
-use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    pub computed: Rc<Computed>,
-    pub selected: Option<String>,
-    pub dispatch: Callback<Action>,
-}
-
-#[function_component(Explain)]
-pub fn explain(props: &Props) -> Html {
-    let all = use_state(|| false);
-    let c = &props.computed;
+/// The explanation of the selected topic (the first when none is), its "show all" state held
+/// by the app: a plain function rather than a component, which would bring its own copy of
+/// yew's mount, update and teardown code.
+pub fn explain(
+    c: &Computed,
+    selected: Option<&String>,
+    all: &UseStateHandle<bool>,
+    dispatch: &Callback<Action>,
+) -> Html {
     let Some(a) = c.assignment() else {
         return html! {};
     };
-    let chosen = props
-        .selected
-        .as_ref()
+    let chosen = selected
         .and_then(|s| a.topics.iter().find(|t| &t.topic == s))
         .or_else(|| a.topics.first());
     let Some(t) = chosen else { return html! {} };
     let e = explain_topic(&c.input, a, t);
-    let on_pick = props.dispatch.reform(|ev: Event| {
+    let on_pick = dispatch.reform(|ev: Event| {
         Action::SelectTopic(Some(
             ev.target_unchecked_into::<web_sys::HtmlSelectElement>()
                 .value(),
@@ -56,7 +51,7 @@ pub fn explain(props: &Props) -> Html {
         t.push_str("<th>first</th>");
     }
     t.push_str("<th>count</th><th>partitions</th></tr></thead><tbody>");
-    for r in e.rows.iter().take(members_shown(*all, e.rows.len())) {
+    for r in e.rows.iter().take(members_shown(**all, e.rows.len())) {
         t.push_str("<tr data-explain-member=\"");
         escape_into(&r.member, &mut t);
         t.push_str(&format!("\"><td>{}</td><td>", r.index));
@@ -95,7 +90,7 @@ pub fn explain(props: &Props) -> Html {
                 </select>
             </h2>
             { crate::app::components::markup("arith-wrap", t) }
-            { show_all_toggle(&all, e.rows.len(), "explain") }
+            { show_all_toggle(all, e.rows.len(), "explain") }
             if !e.mistakes.is_empty() {
                 { crate::app::components::markup("mistakes-wrap", {
                     let mut m = String::from("<ul class=\"mistakes\">");
