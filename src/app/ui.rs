@@ -1,6 +1,5 @@
 //! The app component and its start.
 
-use super::components::whatif::WhatIf;
 use super::components::{bytes::BytesPanel, editor::Editor, grid::Grid};
 use super::{components, hooks, state};
 use crate::assignor::{self, AssignorKind};
@@ -227,6 +226,10 @@ pub fn app() -> Html {
     let round2 = use_state(|| false);
     // View state: the explanation shows every member's row.
     let explain_all = use_state(|| false);
+    let what_if_shown = components::whatif::Shown {
+        all: use_state(|| false),
+        all_moved: use_state(|| false),
+    };
     let fragment = hooks::use_url_sync(state.clone());
     // Stable across renders, so rows whose props did not change skip their repaint.
     let dispatch: Callback<Action> = use_callback(state.dispatcher(), |a: Action, d| d.dispatch(a));
@@ -407,7 +410,7 @@ pub fn app() -> Html {
                     <Grid computed={computed.clone()} colours={colours.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
                     // The explanation of what is on screen comes right after it, not below the fold.
                     { components::explain::explain(&computed, state.selected_topic.as_ref(), &explain_all, &dispatch) }
-                    <WhatIf computed={computed.clone()} later={computed.left()} pinned={state.baseline.is_some()} story_step={state.story_step} dispatch={dispatch.clone()} />
+                    { components::whatif::what_if(&computed, state.baseline.is_some(), state.story_step, &what_if_shown, &dispatch) }
                     <components::group::GroupPanel scenario={state.scenario.clone()} group_log={state.group_log.clone()}
                         computed={computed.clone()} later={computed.later.borrow().cooperative} refusal={state.refusal.clone()} dispatch={dispatch.clone()} />
                     { for bytes_panel }

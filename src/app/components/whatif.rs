@@ -7,17 +7,12 @@ use crate::app::Computed;
 use crate::assignor::explain::ratio;
 use crate::assignor::{Assignment, UNASSIGNED};
 use crate::scenario::whatif::story;
-use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    pub computed: Rc<Computed>,
-    /// Parts of the what-if still to compute (each one computed repaints it).
-    pub later: usize,
-    pub pinned: bool,
-    pub story_step: Option<usize>,
-    pub dispatch: Callback<Action>,
+/// The what-if's view state, held by the app: every member's moves, every member's totals.
+pub struct Shown {
+    pub all: UseStateHandle<bool>,
+    pub all_moved: UseStateHandle<bool>,
 }
 
 fn skew(a: &Assignment) -> String {
@@ -50,12 +45,17 @@ fn plural(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-#[function_component(WhatIf)]
-pub fn what_if(p: &Props) -> Html {
-    let all = use_state(|| false);
-    let all_moved = use_state(|| false);
-    let c = &p.computed;
-    let d = &p.dispatch;
+/// The what-if (a plain function rather than a component, which would bring its own copy of
+/// yew's mount, update and teardown code): `pinned` when a baseline is, the story's step on
+/// screen.
+pub fn what_if(
+    c: &Computed,
+    pinned: bool,
+    story_step: Option<usize>,
+    shown: &Shown,
+    d: &Callback<Action>,
+) -> Html {
+    let (all, all_moved) = (&shown.all, &shown.all_moved);
     // One listener for the section's buttons (written as markup): each says what it does in
     // `data-act`, and the story's steps carry the step they go to.
     let act = {
@@ -77,7 +77,7 @@ pub fn what_if(p: &Props) -> Html {
 
     let summary = c.diff.as_ref().map(|diff| {
         let mut lines: Vec<String> = Vec::new();
-        for (m, (gained, lost)) in diff.changes.iter().take(members_shown(*all_moved, diff.changes.len())) {
+        for (m, (gained, lost)) in diff.changes.iter().take(members_shown(**all_moved, diff.changes.len())) {
             let mut parts = Vec::new();
             if *gained > 0 {
                 parts.push(format!("gained {gained}"));
@@ -124,7 +124,7 @@ pub fn what_if(p: &Props) -> Html {
                     m.push_str(&crate::app::markup::list("ul class=\"moved-members\"", &lines));
                     m
                 }) }
-                { show_all_toggle(&all_moved, diff.changes.len(), "moved") }
+                { show_all_toggle(all_moved, diff.changes.len(), "moved") }
                 { crate::app::components::markup("moved-groups", {
                     let mut m = String::new();
                     for g in &groups {
@@ -157,13 +157,13 @@ pub fn what_if(p: &Props) -> Html {
         .input
         .members
         .iter()
-        .take(members_shown(*all, c.input.members.len()))
+        .take(members_shown(**all, c.input.members.len()))
         .enumerate()
         .map(|(i, m)| (m.id.as_str(), r.totals[i], o.totals[i]))
         .collect();
 
     // The story (computed only while it is on screen: its steps run several assignments).
-    let story_view = match p.story_step {
+    let story_view = match story_step {
         None => "<button id=\"story-start\" data-act=\"step\" data-step=\"0\" data-then=\"story-forward\">Step through the story: join, leave, rolling restarts</button>".to_string(),
         Some(k) => {
             let steps = story();
@@ -187,7 +187,7 @@ pub fn what_if(p: &Props) -> Html {
     };
     let controls = format!(
         "<div class=\"whatif-controls\">{}<button id=\"rolling-restart\" data-act=\"restart\" title=\"Every member rejoins with a new member id, as after a rolling restart\">Rolling restart</button></div>{story_view}",
-        if p.pinned {
+        if pinned {
             "<button id=\"unpin\" data-act=\"unpin\" data-then=\"pin\">Unpin the baseline</button>"
         } else {
             "<button id=\"pin\" data-act=\"pin\" data-then=\"unpin\">Pin as baseline</button>"
@@ -200,7 +200,7 @@ pub fn what_if(p: &Props) -> Html {
             { Html::from_html_unchecked(controls.into()) }
             { for summary }
             { crate::app::components::markup("side-by-side", "<h3>Range and round-robin side by side</h3>".to_string() + &crate::app::markup::side_by_side(&rows, (&skew(r), &skew(o)), differ)) }
-            { show_all_toggle(&all, c.input.members.len(), "compare") }
+            { show_all_toggle(all, c.input.members.len(), "compare") }
             { Html::from_html_unchecked(format!("<p class=\"compare-differ\">{} differ between the two.</p>", plural(differ as u32, "partition owner", "partition owners")).into()) }
         </section>
     }
