@@ -1,6 +1,6 @@
 //! The app component and its start.
 
-use super::components::{bytes::BytesPanel, editor::Editor, grid::Grid};
+use super::components::grid::Grid;
 use super::{components, hooks, state};
 use crate::assignor::{self, AssignorKind};
 use crate::protocol::TopicPartitions;
@@ -344,10 +344,14 @@ pub fn app() -> Html {
         let member = state.scenario.members.get(i)?.clone();
         let draft = state.hex_drafts.get(&member.id).cloned();
         let assigned = computed.assigned_to(i);
-        Some(html! {
-            <BytesPanel index={i} member={member} draft={draft} version={state.version_of(i)}
-                assigned={assigned} dispatch={dispatch.clone()} />
-        })
+        Some(components::bytes::bytes_panel(&components::bytes::Props {
+            index: i,
+            member,
+            draft,
+            version: state.version_of(i),
+            assigned,
+            dispatch: dispatch.clone(),
+        }))
     });
     let broken = state.broken_link.as_ref().map(|b| {
         let mut m = String::from("<div class=\"alert\" role=\"alert\" id=\"link-error\"><strong>This link could not be opened. </strong><span class=\"alert-message\">");
@@ -366,6 +370,11 @@ pub fn app() -> Html {
     });
     // One listener for the buttons written as markup outside the panels: the glossary's "?"
     // links, Dismiss, cooperative-sticky's round toggle, the editor's add buttons.
+    let editor = components::editor::use_editor(&components::editor::Props {
+        scenario: state.scenario.clone(),
+        refusal: state.refusal.clone(),
+        dispatch: dispatch.clone(),
+    });
     let on_click = {
         let (d, round2) = (dispatch.clone(), round2.clone());
         Callback::from(move |e: MouseEvent| {
@@ -395,7 +404,7 @@ pub fn app() -> Html {
             { components::presets::presets(&dispatch, state.preset) }
             <main class="layout">
                 <section class="panel edit">
-                    <Editor scenario={state.scenario.clone()} refusal={state.refusal.clone()} dispatch={dispatch.clone()} />
+                    { editor }
                 </section>
                 // busy while a large group's what-if is still computing, after the repaint
                 <section class="panel result" aria-busy={(computed.left() > 0).to_string()}>

@@ -9,7 +9,6 @@ use crate::scenario::{Member, Scenario, Topic};
 use std::rc::Rc;
 use yew::prelude::*;
 
-#[derive(Properties, PartialEq)]
 pub struct Props {
     pub scenario: Rc<Scenario>,
     pub refusal: Option<(String, String)>,
@@ -203,8 +202,10 @@ fn member_row(p: &MemberRowProps) -> Html {
     }
 }
 
-#[function_component(Editor)]
-pub fn editor(props: &Props) -> Html {
+/// The editor: a hook returning its view (run in the app's render), not a component, which
+/// would bring its own copy of yew's mount, update and teardown code.
+#[hook]
+pub fn use_editor(props: &Props) -> Html {
     let s = &props.scenario;
     let d = &props.dispatch;
     let names = {

@@ -21,7 +21,6 @@ mod hex_tree;
 pub use hex_tree::{BYTES_DRAWN, FIELDS_DRAWN};
 
 /// What the bytes panel shows of one member.
-#[derive(Properties, PartialEq)]
 pub struct Props {
     pub index: usize,
     pub member: Member,
@@ -33,8 +32,9 @@ pub struct Props {
 }
 
 /// The panel: the member's subscription hex (editable, decoded as typed, with Kafka's
-/// leniencies noted) and the leader's answer for it.
-#[function_component(BytesPanel)]
+/// leniencies noted) and the leader's answer for it. A plain function rather than a
+/// component (which would bring its own copy of yew's mount, update and teardown code): it
+/// has no state of its own (its bytes view, `BytesAndTree`, has).
 pub fn bytes_panel(p: &Props) -> Html {
     let i = p.index;
     let m = &p.member;
