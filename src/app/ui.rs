@@ -1,6 +1,5 @@
 //! The app component and its start.
 
-use super::components::grid::Grid;
 use super::{components, hooks, state};
 use crate::assignor::{self, AssignorKind};
 use crate::protocol::TopicPartitions;
@@ -370,6 +369,20 @@ pub fn app() -> Html {
     });
     // One listener for the buttons written as markup outside the panels: the glossary's "?"
     // links, Dismiss, cooperative-sticky's round toggle, the editor's add buttons.
+    let grid = components::grid::use_grid(&components::grid::Props {
+        computed: computed.clone(),
+        colours: colours.clone(),
+        selected: state.selected_topic.clone(),
+        dispatch: dispatch.clone(),
+    });
+    let group_panel = components::group::use_group_panel(&components::group::Props {
+        scenario: state.scenario.clone(),
+        group_log: state.group_log.clone(),
+        computed: computed.clone(),
+        later: computed.later.borrow().cooperative,
+        refusal: state.refusal.clone(),
+        dispatch: dispatch.clone(),
+    });
     let editor = components::editor::use_editor(&components::editor::Props {
         scenario: state.scenario.clone(),
         refusal: state.refusal.clone(),
@@ -416,12 +429,11 @@ pub fn app() -> Html {
                         { components::linkbar::link_bar(&fragment) }
                     </div>
                     { sticky_status(&computed) }
-                    <Grid computed={computed.clone()} colours={colours.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
+                    { grid }
                     // The explanation of what is on screen comes right after it, not below the fold.
                     { components::explain::explain(&computed, state.selected_topic.as_ref(), &explain_all, &dispatch) }
                     { components::whatif::what_if(&computed, state.baseline.is_some(), state.story_step, &what_if_shown, &dispatch) }
-                    <components::group::GroupPanel scenario={state.scenario.clone()} group_log={state.group_log.clone()}
-                        computed={computed.clone()} later={computed.later.borrow().cooperative} refusal={state.refusal.clone()} dispatch={dispatch.clone()} />
+                    { group_panel }
                     { for bytes_panel }
                 </section>
             </main>

@@ -33,7 +33,6 @@ pub const CELLS_PER_TOPIC: usize = 2_000;
 /// See [`CELLS_PER_TOPIC`].
 pub const CELLS_IN_ALL: usize = 20_000;
 
-#[derive(Properties, PartialEq)]
 pub struct Props {
     pub computed: Rc<Computed>,
     pub colours: Rc<Colours>,
@@ -360,8 +359,11 @@ fn grid_row(p: &RowProps) -> Html {
     }
 }
 
-#[function_component(Grid)]
-pub fn grid(props: &Props) -> Html {
+/// The grid: a hook returning its view (run in the app's render), not a component, which
+/// would bring its own copy of yew's mount, update and teardown code. Its rows are
+/// components: each repaints only when its own cells change.
+#[hook]
+pub fn use_grid(props: &Props) -> Html {
     // Before any early return: hooks run in the same order on every render.
     let all = use_state(|| false);
     let c = &props.computed;
