@@ -927,10 +927,11 @@ fn pinned_then(pinned: &Scenario, now: &Scenario) -> String {
     })
 }
 
-/// An edit while a large group's what-if is still computing: the older computation's lines
-/// are dropped with it, and the lines on screen are the newer group's, every one computed.
+/// An edit while a large group's what-if is still computing: the lines on screen are then
+/// the newer group's (nothing moves: the member that joined left again), every one computed,
+/// none left pending by the older computation that the edit replaced.
 #[wasm_bindgen_test]
-async fn an_edit_while_the_what_if_computes_drops_the_older_lines() {
+async fn an_edit_while_the_what_if_computes_shows_the_newer_group_s_lines() {
     use rebalance_lab::assignor::AssignorKind;
     use rebalance_lab::scenario::whatif::compare_assignors;
     let pinned = on_half_the_topics(scenario(20, 1_000, 100));

@@ -35,10 +35,13 @@ addEventListener("click", (e) => {
   const b = e.target.closest?.("button[data-act],button[data-app]");
   // Copy link (src/app/components/linkbar.rs): the outcome is said in its live region.
   if (b?.id === "copy-link") {
-    const say = (t) => (document.getElementById("link-copied").textContent = t);
+    const say = (t) => {
+      const live = document.getElementById("link-copied");
+      if (live) live.textContent = t;
+    };
     const refused = () => say("The browser refused the clipboard: select the link below and copy it");
     navigator.clipboard
-      ? navigator.clipboard.writeText(document.getElementById("link").value).then(() => say("Link copied"), refused)
+      ? navigator.clipboard.writeText(document.getElementById("link")?.value ?? location.href).then(() => say("Link copied"), refused)
       : refused();
   }
   if (b)

@@ -367,8 +367,6 @@ pub fn app() -> Html {
         m.push_str("</textarea><button data-app=\"dismiss\">Dismiss</button></div>");
         Html::from_html_unchecked(m.into())
     });
-    // One listener for the buttons written as markup outside the panels: the glossary's "?"
-    // links, Dismiss, cooperative-sticky's round toggle, the editor's add buttons.
     let grid = components::grid::use_grid(&components::grid::Props {
         computed: computed.clone(),
         colours: colours.clone(),
@@ -388,6 +386,8 @@ pub fn app() -> Html {
         refusal: state.refusal.clone(),
         dispatch: dispatch.clone(),
     });
+    // One listener for the buttons written as markup outside the panels: the glossary's "?"
+    // links, Dismiss, cooperative-sticky's round toggle, the editor's add buttons.
     let on_click = {
         let (d, round2) = (dispatch.clone(), round2.clone());
         Callback::from(move |e: MouseEvent| {

@@ -13,15 +13,22 @@ fn page_base() -> String {
         .unwrap_or_default()
 }
 
-/// The bar: Copy link, the link's length, where the copy's outcome is said (a live region
-/// that is on the page before anything is said in it), and the link itself.
+/// The bar: Copy link and where the copy's outcome is said (a live region on the page before
+/// anything is said in it), then the link's length and the link itself. The first part is a
+/// fixed string, which is never written again: an edit changes the link, and rewriting the
+/// button and the live region with it would drop the focus and what the region said.
 pub fn link_bar(fragment: &str) -> Html {
     let url = link::link_with_fragment(&page_base(), fragment);
     let mut m = format!(
-        "<div class=\"linkbar\"><button id=\"copy-link\" data-app=\"copy-link\">Copy link</button><span class=\"link-length\">{} characters</span><span class=\"copied\" id=\"link-copied\" role=\"status\"></span><input id=\"link\" class=\"link-text\" readonly aria-label=\"Link to this scenario\" value=\"",
+        "<span class=\"link-length\">{} characters</span><input id=\"link\" class=\"link-text\" readonly aria-label=\"Link to this scenario\" value=\"",
         url.chars().count()
     );
     escape_into(&url, &mut m);
-    m.push_str("\"></div>");
-    Html::from_html_unchecked(m.into())
+    m.push_str("\">");
+    html! {
+        <div class="linkbar">
+            { Html::from_html_unchecked(AttrValue::Static("<button id=\"copy-link\" data-app=\"copy-link\">Copy link</button><span class=\"copied\" id=\"link-copied\" role=\"status\"></span>")) }
+            { Html::from_html_unchecked(m.into()) }
+        </div>
+    }
 }
