@@ -245,13 +245,7 @@ pub fn app() -> Html {
         use_memo(deps, |(s, baseline, pinned, round2)| {
             let mut input = s.group_input();
             // (the pinned group's size too: the what-if runs each assignor on it)
-            let size = |s: &Scenario| {
-                s.members.len() as u64
-                    * s.topics
-                        .iter()
-                        .map(|t| u64::from(t.partitions))
-                        .sum::<u64>()
-            };
+            let size = |s: &Scenario| s.members.len() as u64 * s.total_partitions();
             let small = size(s).max(pinned.as_ref().map_or(0, |(p, _)| size(p))) <= LATER_ABOVE;
             // The leader's client decides the member order (Java's unless said otherwise).
             let range = assignor::range_with(&input, s.leader_client);

@@ -269,6 +269,11 @@ impl Scenario {
         Ok(s)
     }
 
+    /// Partitions in all, over every topic.
+    pub fn total_partitions(&self) -> u64 {
+        self.topics.iter().map(|t| u64::from(t.partitions)).sum()
+    }
+
     /// Index of a topic by name (a linear search: for one look-up, not one per member).
     pub fn topic_index(&self, name: &str) -> Option<usize> {
         self.topics.iter().position(|t| t.name == name)
@@ -296,7 +301,7 @@ impl Scenario {
                 });
             }
         }
-        let total: u64 = self.topics.iter().map(|t| t.partitions as u64).sum();
+        let total = self.total_partitions();
         if total > MAX_TOTAL_PARTITIONS {
             out.push(Problem {
                 at: "topics".into(),

@@ -49,7 +49,7 @@ pub fn subscription_mask_len(s: &Scenario) -> u64 {
 /// [`MAX_PARTITIONS`] partitions in all; subscription bitmasks of at most `max_mask`
 /// characters). The app never builds such a scenario; a scenario file can hold one.
 pub fn writable(s: &Scenario, max_mask: u64) -> Result<(), String> {
-    let total: u64 = s.topics.iter().map(|t| t.partitions as u64).sum();
+    let total = s.total_partitions();
     if total > MAX_PARTITIONS as u64 {
         return Err(format!(
             "{total} partitions in all: a link carries at most {MAX_PARTITIONS}"
