@@ -244,19 +244,17 @@ pub fn assignor_changes(changes: &[crate::scenario::whatif::AssignorChange]) -> 
          <th scope=\"col\">partitions moved</th><th scope=\"col\">partitions paused</th><th scope=\"col\">members idle</th></tr></thead><tbody>",
     );
     for ch in changes {
+        s.push_str(&format!("<tr data-assignor=\"{}\"", ch.kind.name()));
         // a line still computing has no figures yet: it says so instead of zeros
-        s.push_str(&if ch.is_pending() {
-            format!("<tr data-assignor=\"{0}\" data-pending=\"true\"><th scope=\"row\">{0}</th>", ch.kind.name())
+        if ch.is_pending() {
+            s.push_str(" data-pending=\"true\"");
         } else {
-            format!(
-                "<tr data-assignor=\"{0}\" data-moved=\"{1}\" data-paused=\"{2}\" data-rebalances=\"{3}\" data-idle=\"{4}\"><th scope=\"row\">{0}</th>",
-                ch.kind.name(),
-                ch.moved,
-                ch.paused,
-                ch.rebalances,
-                ch.idle
-            )
-        });
+            s.push_str(&format!(
+                " data-moved=\"{}\" data-paused=\"{}\" data-rebalances=\"{}\" data-idle=\"{}\"",
+                ch.moved, ch.paused, ch.rebalances, ch.idle
+            ));
+        }
+        s.push_str(&format!("><th scope=\"row\">{}</th>", ch.kind.name()));
         match ch.cells() {
             Ok(cells) => {
                 for x in &cells {
