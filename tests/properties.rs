@@ -744,9 +744,9 @@ proptest! {
         // partitions it got.
         for t in &a.topics {
             let want: Vec<u32> = a.order.iter().copied().filter(|m| g.members[*m as usize].topics.contains(&t.topic)).collect();
-            let got: Vec<u32> = t.shares.iter().map(|s| s.member).collect();
+            let got: Vec<u32> = t.shares().iter().map(|s| s.member).collect();
             prop_assert_eq!(got, want);
-            for (i, s) in t.shares.iter().enumerate() {
+            for (i, s) in t.shares().iter().enumerate() {
                 prop_assert_eq!(s.index as usize, i);
                 prop_assert_eq!(s.quota as usize, t.owners.iter().filter(|o| **o == s.member).count());
             }

@@ -145,7 +145,7 @@ pub fn rest_of_topic(input: &GroupInput, t: &TopicAssignment, shown: usize) -> S
         }
     }
     let owners: Vec<(u32, u32)> = t
-        .shares
+        .shares()
         .iter()
         .map(|s| (s.member, rest[s.member as usize]))
         .filter(|(_, c)| *c > 0)
@@ -171,17 +171,17 @@ pub fn rest_of_topic(input: &GroupInput, t: &TopicAssignment, shown: usize) -> S
 pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) -> TopicExplanation {
     // Each subscriber's partitions, in one pass over the topic.
     let mut position = vec![usize::MAX; input.members.len()];
-    for (i, s) in t.shares.iter().enumerate() {
+    for (i, s) in t.shares().iter().enumerate() {
         position[s.member as usize] = i;
     }
-    let mut owned: Vec<Vec<u32>> = vec![Vec::new(); t.shares.len()];
+    let mut owned: Vec<Vec<u32>> = vec![Vec::new(); t.subscribers()];
     for (p, o) in t.owners.iter().enumerate() {
         if let Some(list) = position.get(*o as usize).and_then(|i| owned.get_mut(*i)) {
             list.push(p as u32);
         }
     }
     let rows: Vec<Row> = t
-        .shares
+        .shares()
         .iter()
         .zip(owned)
         .map(|(s, partitions)| {
@@ -201,7 +201,7 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
         })
         .collect();
     let n = t.partitions;
-    let m = t.shares.len() as u32;
+    let m = t.subscribers() as u32;
     let (div, rem) = (t.per_member(), t.extra());
     let mut summary = Vec::new();
     let mut mistakes = Vec::new();
@@ -299,7 +299,7 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
             .filter(|o| {
                 o.topic != t.topic
                     && o.extra() > 0
-                    && o.shares.first().map(|s| s.member) == t.shares.first().map(|s| s.member)
+                    && o.shares().first().map(|s| s.member) == t.shares().first().map(|s| s.member)
             })
             .count();
         if others > 0 {

@@ -174,25 +174,104 @@ pub struct TopicAssignment {
     pub partitions: u32,
     /// Per partition, the index of its owner in [`GroupInput::members`], or [`UNASSIGNED`].
     pub owners: Vec<u32>,
-    /// The topic's subscribers in assignor order, with their shares (shared between topics
-    /// with the same subscribers and partition count).
-    pub shares: std::rc::Rc<[Share]>,
+    /// The topic's subscribers in assignor order, with their shares: read them with
+    /// [`TopicAssignment::shares`].
+    pub shares: Shares,
     /// True when rack matching (KIP-881) placed some of this topic's partitions.
     pub rack_aware: bool,
 }
 
+/// A topic's subscribers with their shares, as the assignor gave them (shared between
+/// topics with the same subscribers and partition count), or, from the sticky assignors,
+/// counted from the topic's owners the first time they are read: an assignment of 1,000
+/// members over 50 topics holds 50,000 shares (1 MB), which the command line, the what-if
+/// and the grid's other topics never read.
+#[derive(Debug, Clone)]
+pub enum Shares {
+    /// Given by the assignor.
+    Given(std::rc::Rc<[Share]>),
+    /// The subscribers in assignor order; each one's quota is the number of the topic's
+    /// partitions it got.
+    Counted {
+        subscribers: std::rc::Rc<[u32]>,
+        counted: std::cell::OnceCell<std::rc::Rc<[Share]>>,
+    },
+}
+
+impl From<std::rc::Rc<[Share]>> for Shares {
+    fn from(shares: std::rc::Rc<[Share]>) -> Self {
+        Shares::Given(shares)
+    }
+}
+
+impl Shares {
+    /// Shares counted from the owners when first read.
+    pub fn counted(subscribers: std::rc::Rc<[u32]>) -> Shares {
+        Shares::Counted {
+            subscribers,
+            counted: std::cell::OnceCell::new(),
+        }
+    }
+}
+
 impl TopicAssignment {
+    /// The topic's subscribers in assignor order, with their shares.
+    pub fn shares(&self) -> &std::rc::Rc<[Share]> {
+        match &self.shares {
+            Shares::Given(shares) => shares,
+            Shares::Counted {
+                subscribers,
+                counted,
+            } => counted.get_or_init(|| {
+                // each owner's count, read off in the subscribers' order
+                let mut got = vec![0u32; subscribers.iter().max().map_or(0, |m| *m as usize + 1)];
+                for o in &self.owners {
+                    if let Some(c) = got.get_mut(*o as usize) {
+                        *c += 1;
+                    }
+                }
+                let mut shares = zero_shares(subscribers);
+                for s in &mut shares {
+                    s.quota = got[s.member as usize];
+                }
+                shares.into()
+            }),
+        }
+    }
+    /// How many members subscribe to the topic.
+    pub fn subscribers(&self) -> usize {
+        match &self.shares {
+            Shares::Given(shares) => shares.len(),
+            Shares::Counted { subscribers, .. } => subscribers.len(),
+        }
+    }
     /// n div m, the base share.
     pub fn per_member(&self) -> u32 {
-        let m = self.shares.len() as u32;
+        let m = self.subscribers() as u32;
         self.partitions.checked_div(m).unwrap_or(0)
     }
     /// n mod m, how many members get one more.
     pub fn extra(&self) -> u32 {
-        let m = self.shares.len() as u32;
+        let m = self.subscribers() as u32;
         self.partitions.checked_rem(m).unwrap_or(0)
     }
 }
+
+impl PartialEq for Shares {
+    /// The same shares; counted ones by their subscribers (with the topic's owners, which
+    /// [`TopicAssignment`] compares, they are the counts), whether counted yet or not.
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Shares::Given(a), Shares::Given(b)) => a == b,
+            (Shares::Counted { subscribers: a, .. }, Shares::Counted { subscribers: b, .. }) => {
+                a == b
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Eq for Shares {}
 
 /// An assignment with the reasons for it.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -631,7 +710,7 @@ mod tests {
         assert_eq!(t.owners, vec![1, 1, 1, 2, 2, 0, 0]);
         assert_eq!((t.per_member(), t.extra()), (2, 1));
         let firsts: Vec<_> = t
-            .shares
+            .shares()
             .iter()
             .map(|s| (s.member, s.quota, s.first))
             .collect();

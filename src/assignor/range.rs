@@ -427,7 +427,7 @@ pub fn range_with(input: &GroupInput, client: LeaderClient) -> Assignment {
                     topic: name.to_string(),
                     partitions: s.partitions,
                     owners: s.owners,
-                    shares,
+                    shares: shares.into(),
                     rack_aware: s.rack_pass_used,
                 });
             }
@@ -435,7 +435,7 @@ pub fn range_with(input: &GroupInput, client: LeaderClient) -> Assignment {
                 topic: name.to_string(),
                 partitions: 0,
                 owners: Vec::new(),
-                shares: super::zero_shares(subs).into(),
+                shares: std::rc::Rc::<[Share]>::from(super::zero_shares(subs)).into(),
                 rack_aware: false,
             }),
         }

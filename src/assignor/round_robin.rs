@@ -100,7 +100,7 @@ pub fn round_robin_with(input: &GroupInput, client: LeaderClient) -> Assignment 
             topic: name.to_string(),
             partitions,
             owners,
-            shares,
+            shares: shares.into(),
             rack_aware: false,
         });
     }

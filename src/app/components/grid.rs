@@ -401,7 +401,7 @@ pub fn use_grid(props: &Props) -> Html {
         let status = if t.partitions == 0 {
             "missing from metadata: skipped".to_string()
         } else {
-            format!("{} partitions, {} subscribers", t.partitions, t.shares.len())
+            format!("{} partitions, {} subscribers", t.partitions, t.subscribers())
         };
         let shown = t.owners.len().min(CELLS_PER_TOPIC).min(budget);
         budget -= shown;
@@ -527,7 +527,7 @@ fn extra_partitions(kind: AssignorKind, t: &TopicAssignment) -> Vec<bool> {
     if kind != AssignorKind::Range || t.rack_aware || t.extra() == 0 {
         return out;
     }
-    for s in t.shares.iter().filter(|s| s.index < t.extra()) {
+    for s in t.shares().iter().filter(|s| s.index < t.extra()) {
         if let Some(first) = s.first {
             let last = (first + s.quota).saturating_sub(1) as usize;
             if let Some(x) = out.get_mut(last) {
@@ -659,7 +659,7 @@ fn counts_table(c: &Computed, a: &crate::assignor::Assignment, slots: &[u32], al
             let n = counts.get(*m as usize).copied().unwrap_or(0);
             let extra = range
                 && !t.rack_aware
-                && t.shares
+                && t.shares()
                     .iter()
                     .find(|s| s.member == *m)
                     .is_some_and(|s| s.index < t.extra());

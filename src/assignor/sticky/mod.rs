@@ -26,7 +26,7 @@ mod sticky;
 pub use cooperative_sticky::{cooperative_follow_up, cooperative_sticky, follow_up_input};
 pub use sticky::sticky;
 
-use super::{Assignment, AssignorKind, GroupInput, Share, TopicAssignment, UNASSIGNED};
+use super::{Assignment, AssignorKind, GroupInput, TopicAssignment, UNASSIGNED};
 use crate::collections::FastMap;
 use crate::java::string_compare;
 use input::{Lists, Prep, Racks, Tp, NATIVE, NONE};
@@ -448,69 +448,31 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
         }
     }
     let rack_aware = Racks::new(prep).rack_aware;
-    let mut got = vec![0u32; n];
-    // Everyone on one list: each topic's shares start as one copy of the same zero shares
-    // (a member's place in them is its rank), and only the owners' counts are written.
-    let zero: Vec<Share> = if shared {
-        super::zero_shares(&prep.by_rank)
+    // Each topic's shares are counted from its owners when first read (`Shares::counted`);
+    // everyone on one list: one list of subscribers for every topic.
+    let everyone: std::rc::Rc<[u32]> = if shared {
+        prep.by_rank.as_slice().into()
     } else {
-        Vec::new()
+        std::rc::Rc::from([])
     };
-    // Everyone on one list: topics whose partitions have the same owners, in order, have the
-    // same shares, one copy for all of them (in a balanced group, most topics share with
-    // some other).
-    let mut same_owners: FastMap<&[u32], std::rc::Rc<[Share]>> = FastMap::default();
-    let dense = &owners;
     let topics = sorted
         .iter()
         .map(|s| {
             let t = prep.topic_of_name[*s];
-            let of_topic = match prep.topics.get(t as usize) {
-                Some(t) => &dense[t.offset as usize..(t.offset + t.partitions) as usize],
-                None => &[],
+            let owners = match prep.topics.get(t as usize) {
+                Some(t) => owners[t.offset as usize..(t.offset + t.partitions) as usize].to_vec(),
+                None => Vec::new(),
             };
-            let owners = of_topic.to_vec();
-            let same = if shared {
-                same_owners.get(of_topic)
+            let subscribers = if shared {
+                everyone.clone()
             } else {
-                None
-            };
-            let shares: std::rc::Rc<[Share]> = if let Some(same) = same {
-                same.clone()
-            } else if shared {
-                let mut shares: std::rc::Rc<[Share]> = zero.as_slice().into();
-                if let Some(list) = std::rc::Rc::get_mut(&mut shares) {
-                    for o in &owners {
-                        let place = prep.rank.get(*o as usize);
-                        if let Some(s) = place.and_then(|r| list.get_mut(*r as usize)) {
-                            s.quota += 1;
-                        }
-                    }
-                }
-                same_owners.insert(of_topic, shares.clone());
-                shares
-            } else {
-                for o in &owners {
-                    if *o != UNASSIGNED {
-                        got[*o as usize] += 1;
-                    }
-                }
-                let mut shares = super::zero_shares(&subscribers[slot[*s]]);
-                for s in &mut shares {
-                    s.quota = got[s.member as usize];
-                }
-                for o in &owners {
-                    if *o != UNASSIGNED {
-                        got[*o as usize] = 0;
-                    }
-                }
-                shares.into()
+                std::mem::take(&mut subscribers[slot[*s]]).into()
             };
             TopicAssignment {
                 topic: names[*s].to_string(),
                 partitions: owners.len() as u32,
                 owners,
-                shares,
+                shares: super::Shares::counted(subscribers),
                 rack_aware,
             }
         })
@@ -537,31 +499,27 @@ fn assign(input: &GroupInput, kind: AssignorKind) -> Result<Assignment, StickyEr
 
 #[cfg(test)]
 mod tests {
-    use super::{Share, StickyError};
+    use super::StickyError;
     use crate::assignor::AssignorError;
 
     /// Each topic's shares name every member once, in member id order, with the partitions
-    /// of that topic it got (topics with the same owners share one copy of them).
+    /// of that topic it got (counted when first read: none is before).
     #[test]
     fn shares_count_each_topics_partitions() {
-        use crate::assignor::{benchmark_input, one_leaves, try_assign, AssignorKind};
+        use crate::assignor::{benchmark_input, one_leaves, try_assign, AssignorKind, Shares};
         for kind in [AssignorKind::Sticky, AssignorKind::CooperativeSticky] {
             let fresh = benchmark_input(60, 10, 12);
             let left = one_leaves(&fresh, kind).unwrap();
             for input in [&fresh, &left] {
                 let a = try_assign(kind, input).unwrap();
-                let copies: std::collections::HashSet<*const Share> =
-                    a.topics.iter().map(|t| t.shares.as_ptr()).collect();
-                // (natively: the page builds one copy per topic)
-                let shared = copies.len() < a.topics.len();
-                assert!(
-                    shared || !super::input::NATIVE,
-                    "no topic shares its shares"
-                );
+                assert!(a.topics.iter().all(|t| matches!(
+                    &t.shares,
+                    Shares::Counted { counted, .. } if counted.get().is_none()
+                )));
                 for t in &a.topics {
-                    let members: Vec<u32> = t.shares.iter().map(|s| s.member).collect();
+                    let members: Vec<u32> = t.shares().iter().map(|s| s.member).collect();
                     assert_eq!(members, a.order);
-                    for (i, s) in t.shares.iter().enumerate() {
+                    for (i, s) in t.shares().iter().enumerate() {
                         let got = t.owners.iter().filter(|o| **o == s.member).count();
                         assert_eq!(
                             (s.index as usize, s.quota as usize),

@@ -112,7 +112,7 @@ pub(crate) fn assignment(
                 topic: name.to_string(),
                 partitions,
                 owners: own,
-                shares,
+                shares: shares.into(),
                 rack_aware: false,
             }
         })
