@@ -272,8 +272,8 @@ impl<'a> Prep<'a> {
             });
             total += parts;
         }
-        // Previous partitions: topics resolved by name (the previous member's owned list
-        // first, it is usually in the same order).
+        // Previous partitions: topics resolved by name (`each_claim`: natively through a
+        // `NameIndex`, in the page the previous member's owned list first).
         let topic_index: FastMap<&str, u32> = topics
             .iter()
             .enumerate()
