@@ -505,17 +505,16 @@ fn name_key(name: &str) -> Option<(u64, u64, u32)> {
     Some((words.0, words.1, len as u32))
 }
 
-/// `a == b`; natively, names of 8 to 16 bytes as two 8-byte words each, without a call to
-/// `memcmp` (topic names are mostly that long).
+/// `a == b`; natively, names of at most 16 bytes compared as their [`name_key`]s, without a
+/// call to `memcmp` (topic names and member ids are mostly that long).
 #[inline(always)]
 fn same_name(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if !NATIVE || a.len() != b.len() || !(8..=16).contains(&a.len()) {
-        return a == b;
+    if NATIVE && a.len() == b.len() {
+        if let (Some(x), Some(y)) = (name_key(a), name_key(b)) {
+            return x == y;
+        }
     }
-    let word = |s: &[u8], at: usize| u64::from_ne_bytes(s[at..at + 8].try_into().unwrap_or([0; 8]));
-    let last = a.len() - 8;
-    word(a, 0) == word(b, 0) && word(a, last) == word(b, last)
+    a == b
 }
 
 /// Dense index of a partition of `topics` that exists.
@@ -794,14 +793,15 @@ mod tests {
     // (proptest is a native dev-dependency)
     #[cfg(not(target_arch = "wasm32"))]
     mod name_index {
-        use super::super::{NameIndex, NONE};
+        use super::super::{same_name, NameIndex, NONE};
         use crate::collections::FastMap;
         use proptest::prelude::*;
 
         proptest! {
             /// The name index answers as the map it is built from, for names in it and not,
             /// of every length around its 8- and 16-byte edges, and for names that differ from
-            /// one in the map by one byte (or a NUL at the end, which zero padding must not hide).
+            /// one in the map by one byte (or a NUL at the end, which zero padding must not hide);
+            /// `same_name`, which compares the same keys, as `==`.
             #[test]
             fn name_index_answers_as_its_map(
                 names in proptest::collection::vec("[a-c\\x00é]{0,20}", 0..60),
@@ -815,6 +815,7 @@ mod tests {
                     near.push('\0');
                     for n in [name.as_str(), near.as_str(), &name[..name.len() - name.chars().last().map_or(0, char::len_utf8)]] {
                         prop_assert_eq!(index.get(n), map.get(n).copied().unwrap_or(NONE), "{:?}", n);
+                        prop_assert_eq!(same_name(name, n), name == n, "{:?} {:?}", name, n);
                     }
                 }
             }
