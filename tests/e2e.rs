@@ -17,8 +17,11 @@ use std::time::{Duration, Instant};
 
 const IMG: &str = "<img src=x onerror=alert(1)>";
 
+/// The built app: dist/, or the directory `REBALANCE_LAB_DIST` names (the lesson's build,
+/// dist-lesson/, for the `lesson_` tests: scripts/test.sh).
 fn dist() -> PathBuf {
-    let d = Path::new(env!("CARGO_MANIFEST_DIR")).join("dist");
+    let d = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(std::env::var("REBALANCE_LAB_DIST").unwrap_or_else(|_| "dist".into()));
     assert!(
         d.join("index.html").exists(),
         "dist/ is missing: build the app first (trunk build --release --offline), as scripts/test.sh does"
@@ -1867,5 +1870,235 @@ async fn the_grid_from_the_keyboard() {
     }
     // Leaving the story took it off the page.
     assert!(c.find(Locator::Id("story")).await.is_err());
+    finish(c).await;
+}
+
+/// Waits until an element matching `css` is on the page.
+async fn appears(c: &Client, what: &str, css: &str) {
+    until(what, || async { c.find(Locator::Css(css)).await.ok() }).await;
+}
+
+/// axe-core's serious and critical findings on the page as it is (none expected), when
+/// `AXE` names axe.min.js.
+async fn lesson_axe(c: &Client, axe: Option<&str>, state: &str) {
+    let Some(axe) = axe else { return };
+    let found = c
+        .execute_async(
+            &format!(
+                "{axe}\n;const done = arguments[arguments.length - 1];
+                 axe.run(document, {{ resultTypes: ['violations'] }}).then(r => done(r.violations
+                   .filter(v => v.impact === 'serious' || v.impact === 'critical').map(v => v.id)));"
+            ),
+            vec![],
+        )
+        .await
+        .unwrap();
+    println!("axe, the lesson, {state}: {found}");
+    assert_eq!(found, json!([]), "axe on {state}");
+}
+
+/// The lesson's text at `id`.
+async fn lesson_text(c: &Client, id: &str) -> String {
+    c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
+}
+
+/// Waits for the lesson to show step `k` (counting from 1) of 17.
+async fn on_step(c: &Client, k: usize) {
+    let want = format!("step {k} of 17");
+    until(&want.clone(), || async {
+        let t = c
+            .find(Locator::Id("lesson-progress"))
+            .await
+            .ok()?
+            .text()
+            .await
+            .ok()?;
+        t.contains(&want).then_some(())
+    })
+    .await;
+}
+
+/// Whether the app hides the owners for a prediction (`data-predict`), and the computed
+/// visibility of the totals and the background of the first cell.
+async fn hidden_state(c: &Client) -> (Value, Value, Value) {
+    let v = c
+        .execute(
+            "const t = document.querySelector('.totals'); const cell = document.querySelector('.grid .cell[data-owner]');
+             return [document.querySelector('.app').getAttribute('data-predict'),
+                     t && getComputedStyle(t).visibility,
+                     cell && getComputedStyle(cell).backgroundColor];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    (v[0].clone(), v[1].clone(), v[2].clone())
+}
+
+/// The range lesson (issue 17), in the lesson's build (`--features lesson`, dist-lesson/):
+/// opened from the header, walked from the first step to the last, with one wrong
+/// prediction (an option), right ones typed and clicked (counts, then cells in the grid),
+/// the answer shown on the others; the owners hidden while a step asks; then two steps back,
+/// and a reload lands on the same step with the same outcomes. axe finds nothing serious on
+/// a step that asks and on one that tells.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist-lesson/ and chromedriver: run by scripts/test.sh"]
+async fn lesson_the_range_lesson_from_start_to_end_and_back() {
+    let axe = std::env::var("AXE")
+        .ok()
+        .and_then(|p| std::fs::read_to_string(p).ok());
+    let (_d, c, base) = session().await;
+    open(&c, &base).await;
+    click(&c, Locator::Id("lesson-open")).await;
+    on_step(&c, 1).await;
+    // Step 1 asks; the owners are hidden until it is checked.
+    let (predict, totals, _) = hidden_state(&c).await;
+    assert_eq!(predict, json!("choice"));
+    assert_eq!(totals, json!("hidden"));
+    lesson_axe(&c, axe.as_deref(), "a step that asks").await;
+    // Check with nothing picked: asked again, nothing recorded.
+    click(&c, Locator::Id("lesson-check")).await;
+    appears(&c, "the refusal", "#lesson-refused").await;
+    assert!(lesson_text(&c, "lesson-refused")
+        .await
+        .contains("Pick one of the answers"));
+    // A wrong prediction: 0 members idle (one is).
+    click(&c, Locator::Css("input[name='lesson-choice'][value='0']")).await;
+    click(&c, Locator::Id("lesson-check")).await;
+    appears(&c, "the feedback", "#lesson-feedback[data-right='false']").await;
+    let said = lesson_text(&c, "lesson-feedback").await;
+    assert!(said.starts_with("Not quite."), "{said}");
+    assert!(lesson_text(&c, "lesson-answer")
+        .await
+        .contains("the answer is 1"));
+    assert_eq!(hidden_state(&c).await.0, Value::Null, "the answer is shown");
+    assert!(lesson_text(&c, "lesson-progress")
+        .await
+        .contains("0 right, 1 wrong"));
+    let live = c
+        .execute(
+            "return document.getElementById('lesson-live').textContent;",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert!(live.as_str().unwrap().starts_with("Not quite."), "{live}");
+    for k in 2..=17 {
+        click(&c, Locator::Id("lesson-forward")).await;
+        on_step(&c, k).await;
+        let title = lesson_text(&c, "lesson-title").await;
+        assert!(!title.is_empty());
+        assert!(
+            c.find(Locator::Id("lesson-answer")).await.is_err(),
+            "step {k} tells before it asks"
+        );
+        match k {
+            // the range rule's counts, typed: 7 partitions over consumer-c, -a, -b
+            3 => {
+                assert_eq!(hidden_state(&c).await.0, json!("counts"));
+                for (m, n) in [
+                    ("consumer-a", "3"),
+                    ("consumer-b", "2"),
+                    ("consumer-c", "2"),
+                ] {
+                    c.find(Locator::Css(&format!("#lesson input[data-count='{m}']")))
+                        .await
+                        .unwrap()
+                        .send_keys(n)
+                        .await
+                        .unwrap();
+                }
+                click(&c, Locator::Id("lesson-check")).await;
+                appears(&c, "right", "#lesson-feedback[data-right='true']").await;
+            }
+            // consumer-b's cells, clicked in the grid (3 and 4 of orders), its colours hidden
+            4 => {
+                let (predict, _, bg) = hidden_state(&c).await;
+                assert_eq!(predict, json!("cells"));
+                let plain = c
+                    .execute(
+                        "return getComputedStyle(document.querySelector('.panel')).backgroundColor;",
+                        vec![],
+                    )
+                    .await
+                    .unwrap();
+                assert_eq!(bg, plain, "a cell shows no owner's colour while asked");
+                for p in [3, 4, 5] {
+                    click(
+                        &c,
+                        Locator::Css(&format!(".cell[data-topic='orders'][data-partition='{p}']")),
+                    )
+                    .await;
+                }
+                // 5 again: let go
+                click(
+                    &c,
+                    Locator::Css(".cell[data-topic='orders'][data-partition='5']"),
+                )
+                .await;
+                click(&c, Locator::Id("lesson-check")).await;
+                appears(&c, "right", "#lesson-feedback[data-right='true']").await;
+                assert!(lesson_text(&c, "lesson-feedback")
+                    .await
+                    .contains("consumer-b owns orders-3, orders-4"));
+            }
+            _ => {
+                click(&c, Locator::Id("lesson-show")).await;
+                appears(&c, "the answer", "#lesson-answer").await;
+            }
+        }
+        if k == 6 {
+            // a mistake's wrong answer beside the right one
+            let right = lesson_text(&c, "lesson-compare").await;
+            assert!(
+                right.contains("Wrong: sorting members numerically"),
+                "{right}"
+            );
+        }
+        if k == 2 {
+            // the seed's bytes open, its four fields lit
+            let lit = c
+                .execute(
+                    "return document.querySelectorAll('.field[data-lit]').length;",
+                    vec![],
+                )
+                .await
+                .unwrap();
+            assert_eq!(lit, json!(4));
+        }
+    }
+    assert!(c
+        .find(Locator::Css("#lesson-forward[disabled]"))
+        .await
+        .is_ok());
+    assert!(lesson_text(&c, "lesson-progress")
+        .await
+        .contains("2 right, 1 wrong"));
+    lesson_axe(&c, axe.as_deref(), "a step that tells").await;
+    // Two steps back, then the link reloaded: the same step, the same outcomes.
+    click(&c, Locator::Id("lesson-back")).await;
+    on_step(&c, 16).await;
+    click(&c, Locator::Id("lesson-back")).await;
+    on_step(&c, 15).await;
+    let title = lesson_text(&c, "lesson-title").await;
+    until("the link", || async {
+        let u = c.current_url().await.ok()?;
+        u.as_str().contains("xl=range.15.w-rr").then_some(())
+    })
+    .await;
+    c.refresh().await.unwrap();
+    wait_for_app(&c).await;
+    on_step(&c, 15).await;
+    assert_eq!(lesson_text(&c, "lesson-title").await, title);
+    assert!(lesson_text(&c, "lesson-progress")
+        .await
+        .contains("2 right, 1 wrong"));
+    // Leaving keeps the group on screen.
+    let before = read_grid(&c).await;
+    click(&c, Locator::Id("lesson-leave")).await;
+    until("the lesson to go", || async {
+        c.find(Locator::Id("lesson")).await.is_err().then_some(())
+    })
+    .await;
+    assert_eq!(read_grid(&c).await, before);
     finish(c).await;
 }

@@ -4,6 +4,8 @@
 use crate::assignor::{AssignorKind, LeaderClient};
 use crate::collections::VecMap;
 use crate::group::{self, ClientPreset, GroupEvent, LeaderHistory};
+#[cfg(lesson_page)]
+use crate::lesson::{Highlight, Lesson, Outcome, Prediction, Progress, Step, LESSONS};
 use crate::protocol::{decode_subscription, encode_subscription, hex};
 use crate::scenario::colours::Colours;
 use crate::scenario::link::LinkState;
@@ -76,6 +78,34 @@ pub struct AppState {
     /// The group's joins and leaves since a member was removed (empty: every member joined
     /// in list order), so the leader after a leave is the one the broker picks.
     pub group_log: Vec<GroupEvent>,
+    #[cfg(lesson_page)]
+    /// The lesson on screen, when one is.
+    pub lesson: Option<LessonOn>,
+}
+
+#[cfg(lesson_page)]
+/// A lesson on screen: where the learner is, how their predictions went, and what the step
+/// on screen shows of its answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LessonOn {
+    /// The lesson.
+    pub lesson: &'static Lesson,
+    /// The step on screen and the outcomes (the link carries both).
+    pub progress: Progress,
+    /// The last prediction checked on this step, the feedback on it (as markup), and
+    /// what the page's live region says of it.
+    pub checked: Option<(Prediction, String, String)>,
+    /// The answer is shown (after a check, Show answer, or on coming back to a step
+    /// already answered).
+    pub revealed: bool,
+}
+
+#[cfg(lesson_page)]
+impl LessonOn {
+    /// The step on screen.
+    pub fn step(&self) -> Option<&'static Step> {
+        self.lesson.steps.get(self.progress.step())
+    }
 }
 
 /// The version librdkafka sends, and the default of the bytes view.
@@ -99,6 +129,8 @@ impl Default for AppState {
             preset: Some("seven-three"),
             pinned: None,
             group_log: Vec::new(),
+            #[cfg(lesson_page)]
+            lesson: None,
         }
         .with_vote_default()
         .with_colours()
@@ -193,6 +225,28 @@ pub enum Action {
     FollowVote,
     /// The leader's client library (its member order for range and round-robin).
     SetLeaderClient(LeaderClient),
+    #[cfg(lesson_page)]
+    /// Opens the lesson (the first one) at this step (counting from 0), or moves to it,
+    /// putting the step's group on screen.
+    LessonGo(usize),
+    #[cfg(lesson_page)]
+    /// A prediction checked on the step on screen: its feedback (markup) and whether it
+    /// was right. The first check of a step is the one its outcome records.
+    LessonChecked {
+        prediction: Prediction,
+        right: bool,
+        feedback: String,
+        said: String,
+    },
+    #[cfg(lesson_page)]
+    /// A prediction that could not be read (nothing picked, a count that is not one).
+    LessonRefuse(String),
+    #[cfg(lesson_page)]
+    /// Show answer.
+    LessonReveal,
+    #[cfg(lesson_page)]
+    /// Leaves the lesson; the group on screen stays as it is.
+    LessonLeave,
 }
 
 impl AppState {
@@ -324,6 +378,20 @@ impl AppState {
                 next.baseline = None;
                 next.story_step = state.story_step;
                 next.pinned = state.pinned;
+                // (the group as the link has it: a step's group may have been changed)
+                #[cfg(lesson_page)]
+                {
+                    next.lesson = state.lesson.and_then(|(key, progress)| {
+                        let lesson = crate::lesson::lesson(key)?;
+                        let revealed = progress.outcome(progress.step()) != Outcome::Unanswered;
+                        Some(LessonOn {
+                            lesson,
+                            progress,
+                            checked: None,
+                            revealed,
+                        })
+                    });
+                }
                 match state.baseline {
                     Some(Ok(b)) => next.baseline = Some(b),
                     Some(Err(bad)) => {
@@ -525,6 +593,124 @@ impl AppState {
                 s.leader_client = c;
                 (Ok(()), HistoryMode::Push, String::new())
             }
+            #[cfg(lesson_page)]
+            Action::LessonGo(k) => {
+                let on = next.lesson.take().unwrap_or(LessonOn {
+                    lesson: &LESSONS[0],
+                    progress: Progress::default(),
+                    checked: None,
+                    revealed: false,
+                });
+                let read = |f: &str| {
+                    crate::scenario::link::from_fragment(f)
+                        .map(|l| l.scenario)
+                        .map_err(|e| format!("this lesson's step cannot be read: {e}"))
+                };
+                match on.lesson.steps.get(k).map(|step| {
+                    Ok::<_, String>((
+                        step,
+                        read(step.scenario)?,
+                        step.before.map(read).transpose()?,
+                    ))
+                }) {
+                    Some(Ok((step, group, before))) => {
+                        let mut progress = on.progress;
+                        progress.go_to(k);
+                        next.lesson = Some(LessonOn {
+                            lesson: on.lesson,
+                            revealed: progress.outcome(k) != Outcome::Unanswered,
+                            progress,
+                            checked: None,
+                        });
+                        // A new group, as a preset is: colours in list order, nothing
+                        // pinned unless the step is a what-if (its group before the change).
+                        *s = group;
+                        s.assignor_by_vote = s.voted_assignor() == Some(s.assignor);
+                        next.baseline = before.as_ref().map(|b| Baseline::now(b, None));
+                        next.pinned = before.map(|b| (b, Vec::new()));
+                        next.colours = Colours::default();
+                        next.group_log.clear();
+                        next.story_step = None;
+                        next.hex_drafts.clear();
+                        next.versions.clear();
+                        // The bytes the step points into are open; the topic it names is
+                        // the one explained.
+                        next.bytes_member = None;
+                        next.selected_topic = None;
+                        for h in step.highlights {
+                            match h {
+                                Highlight::Field { member, .. }
+                                | Highlight::Bytes { member, .. } => {
+                                    next.bytes_member = Some(member.to_string())
+                                }
+                                Highlight::Topic(t) | Highlight::Partitions { topic: t, .. } => {
+                                    next.selected_topic = Some(t.to_string())
+                                }
+                                _ => {}
+                            }
+                        }
+                        (Ok(()), HistoryMode::Push, String::new())
+                    }
+                    Some(Err(e)) => {
+                        next.lesson = Some(on);
+                        (Err(e), HistoryMode::None, String::new())
+                    }
+                    None => {
+                        let n = on.lesson.steps.len();
+                        next.lesson = Some(on);
+                        (
+                            Err(format!("the lesson has no step {} (it has {n})", k + 1)),
+                            HistoryMode::None,
+                            String::new(),
+                        )
+                    }
+                }
+            }
+            #[cfg(lesson_page)]
+            Action::LessonChecked {
+                prediction,
+                right,
+                feedback,
+                said,
+            } => {
+                let Some(on) = next.lesson.as_mut() else {
+                    return next;
+                };
+                let k = on.progress.step();
+                if on.progress.outcome(k) == Outcome::Unanswered {
+                    on.progress.record(
+                        k,
+                        if right {
+                            Outcome::Right
+                        } else {
+                            Outcome::Wrong
+                        },
+                    );
+                }
+                on.checked = Some((prediction, feedback, said));
+                on.revealed = true;
+                next.refusal = None;
+                next.revision += 1;
+                next.history = HistoryMode::Replace;
+                return next;
+            }
+            #[cfg(lesson_page)]
+            Action::LessonRefuse(message) => {
+                next.refusal = Some(("lesson".into(), message));
+                return next;
+            }
+            #[cfg(lesson_page)]
+            Action::LessonReveal => {
+                if let Some(on) = next.lesson.as_mut() {
+                    on.revealed = true;
+                }
+                return next;
+            }
+            #[cfg(lesson_page)]
+            Action::LessonLeave => {
+                next.lesson = None;
+                (Ok(()), HistoryMode::Push, String::new())
+            }
             Action::UseFormFields(index) => {
                 if let Some(m) = s.members.get_mut(index) {
                     m.subscription = None;
@@ -567,6 +753,11 @@ impl AppState {
             baseline: self.baseline.clone().map(Ok),
             pinned: self.pinned.clone(),
             story_step: self.story_step,
+            #[cfg(lesson_page)]
+            lesson: self
+                .lesson
+                .as_ref()
+                .map(|on| (on.lesson.key, on.progress.clone())),
             hex_drafts,
             colours: {
                 let slots: Vec<u32> = self
@@ -748,6 +939,80 @@ mod tests {
 
     fn start(fragment: &str) -> AppState {
         AppState::default().apply(Action::LoadLink(Box::new(from_fragment(fragment).unwrap())))
+    }
+
+    #[cfg(lesson_page)]
+    /// The lesson: each step puts its own group on screen (a what-if step pins the group
+    /// before the change), the first check of a step is its outcome, the link carries the
+    /// step and the outcomes, and leaving keeps the group as it is.
+    #[test]
+    fn the_lesson_walks_its_steps_and_the_link_keeps_the_place() {
+        let steps = LESSONS[0].steps;
+        let mut s = AppState::default().apply(Action::LessonGo(0));
+        for (k, step) in steps.iter().enumerate() {
+            s = s.apply(Action::LessonGo(k));
+            let on = s.lesson.as_ref().unwrap();
+            assert_eq!(on.progress.step(), k);
+            assert_eq!(s.history, HistoryMode::Push);
+            let group = from_fragment(step.scenario).unwrap().scenario;
+            assert_eq!(s.scenario.topics, group.topics, "{}", step.key);
+            assert_eq!(s.scenario.members, group.members, "{}", step.key);
+            assert_eq!(s.scenario.assignor, group.assignor, "{}", step.key);
+            assert_eq!(s.pinned.is_some(), step.before.is_some(), "{}", step.key);
+            assert_eq!(s.baseline.is_some(), step.before.is_some(), "{}", step.key);
+            let bytes = step
+                .highlights
+                .iter()
+                .any(|h| matches!(h, Highlight::Field { .. } | Highlight::Bytes { .. }));
+            assert_eq!(s.bytes_member.is_some(), bytes, "{}", step.key);
+        }
+        let s = s.apply(Action::LessonGo(2));
+        let p = Prediction::Choice(0);
+        let wrong = s.apply(Action::LessonChecked {
+            prediction: p.clone(),
+            right: false,
+            feedback: "<p>no</p>".into(),
+            said: "Not quite.".into(),
+        });
+        // a second check shows its feedback but the first one is the outcome
+        let again = wrong.apply(Action::LessonChecked {
+            prediction: p,
+            right: true,
+            feedback: "<p>yes</p>".into(),
+            said: "Right.".into(),
+        });
+        let on = again.lesson.as_ref().unwrap();
+        assert_eq!(on.progress.outcome(2), Outcome::Wrong);
+        assert_eq!(on.checked.as_ref().unwrap().1, "<p>yes</p>");
+        assert!(on.revealed);
+        let f = to_fragment(&again.link_state());
+        assert!(f.contains(";xl=range.3.--w"), "{f}");
+        // the link opens on the same step, with the outcomes, the answer shown
+        let back = start(&f);
+        let on = back.lesson.as_ref().unwrap();
+        assert_eq!(
+            (on.progress.step(), on.progress.outcome(2)),
+            (2, Outcome::Wrong)
+        );
+        assert!(on.revealed && on.checked.is_none());
+        // Back to a step not answered: asked again; past the end: refused, nothing moves
+        let b = back.apply(Action::LessonGo(0));
+        assert!(!b.lesson.as_ref().unwrap().revealed);
+        let past = b.apply(Action::LessonGo(steps.len()));
+        assert_eq!(past.lesson, b.lesson);
+        assert!(past.refusal.unwrap().1.contains("has no step 18"));
+        let refused = b.apply(Action::LessonRefuse(
+            "Pick one of the answers first.".into(),
+        ));
+        assert_eq!(refused.refusal.as_ref().unwrap().0, "lesson");
+        assert_eq!(refused.scenario, b.scenario);
+        // an edit on a step is kept, and so is the group on leaving
+        let edited = b.apply(Action::AddMember);
+        assert!(edited.lesson.is_some());
+        let left = edited.apply(Action::LessonLeave);
+        assert!(left.lesson.is_none());
+        assert_eq!(left.scenario, edited.scenario);
+        assert!(!to_fragment(&left.link_state()).contains(";xl="));
     }
 
     #[test]

@@ -380,11 +380,30 @@ pub fn app() -> Html {
         refusal: state.refusal.clone(),
         dispatch: dispatch.clone(),
     });
+    // The lesson (issue 17): its panel, the owners hidden while it asks, its live region and
+    // its buttons, in the page only with the `lesson` feature (build.rs).
+    #[cfg(lesson_page)]
+    let lesson = components::lesson::use_lesson(&state, &dispatch);
+    #[cfg(lesson_page)]
+    let (lesson_click, lesson_open, lesson_panel, lesson_live) = (
+        lesson.click,
+        Some(Html::from_html_unchecked(AttrValue::Static(
+            "<button id=\"lesson-open\" class=\"lesson-open\" data-app=\"lesson\">Lesson</button>",
+        ))),
+        lesson.panel,
+        lesson.live,
+    );
+    #[cfg(not(lesson_page))]
+    let (lesson_open, lesson_panel, lesson_live): (Option<Html>, Option<Html>, Option<Html>) =
+        Default::default();
     // One listener for the buttons written as markup outside the panels: the glossary's "?"
-    // links, Dismiss, cooperative-sticky's round toggle, the editor's add buttons.
+    // links, Dismiss, cooperative-sticky's round toggle, the editor's add buttons (and the
+    // lesson's).
     let on_click = {
         let (d, round2) = (dispatch.clone(), round2.clone());
         Callback::from(move |e: MouseEvent| {
+            #[cfg(lesson_page)]
+            lesson_click.emit(e.clone());
             let Some(b) = crate::app::components::clicked(&e, "[data-term],[data-app]") else {
                 return;
             };
@@ -404,11 +423,14 @@ pub fn app() -> Html {
         <div class="app" onclick={on_click}>
             <header class="top">
                 <h1>{ "Rebalance Lab" }</h1>
+                { for lesson_open }
                 { Html::from_html_unchecked(format!("<p class=\"tagline\">How a Kafka consumer group{} splits partitions among its members, exactly as the Java client does.</p>", components::glossary::term("group")).into()) }
                 { components::glossary::glossary() }
             </header>
             { for broken }
             { components::presets::presets(&dispatch, state.preset) }
+            { for lesson_panel }
+            { for lesson_live }
             <main class="layout">
                 <section class="panel edit">
                     { editor }

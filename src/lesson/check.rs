@@ -86,7 +86,7 @@ pub fn check(step: &LoadedStep, prediction: &Prediction) -> Feedback {
         };
     };
     let suspects = suspects(step);
-    let mut items = match (&answer, prediction) {
+    let items = match (&answer, prediction) {
         (Answer::Cells(truth), Prediction::Cells(p)) => {
             let member = match step.step.question {
                 Some(Question::Cells { member }) => member,
@@ -110,7 +110,11 @@ pub fn check(step: &LoadedStep, prediction: &Prediction) -> Feedback {
             }
         }
     };
-    items.sort_by_key(|i| i.verdict != Verdict::Right);
+    // right items first, each side in its own order (a partition, not a sort: one more
+    // sort's code in the page for a handful of items)
+    let (mut items, wrong_items): (Vec<Item>, Vec<Item>) =
+        items.into_iter().partition(|i| i.verdict == Verdict::Right);
+    items.extend(wrong_items);
     let wrong = items.iter().filter(|i| i.verdict != Verdict::Right).count();
     let mut found: Vec<Mistake> = Vec::new();
     for i in &items {
@@ -148,13 +152,14 @@ pub fn check(step: &LoadedStep, prediction: &Prediction) -> Feedback {
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
-        Some(f) => f.to_uppercase().collect::<String>() + c.as_str(),
+        // (the mistakes' names are ASCII: no Unicode case tables in the page)
+        Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
         None => String::new(),
     }
 }
 
-/// The right answer in a few words.
-fn describe(step: &LoadedStep, answer: &Answer) -> String {
+/// An answer in a few words (`consumer-b owns orders-3, orders-4`; `C0 5, C1 4`).
+pub fn describe(step: &LoadedStep, answer: &Answer) -> String {
     match answer {
         Answer::Cells(c) => {
             let member = match step.step.question {

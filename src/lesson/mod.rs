@@ -22,7 +22,7 @@ mod progress;
 pub mod range;
 
 pub use answer::{answer_under, Answer, LoadedStep, Owners, Rule};
-pub use check::{check, Feedback, Item, Prediction, Verdict};
+pub use check::{check, describe, Feedback, Item, Prediction, Verdict};
 pub use progress::{Outcome, Progress, ProgressError, MAX_PROGRESS_STEPS};
 
 use std::fmt;

@@ -129,6 +129,19 @@ pub fn grid_keys(e: KeyboardEvent) {
                 kids.item(at.min(kids.length().saturating_sub(1)))
             })
         }
+        // (a lesson step asking for cells: Space or Enter picks the cell or lets it go)
+        #[cfg(lesson_page)]
+        " " | "Enter"
+            if cell
+                .closest("[data-predict=\"cells\"]")
+                .ok()
+                .flatten()
+                .is_some() =>
+        {
+            e.prevent_default();
+            crate::app::components::lesson::pick(&cell);
+            return;
+        }
         _ => return,
     };
     if let Some(next) =
@@ -281,6 +294,12 @@ fn cell_title(cell: &web_sys::Element) -> String {
         get("data-topic"),
         get("data-partition")
     );
+    // (a lesson's prediction: the owner is not told until it is checked)
+    #[cfg(lesson_page)]
+    if cell.closest("[data-predict]").ok().flatten().is_some() {
+        t.push_str("its owner is hidden until you check");
+        return t;
+    }
     if cell.get_attribute("data-state").as_deref() == Some("revoking") {
         return format!(
             "{t}revoked from {} in this first rebalance; nobody consumes it until the follow-up rebalance gives it to {}",

@@ -6,6 +6,8 @@ pub mod explain;
 pub mod glossary;
 pub mod grid;
 pub mod group;
+#[cfg(lesson_page)]
+pub mod lesson;
 pub mod linkbar;
 pub mod presets;
 pub mod whatif;

@@ -104,6 +104,9 @@ pub struct LinkState {
     pub baseline: Option<Result<Baseline, BadPart>>,
     /// The story step on screen.
     pub story_step: Option<usize>,
+    #[cfg(lesson_page)]
+    /// The lesson on screen (its key) and the learner's place and outcomes in it.
+    pub lesson: Option<(&'static str, crate::lesson::Progress)>,
     /// Hex being typed per member (index) that is not whole bytes yet.
     pub hex_drafts: VecMap<usize, String>,
     /// Colour slot per member (index), when not simply 0, 1, 2, ... in list order.
@@ -171,6 +174,8 @@ mod tests {
             versions: [(1, 2)].into_iter().collect(),
             baseline: Some(Ok(crate::scenario::whatif::Baseline::of(&sample()))),
             story_step: Some(2),
+            #[cfg(lesson_page)]
+            lesson: Some(("range", crate::lesson::Progress::parse("4.rw-r").unwrap())),
             hex_drafts: [(0, "00 0".to_string())].into_iter().collect(),
             colours: Some(vec![1, 0]),
             pinned: Some((
@@ -188,8 +193,31 @@ mod tests {
             extra: vec![("base".into(), "x;y=z".into())],
         };
         let f = to_fragment(&st);
+        assert!(f.contains(";xl=range.4.rw-r"), "{f}");
         assert_eq!(from_fragment(&f).unwrap(), st);
         assert_eq!(from_fragment(&format!("http://h/#{f}")).unwrap(), st);
+    }
+
+    #[cfg(lesson_page)]
+    /// A lesson part that cannot be read is refused with its position and what is wrong.
+    #[test]
+    fn a_bad_lesson_part_says_where() {
+        let base = "v1;a=r;t=orders*7;m=c***B";
+        let at = base.len() + ";xl=".len();
+        for (part, pos, says) in [
+            ("nosuch.2", at, "there is no lesson \"nosuch\""),
+            ("range.0", at + 6, "steps count from 1"),
+            ("range.99", at, "step 99 does not exist"),
+            ("range.3.rwq", at + 10, "'q' is not an outcome"),
+            ("range", at + 6, "expected a step number"),
+            ("range.2x", at + 7, "expected '.'"),
+        ] {
+            let e = from_fragment(&format!("{base};xl={part}")).unwrap_err();
+            assert_eq!(e.position, pos, "{part}: {e}");
+            assert!(e.message.contains(says), "{part}: {e}");
+        }
+        let ok = from_fragment(&format!("{base};xl=range.17.r")).unwrap();
+        assert_eq!(ok.lesson.unwrap().1.step(), 16);
     }
 
     #[test]

@@ -253,6 +253,21 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                 }
                 state.story_step = Some(step);
             }
+            #[cfg(lesson_page)]
+            "l" => {
+                // `range.4.rw-r`: the lesson's key, then its progress (lesson::Progress)
+                let (key, rest) = v.split_once('.').unwrap_or((&v, ""));
+                let lesson = crate::lesson::lesson(key)
+                    .ok_or_else(|| val.err(format!("there is no lesson \"{}\"", shorten(key))))?;
+                let at = val.at + key.len() + 1;
+                let p = crate::lesson::Progress::parse(rest).map_err(|e| LinkError {
+                    position: at + e.position,
+                    message: format!("lesson: {}", e.message),
+                })?;
+                p.fits(lesson)
+                    .map_err(|m| val.err(format!("lesson: {m}")))?;
+                state.lesson = Some((lesson.key, p));
+            }
             "p" => {
                 // The pinned group is a link of its own: read it as one, and say where.
                 let inner = from_fragment(&v).map_err(|e| {

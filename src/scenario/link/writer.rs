@@ -245,6 +245,10 @@ pub fn to_fragment(state: &LinkState) -> String {
     if let Some(k) = state.story_step {
         extra("s", &k.to_string());
     }
+    #[cfg(lesson_page)]
+    if let Some((key, p)) = &state.lesson {
+        extra("l", &format!("{key}.{p}"));
+    }
     for (i, t) in &state.hex_drafts {
         extra(&format!("h{i}"), t);
     }

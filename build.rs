@@ -1,0 +1,11 @@
+//! One cfg for the lesson's code (issue 17), `lesson_page`: on everywhere natively (its
+//! tests, the command-line tool), and in the page only with the `lesson` feature, which the
+//! shipped build leaves out while the bundle has no room for it (README, Size).
+fn main() {
+    println!("cargo::rustc-check-cfg=cfg(lesson_page)");
+    let wasm = std::env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32");
+    if !wasm || std::env::var_os("CARGO_FEATURE_LESSON").is_some() {
+        println!("cargo::rustc-cfg=lesson_page");
+    }
+    println!("cargo::rerun-if-changed=build.rs");
+}
