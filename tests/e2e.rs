@@ -1897,9 +1897,9 @@ async fn lesson_axe(c: &Client, axe: Option<&str>, state: &str) {
     assert_eq!(found, json!([]), "axe on {state}");
 }
 
-/// The lesson's text at `id`.
+/// The lesson's text at `id`, once it is there.
 async fn lesson_text(c: &Client, id: &str) -> String {
-    c.find(Locator::Id(id)).await.unwrap().text().await.unwrap()
+    text_of(c, &format!("#{id}")).await.unwrap_or_default()
 }
 
 /// Waits for the lesson to show step `k` (counting from 1) of 17.

@@ -64,12 +64,27 @@ pub fn prediction(q: &Question, entered: &Entered) -> Result<Prediction, String>
     }
 }
 
-/// The feedback on a checked prediction, as markup: the summary, then each item.
+/// How a check went, in one word or two.
+fn verdict(f: &lesson::Feedback) -> &'static str {
+    if f.right {
+        "Right."
+    } else {
+        "Not quite."
+    }
+}
+
+/// What the page's live region says of a check: its verdict and summary.
+pub fn said(f: &lesson::Feedback) -> String {
+    format!("{} {}", verdict(f), f.summary)
+}
+
+/// The feedback on a checked prediction, as markup: the verdict and summary, then each
+/// item.
 pub fn feedback(f: &lesson::Feedback) -> String {
     let mut m = format!(
         "<div class=\"lesson-feedback\" id=\"lesson-feedback\" data-right=\"{}\"><p><strong>{}</strong> ",
         f.right,
-        if f.right { "Right." } else { "Not quite." }
+        verdict(f)
     );
     escape_into(&f.summary, &mut m);
     m.push_str("</p><ul class=\"lesson-items\">");

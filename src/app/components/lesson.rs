@@ -125,11 +125,7 @@ pub fn use_lesson(state: &UseReducerHandle<AppState>, dispatch: &Callback<Action
                             Action::LessonChecked {
                                 right: f.right,
                                 feedback: crate::app::lesson::feedback(&f),
-                                said: format!(
-                                    "{} {}",
-                                    if f.right { "Right." } else { "Not quite." },
-                                    f.summary
-                                ),
+                                said: crate::app::lesson::said(&f),
                                 prediction: p,
                             }
                         }
@@ -153,15 +149,13 @@ fn document() -> Option<web_sys::Document> {
     web_sys::window()?.document()
 }
 
-/// Every element matching `selector`.
+/// Every element matching `selector`. (The grid's member highlight walks its cells with
+/// the same loop, written out: sharing one function cost the shipped page 82 bytes.)
 fn all(doc: &web_sys::Document, selector: &str) -> Vec<web_sys::Element> {
     let mut out = Vec::new();
     if let Ok(list) = doc.query_selector_all(selector) {
         for i in 0..list.length() {
-            if let Some(el) = list
-                .item(i)
-                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-            {
+            if let Some(el) = list.item(i).and_then(|n| n.dyn_into().ok()) {
                 out.push(el);
             }
         }
