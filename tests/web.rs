@@ -532,6 +532,21 @@ fn settle(root: &web_sys::Element) {
     let _ = root.scroll_height();
 }
 
+/// Waits until the grid's rows painted after the repaint are all on the page (each is
+/// `aria-busy` until then; `app::components::grid::CELLS_AT_ONCE`), at the next task each
+/// time, then settles: a timing then covers the whole grid, not its first rows.
+async fn painted(root: &web_sys::Element) {
+    settle(root);
+    while root
+        .query_selector(".grid-row[aria-busy='true']")
+        .unwrap()
+        .is_some()
+    {
+        gloo_timers::future::TimeoutFuture::new(0).await;
+    }
+    settle(root);
+}
+
 /// The floor: 10,000 cells written as plain markup (the grid's own cell markup: class,
 /// topic, partition, owner), laid out.
 fn plain_cells(perf: &web_sys::Performance) -> f64 {
@@ -596,7 +611,7 @@ async fn bench_a_thousand_members_beside_the_floor() {
         });
         let t0 = perf.now();
         let root = mount(&link).await;
-        settle(&root);
+        painted(&root).await;
         open.push(perf.now() - t0);
         assert_eq!(root.query_selector_all(".cell").unwrap().length(), 10_000);
         last = Some(root);
@@ -612,13 +627,13 @@ async fn bench_a_thousand_members_beside_the_floor() {
             if k % 2 == 0 { "roundrobin" } else { "range" },
         );
         yew::scheduler::flush().await;
-        settle(&root);
+        painted(&root).await;
         switch.push(perf.now() - t0);
         drain().await;
         let t0 = perf.now();
         click(&root, "#add-member");
         yew::scheduler::flush().await;
-        settle(&root);
+        painted(&root).await;
         add.push(perf.now() - t0);
         drain().await;
     }
@@ -1035,5 +1050,49 @@ async fn the_markup_buttons_do_what_they_say() {
     click(&root, "#link-error button[data-app='dismiss']");
     yew::scheduler::flush().await;
     assert_eq!(root.query_selector_all("#link-error").unwrap().length(), 0);
+    root.remove();
+}
+
+/// A grid of more cells than it draws at once (`CELLS_AT_ONCE`) paints its first rows with
+/// the repaint and each later row in a task of its own after it: those rows are `aria-busy`
+/// and empty until then, and then hold the assignment's owners, cell for cell. An edit made
+/// before they are painted is what they show (the older paint is dropped).
+#[wasm_bindgen_test]
+async fn a_large_grid_paints_its_later_rows_after_the_repaint() {
+    use rebalance_lab::app::components::grid::CELLS_AT_ONCE;
+    use rebalance_lab::assignor;
+    let s = scenario(10, 1_000, 7);
+    let root = mount_scenario(s.clone()).await;
+    let count = |sel: &str| root.query_selector_all(sel).unwrap().length() as usize;
+    // rows of 1,000: the first CELLS_AT_ONCE cells at once, the rest later
+    assert_eq!(count(".cell"), CELLS_AT_ONCE);
+    assert_eq!(
+        count(".grid-row[aria-busy='true']"),
+        10 - CELLS_AT_ONCE / 1_000
+    );
+    assert_eq!(count(".grid-row[aria-busy='true'] .cell"), 0);
+    // a member added before the later rows are painted
+    click(&root, "#add-member");
+    yew::scheduler::flush().await;
+    painted(&root).await;
+    assert_eq!(count(".cell"), 10_000);
+    assert_eq!(count("[aria-busy='true']"), 0);
+    // the group the page now holds, as its link says (written after the repaint)
+    let hash = web_sys::window().unwrap().location().hash().unwrap();
+    let now = rebalance_lab::scenario::link::from_fragment(hash.trim_start_matches('#'))
+        .unwrap()
+        .scenario;
+    assert_eq!(now.members.len(), 8);
+    let input = now.group_input();
+    let expected = assignor::range(&input);
+    assert_eq!(expected.topics.len(), 10);
+    for t in &expected.topics {
+        let want: Vec<Option<String>> = t
+            .owners
+            .iter()
+            .map(|o| Some(input.members[*o as usize].id.clone()))
+            .collect();
+        assert_eq!(owners(&root, &t.topic), want, "{}", t.topic);
+    }
     root.remove();
 }

@@ -77,8 +77,8 @@ pub fn initial_state() -> AppState {
 }
 
 /// The URL and storage follow every change, and Back / Forward (or a link pasted into the
-/// address bar) load what the URL says. Returns the link fragment of the current state (the
-/// one serialization a render makes).
+/// address bar) load what the URL says. Returns the link fragment to show: the current
+/// state's once it is written, in the task after the repaint that changed it.
 #[hook]
 pub fn use_url_sync(state: UseReducerHandle<AppState>) -> String {
     {
@@ -98,34 +98,47 @@ pub fn use_url_sync(state: UseReducerHandle<AppState>) -> String {
     let revision = state.revision;
     let broken = state.broken_link.is_some();
     let history = state.history;
-    // Once per change of the state the link holds (every such change bumps the revision),
-    // not once per repaint: a large group repaints several times per edit (the what-if's
-    // lines come one task at a time), and its link takes tens of milliseconds to write.
-    let fragment = (*use_memo(revision, |_| link::to_fragment(&state.link_state()))).clone();
-    // The writes run in a task of their own, after the repaint: history.pushState and
-    // localStorage cost milliseconds each, which would otherwise be part of every edit.
+    // Written once per change of the state the link holds (every such change bumps the
+    // revision), not once per repaint, and in a task of its own after the repaint, with the
+    // URL and storage writes (history.pushState and localStorage cost milliseconds each): at
+    // 10,000 members the link takes 30 to 50 ms to write, which an edit's repaint no longer
+    // waits for. Until then the bar shows the link as it was (at first, the one opened).
+    let shown = use_mut_ref(current_fragment);
+    let update = use_force_update();
     let pending = use_mut_ref(|| Pending {
         write: None,
         timer: None,
     });
-    let written = fragment.clone();
-    use_effect_with(revision, move |_| {
-        let write: Box<dyn FnOnce()> = Box::new(move || write_url(&written, history, broken));
-        let mut p = pending.borrow_mut();
-        // Never lose a write (each discrete action is a history entry): run the older one now.
-        if let Some(older) = p.write.take() {
-            older();
-        }
-        p.write = Some(write);
-        let later = pending.clone();
-        p.timer = Some(Timeout::new(0, move || {
-            let w = later.borrow_mut().write.take();
-            if let Some(w) = w {
-                w();
+    {
+        let (state, shown) = (state.clone(), shown.clone());
+        use_effect_with(revision, move |_| {
+            let write: Box<dyn FnOnce()> = Box::new(move || {
+                let fragment = link::to_fragment(&state.link_state());
+                write_url(&fragment, history, broken);
+                // (a repaint only when it changed: an opened link is mostly written back as it came)
+                if *shown.borrow() != fragment {
+                    *shown.borrow_mut() = fragment;
+                    update.force_update();
+                }
+            });
+            let mut p = pending.borrow_mut();
+            // Never lose a write (each discrete action is a history entry): run the older
+            // one now.
+            if let Some(older) = p.write.take() {
+                older();
             }
-        }));
-        || ()
-    });
+            p.write = Some(write);
+            let later = pending.clone();
+            p.timer = Some(Timeout::new(0, move || {
+                let w = later.borrow_mut().write.take();
+                if let Some(w) = w {
+                    w();
+                }
+            }));
+            || ()
+        });
+    }
+    let fragment = shown.borrow().clone();
     fragment
 }
 

@@ -32,6 +32,11 @@ pub fn slot_class(slot: u32) -> String {
 pub const CELLS_PER_TOPIC: usize = 2_000;
 /// See [`CELLS_PER_TOPIC`].
 pub const CELLS_IN_ALL: usize = 20_000;
+/// The rows after the grid's first this many cells are painted after the repaint, each in a
+/// task of its own (the row is `aria-busy` until then): writing 20,000 cells in one task held
+/// the main thread 100 to 270 ms more, at the sticky assignors' bound and at 500,000
+/// partitions (tests/web.rs, the longest-task benchmarks).
+pub const CELLS_AT_ONCE: usize = 4_000;
 
 pub struct Props {
     pub computed: Rc<Computed>,
@@ -61,6 +66,8 @@ struct RowProps {
     owners: Rc<Vec<Option<Owner>>>,
     /// For a row drawn in part: who owns the partitions not drawn.
     rest: Option<AttrValue>,
+    /// Painted after the repaint ([`CELLS_AT_ONCE`]).
+    later: bool,
     selected: bool,
     dispatch: Callback<Action>,
 }
@@ -330,6 +337,8 @@ fn grid_row(p: &RowProps) -> Html {
         .reform(move |_| Action::SelectTopic(Some(topic.to_string())));
     let cells = use_node_ref();
     let drawn = use_mut_ref(Drawn::default);
+    // a later paint still to run (dropped, and so cancelled, by a newer one or with the row)
+    let pending = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
     // A cell's tooltip is written when the pointer reaches it, from its data attributes
     // (so it is always current): repaints then carry no tooltip text at all.
     let tooltip = Callback::from(|e: MouseEvent| {
@@ -354,11 +363,29 @@ fn grid_row(p: &RowProps) -> Html {
     {
         let cells = cells.clone();
         use_effect_with(
-            (p.topic.clone(), p.owners.clone()),
-            move |(topic, owners)| {
-                if let Some(el) = cells.cast::<web_sys::Element>() {
-                    paint(&el, &mut drawn.borrow_mut(), topic, owners);
+            (p.topic.clone(), p.owners.clone(), p.later),
+            move |(topic, owners, later)| {
+                let Some(el) = cells.cast::<web_sys::Element>() else {
+                    return;
+                };
+                // (the row, role row, says it is still being drawn)
+                let row = el.parent_element();
+                if let Some(r) = row.as_ref().filter(|_| *later) {
+                    let _ = r.set_attribute("aria-busy", "true");
                 }
+                let (topic, owners) = (topic.clone(), owners.clone());
+                let run: Box<dyn FnOnce()> = Box::new(move || {
+                    paint(&el, &mut drawn.borrow_mut(), &topic, &owners);
+                    if let Some(r) = row {
+                        let _ = r.remove_attribute("aria-busy");
+                    }
+                });
+                *pending.borrow_mut() = if *later {
+                    Some(gloo::timers::callback::Timeout::new(0, run))
+                } else {
+                    run();
+                    None
+                };
             },
         );
     }
@@ -423,6 +450,7 @@ pub fn use_grid(props: &Props) -> Html {
             format!("{} partitions, {} subscribers", t.partitions, t.subscribers())
         };
         let shown = t.owners.len().min(CELLS_PER_TOPIC).min(budget);
+        let later = CELLS_IN_ALL - budget >= CELLS_AT_ONCE;
         budget -= shown;
         let rest = (shown < t.owners.len())
             .then(|| AttrValue::from(explain::rest_of_topic(&c.input, t, shown)));
@@ -480,7 +508,7 @@ pub fn use_grid(props: &Props) -> Html {
             .collect();
         html! {
             <GridRow key={t.topic.clone()} topic={AttrValue::from(t.topic.clone())} status={AttrValue::from(status)}
-                owners={Rc::new(owners)} rest={rest}
+                owners={Rc::new(owners)} rest={rest} later={later}
                 selected={props.selected.as_deref() == Some(t.topic.as_str())} dispatch={props.dispatch.clone()} />
         }
     });
