@@ -112,7 +112,9 @@ impl Command {
 /// large frees) is a fresh mapping, paid for again in page faults on each use, which was two
 /// thirds of a round-robin run at 1,000 members x 10,000 partitions (1.3 ms, 0.44 ms with
 /// this). The JVM the figures are compared with keeps its whole heap the same way (`-Xms` =
-/// `-Xmx`). Elsewhere a no-op; a glibc that refuses a value keeps its default.
+/// `-Xmx`). Elsewhere a no-op; a glibc that refuses a value keeps its default. The binary
+/// itself allocates through mimalloc (src/main.rs); this holds for what still uses glibc's
+/// allocator: `cargo bench` and the tests.
 pub fn keep_freed_memory() {
     #[cfg(all(target_os = "linux", target_env = "gnu"))]
     // SAFETY: mallopt sets allocator parameters only; it has no memory-safety preconditions.
