@@ -271,3 +271,58 @@ fn completions() {
         );
     }
 }
+
+/// Sticky with one member gone decodes every member's StickyAssignor user data in each timed
+/// run (as Java's assign() does) and still assigns every partition; the other rebalances and
+/// assignors say they decode nothing.
+#[test]
+fn bench_sticky_one_leaves_decodes_the_user_data() {
+    let json = |args: &[&str]| {
+        let out = run(args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let small = [
+        "--members",
+        "40",
+        "--topics",
+        "6",
+        "--partitions",
+        "30",
+        "--runs",
+        "3",
+        "--json",
+    ];
+    let with = |extra: &[&'static str]| -> Vec<&str> {
+        ["bench"]
+            .iter()
+            .chain(extra)
+            .chain(&small)
+            .copied()
+            .collect()
+    };
+    let v = json(&with(&[
+        "--assignor",
+        "sticky",
+        "--rebalance",
+        "one-leaves",
+    ]));
+    assert_eq!(v["decodes_user_data"], true, "{v}");
+    assert_eq!(v["rebalance"], "one-leaves");
+    for extra in [
+        &["--assignor", "sticky"][..],
+        &[
+            "--assignor",
+            "cooperative-sticky",
+            "--rebalance",
+            "one-leaves",
+        ],
+    ] {
+        let v = json(&with(extra));
+        assert_eq!(v["decodes_user_data"], false, "{extra:?} {v}");
+    }
+}

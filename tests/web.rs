@@ -537,11 +537,17 @@ fn settle(root: &web_sys::Element) {
 /// time, then settles: a timing then covers the whole grid, not its first rows.
 async fn painted(root: &web_sys::Element) {
     settle(root);
+    let perf = web_sys::window().unwrap().performance().unwrap();
+    let t0 = perf.now();
     while root
         .query_selector(".grid-row[aria-busy='true']")
         .unwrap()
         .is_some()
     {
+        assert!(
+            perf.now() - t0 < 20_000.0,
+            "a grid row was still busy after 20 s"
+        );
         gloo_timers::future::TimeoutFuture::new(0).await;
     }
     settle(root);
@@ -1056,7 +1062,7 @@ async fn the_markup_buttons_do_what_they_say() {
 /// A grid of more cells than it draws at once (`CELLS_AT_ONCE`) paints its first rows with
 /// the repaint and each later row in a task of its own after it: those rows are `aria-busy`
 /// and empty until then, and then hold the assignment's owners, cell for cell. An edit made
-/// before they are painted is what they show (the older paint is dropped).
+/// before they are painted is what they show, not the group before it.
 #[wasm_bindgen_test]
 async fn a_large_grid_paints_its_later_rows_after_the_repaint() {
     use rebalance_lab::app::components::grid::CELLS_AT_ONCE;

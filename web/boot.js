@@ -40,9 +40,13 @@ addEventListener("click", (e) => {
       if (live) live.textContent = t;
     };
     const refused = () => say("The browser refused the clipboard: select the link below and copy it");
-    navigator.clipboard
-      ? navigator.clipboard.writeText(document.getElementById("link")?.value ?? location.href).then(() => say("Link copied"), refused)
-      : refused();
+    // (in a task after the app's own: the link of the last edit is written in the task after
+    // its repaint, and the bar shows it from then on)
+    setTimeout(() =>
+      navigator.clipboard
+        ? navigator.clipboard.writeText(document.getElementById("link")?.value ?? location.href).then(() => say("Link copied"), refused)
+        : refused(),
+    );
   }
   if (b)
     setTimeout(() =>

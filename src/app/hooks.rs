@@ -102,8 +102,13 @@ pub fn use_url_sync(state: UseReducerHandle<AppState>) -> String {
     // revision), not once per repaint, and in a task of its own after the repaint, with the
     // URL and storage writes (history.pushState and localStorage cost milliseconds each): at
     // 10,000 members the link takes 30 to 50 ms to write, which an edit's repaint no longer
-    // waits for. Until then the bar shows the link as it was (at first, the one opened).
-    let shown = use_mut_ref(current_fragment);
+    // waits for (unless edits come faster than that task: then the older write runs in the
+    // newer edit's task, below). Until then the bar shows the link as it was: at first the
+    // one opened, or, with none or a broken one, the state's, written now.
+    let shown = use_mut_ref(|| match current_fragment() {
+        f if f.is_empty() || broken => link::to_fragment(&state.link_state()),
+        f => f,
+    });
     let update = use_force_update();
     let pending = use_mut_ref(|| Pending {
         write: None,

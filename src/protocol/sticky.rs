@@ -200,7 +200,7 @@ mod tests {
                             let i = at % b.len();
                             b[i] = byte;
                         }
-                        // (a length's first byte: negative)
+                        // (0xff at a random byte: where it is a length's first byte, a negative length)
                         _ => {
                             let i = at % b.len();
                             b[i] = 0xff;

@@ -32,8 +32,9 @@ pub fn slot_class(slot: u32) -> String {
 pub const CELLS_PER_TOPIC: usize = 2_000;
 /// See [`CELLS_PER_TOPIC`].
 pub const CELLS_IN_ALL: usize = 20_000;
-/// The rows after the grid's first this many cells are painted after the repaint, each in a
-/// task of its own (the row is `aria-busy` until then): writing 20,000 cells in one task held
+/// A row that starts after the grid's first this many cells is painted after the repaint, in
+/// a task of its own (the row is `aria-busy` until then; a row that starts before is painted
+/// whole, so up to this many plus a row's 2,000 are painted at once): writing 20,000 cells in one task held
 /// the main thread 100 to 270 ms more, at the sticky assignors' bound and at 500,000
 /// partitions (tests/web.rs, the longest-task benchmarks).
 pub const CELLS_AT_ONCE: usize = 4_000;
@@ -450,7 +451,8 @@ pub fn use_grid(props: &Props) -> Html {
             format!("{} partitions, {} subscribers", t.partitions, t.subscribers())
         };
         let shown = t.owners.len().min(CELLS_PER_TOPIC).min(budget);
-        let later = CELLS_IN_ALL - budget >= CELLS_AT_ONCE;
+        // (a row past the grid's budget draws no cells: nothing to paint later)
+        let later = shown > 0 && CELLS_IN_ALL - budget >= CELLS_AT_ONCE;
         budget -= shown;
         let rest = (shown < t.owners.len())
             .then(|| AttrValue::from(explain::rest_of_topic(&c.input, t, shown)));
