@@ -85,9 +85,6 @@ pub fn run(a: Args) -> Result<String, String> {
         .flat_map(|m| m.topics.iter().map(|t| t.as_str()))
         .collect();
     let expected_total = subscribed.len() as u64 * partitions as u64;
-    // Steady state, as the Java side's warm-up gives Java: untimed runs first (the
-    // allocator's heap grown, the caches and the CPU's clock warm): as many runs as are
-    // timed, none started after half a second.
     // StickyAssignor's previous assignment travels in each member's user data, which Java's
     // assign() deserializes (StickyAssignor.memberData): the timed run decodes the same bytes
     // into the members' owned lists first (`decode`), untimed only the copy they are put in.
@@ -101,6 +98,9 @@ pub fn run(a: Args) -> Result<String, String> {
         }
         assignor::try_assign(kind, work).map_err(|e| e.to_string())
     };
+    // Steady state, as the Java side's warm-up gives Java: untimed runs first (the
+    // allocator's heap grown, the caches and the CPU's clock warm): as many runs as are
+    // timed, none started after half a second.
     let warm = Instant::now();
     for _ in 0..runs {
         if warm.elapsed().as_secs_f64() > 0.5 {
@@ -158,14 +158,7 @@ fn sticky_user_data(input: &assignor::GroupInput) -> Result<Vec<Vec<u8>>, String
         .members
         .iter()
         .map(|m| {
-            let previous: Vec<TopicPartitions> = m
-                .owned
-                .iter()
-                .map(|(topic, partitions)| TopicPartitions {
-                    topic: topic.clone(),
-                    partitions: partitions.clone(),
-                })
-                .collect();
+            let previous = TopicPartitions::list(m.owned.iter().map(|(t, ps)| (t, ps)));
             encode_sticky_user_data(&previous, m.generation.unwrap_or(-1))
                 .map_err(|e| e.to_string())
         })

@@ -37,6 +37,20 @@ pub struct TopicPartitions {
     pub partitions: Vec<i32>,
 }
 
+impl TopicPartitions {
+    /// Each (topic, partitions) pair as the wire groups them, in the order given (a member's
+    /// owned partitions as the scenario and the assignors hold them).
+    pub fn list<'a>(pairs: impl IntoIterator<Item = (&'a String, &'a Vec<i32>)>) -> Vec<Self> {
+        pairs
+            .into_iter()
+            .map(|(topic, partitions)| TopicPartitions {
+                topic: topic.clone(),
+                partitions: partitions.clone(),
+            })
+            .collect()
+    }
+}
+
 /// The fields of a ConsumerProtocolSubscription, in wire order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Subscription {

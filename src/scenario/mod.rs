@@ -219,14 +219,7 @@ impl Member {
         Subscription {
             topics: self.topics.clone(),
             user_data: None,
-            owned_partitions: self
-                .owned
-                .iter()
-                .map(|(t, ps)| TopicPartitions {
-                    topic: t.clone(),
-                    partitions: ps.clone(),
-                })
-                .collect(),
+            owned_partitions: TopicPartitions::list(self.owned.iter()),
             generation_id: self.generation.unwrap_or(-1),
             rack_id: self.rack.clone(),
         }

@@ -179,14 +179,7 @@ fn round_members(
                 .get_mut(i)
                 .map(std::mem::take)
                 .unwrap_or_default();
-            let owned_before: Vec<TopicPartitions> = was
-                .owned
-                .iter()
-                .map(|(t, ps)| TopicPartitions {
-                    topic: t.clone(),
-                    partitions: ps.clone(),
-                })
-                .collect();
+            let owned_before = TopicPartitions::list(was.owned.iter().map(|(t, ps)| (t, ps)));
             let cooperative = cooperative_all
                 .as_mut()
                 .map(|all| all.get_mut(i).map(std::mem::take).unwrap_or_default());
