@@ -100,6 +100,32 @@ fn main() {
             plain.len()
         );
     }
+    if want("explain") {
+        // 10,000 members whose ids are in numeric order as well as string order (zero-padded,
+        // as UUID-suffixed ids mostly are too): nothing to report, and the numeric-order
+        // check must still not compare every pair (1.5 s before stop 34).
+        let mut input = benchmark_input(10_000, 50, 10_000);
+        for (i, m) in input.members.iter_mut().enumerate() {
+            m.id = format!("consumer-{i:05}");
+        }
+        for (name, run) in [
+            ("range", range as fn(&_) -> _),
+            ("round-robin", round_robin),
+        ] {
+            let a = run(&input);
+            let us = median_us(11, || {
+                black_box(rebalance_lab::assignor::explain::explain_topic(
+                    black_box(&input),
+                    &a,
+                    &a.topics[0],
+                ));
+            });
+            println!(
+                "explain one topic under {name}, 10,000 members × 50 topics × 10,000 partitions: median {:.2} ms",
+                us / 1000.0
+            );
+        }
+    }
     if want("range") || want("roundrobin") {
         let input = benchmark_input(1000, 50, 200);
         if want("range") {
