@@ -85,7 +85,7 @@ step "release build (trunk, offline)" offline scripts/build-release.sh
 SIZE_FILE="$(mktemp)"
 echo "no bundle was built" >"$SIZE_FILE"
 step "bundle size" sizes
-step "end-to-end tests (WebDriver, headless Chromium, axe-core)" cargo test --test e2e -- --ignored --test-threads=1 --skip lesson_
+step "end-to-end tests (WebDriver, headless Chromium, axe-core)" cargo test --test e2e -- --ignored --test-threads=1 --skip lesson_ --nocapture
 # The lesson's page (issue 17) is built beside the shipped one, with the `lesson` feature,
 # into dist-lesson/: the shipped bundle has no room for it under the ceiling (README, Size),
 # so it is measured and tested here and not shipped. Its size is printed, not held to the
