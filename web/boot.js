@@ -1,80 +1,125 @@
-// Starts the app from a file rather than an inline script, so that the page's
-// Content-Security-Policy can forbid inline scripts altogether. Trunk writes the hashed names
-// of the wasm-bindgen module and the wasm into this script element's data attributes
-// (Trunk.toml, pattern_script). A violation of the policy is recorded on <html> for the
-// end-to-end tests.
-addEventListener("securitypolicyviolation", (e) => {
-  const list = document.documentElement.dataset.cspViolations;
-  document.documentElement.dataset.cspViolations =
-    (list ? list + "\n" : "") + e.violatedDirective + " " + (e.blockedURI || "inline");
-});
-// The shipped module stops at a panic without formatting a message (scripts/build-release.sh):
-// the stop reaches JavaScript as a WebAssembly.RuntimeError, thrown out of an event handler
-// or a promise. Either way it is marked on the page (body[data-panic], which the end-to-end
-// tests check) and said to the person: a crash is never a silently dead page. (A debug
-// build formats the panic's own message: src/app/ui.rs.)
-// A module that cannot load at all (a network error, a browser without WebAssembly) is said
-// the same way, instead of leaving the first paint's "Loading" on screen.
-const trap = (e) => typeof WebAssembly === "object" && e instanceof WebAssembly.RuntimeError;
-const stopped = (error, loading) => {
-  if (!(loading || trap(error)) || document.body.dataset.panic) return;
-  document.body.dataset.panic = String(error);
-  const div = document.createElement("div");
-  div.className = "alert panic";
-  div.setAttribute("role", "alert");
-  div.textContent = loading
-    ? `Rebalance Lab could not start (${error && error.message}). Your scenario is still in the link; reload to try again.`
-    : `Rebalance Lab stopped because of a bug (${error.message}). Your scenario is still in the link; reload to continue.`;
-  document.body.prepend(div);
-};
-// Buttons the app writes as markup are written again when the block they are in changes (a
-// step forward, Pin becoming Unpin): after such a click, once the app has repainted, the
-// focus goes back to the button with that id, or, when it is gone or disabled (Back on the
-// first step), to the one data-then names.
-addEventListener("click", (e) => {
-  const b = e.target.closest?.("button[data-act],button[data-app]");
-  // Copy link (src/app/components/linkbar.rs): the outcome is said in its live region.
-  if (b?.id === "copy-link") {
-    const say = (t) => {
-      const live = document.getElementById("link-copied");
-      if (live) live.textContent = t;
+// This script is also the page's worker (src/app/worker.rs): a large group's assignments,
+// computed away from the page's main thread. The page starts it (below, rlWork) with the
+// addresses of the app's own module (the same wasm-bindgen script and wasm: the module's
+// start does nothing without a window), then posts jobs; each answer is one Uint32Array,
+// handed back without a copy. A job that fails (a trap) is answered with an empty list, and
+// the page computes that group itself.
+if (!self.document) {
+  let ready;
+  onmessage = async ({ data: [id, job, js, wasm] }) => {
+    let words = new Uint32Array(0);
+    try {
+      ready ??= import(js).then(async (m) => (await m.default({ module_or_path: wasm }), m));
+      words = (await ready).rl_run(job);
+    } catch {}
+    postMessage([id, words], [words.buffer]);
+  };
+} else {
+  // Starts the app from a file rather than an inline script, so that the page's
+  // Content-Security-Policy can forbid inline scripts altogether. Trunk writes the hashed names
+  // of the wasm-bindgen module and the wasm into this script element's data attributes
+  // (Trunk.toml, pattern_script). A violation of the policy is recorded on <html> for the
+  // end-to-end tests.
+  addEventListener("securitypolicyviolation", (e) => {
+    const list = document.documentElement.dataset.cspViolations;
+    document.documentElement.dataset.cspViolations =
+      (list ? list + "\n" : "") + e.violatedDirective + " " + (e.blockedURI || "inline");
+  });
+  // The shipped module stops at a panic without formatting a message (scripts/build-release.sh):
+  // the stop reaches JavaScript as a WebAssembly.RuntimeError, thrown out of an event handler
+  // or a promise. Either way it is marked on the page (body[data-panic], which the end-to-end
+  // tests check) and said to the person: a crash is never a silently dead page. (A debug
+  // build formats the panic's own message: src/app/ui.rs.)
+  // A module that cannot load at all (a network error, a browser without WebAssembly) is said
+  // the same way, instead of leaving the first paint's "Loading" on screen.
+  const trap = (e) => typeof WebAssembly === "object" && e instanceof WebAssembly.RuntimeError;
+  const stopped = (error, loading) => {
+    if (!(loading || trap(error)) || document.body.dataset.panic) return;
+    document.body.dataset.panic = String(error);
+    const div = document.createElement("div");
+    div.className = "alert panic";
+    div.setAttribute("role", "alert");
+    div.textContent = loading
+      ? `Rebalance Lab could not start (${error && error.message}). Your scenario is still in the link; reload to try again.`
+      : `Rebalance Lab stopped because of a bug (${error.message}). Your scenario is still in the link; reload to continue.`;
+    document.body.prepend(div);
+  };
+  // Buttons the app writes as markup are written again when the block they are in changes (a
+  // step forward, Pin becoming Unpin): after such a click, once the app has repainted, the
+  // focus goes back to the button with that id, or, when it is gone or disabled (Back on the
+  // first step), to the one data-then names.
+  addEventListener("click", (e) => {
+    const b = e.target.closest?.("button[data-act],button[data-app]");
+    // Copy link (src/app/components/linkbar.rs): the outcome is said in its live region.
+    if (b?.id === "copy-link") {
+      const say = (t) => {
+        const live = document.getElementById("link-copied");
+        if (live) live.textContent = t;
+      };
+      const refused = () => say("The browser refused the clipboard: select the link below and copy it");
+      // (in a task after the app's own: the link of the last edit is written in the task after
+      // its repaint, and the bar shows it from then on)
+      setTimeout(() =>
+        navigator.clipboard
+          ? navigator.clipboard.writeText(document.getElementById("link")?.value ?? location.href).then(() => say("Link copied"), refused)
+          : refused(),
+      );
+    }
+    if (b)
+      setTimeout(() =>
+        [b.id, b.dataset.then]
+          .map((id) => id && document.getElementById(id))
+          .find((n) => n && !n.disabled)
+          ?.focus(),
+      );
+  });
+  addEventListener("error", (e) => stopped(e.error));
+  addEventListener("unhandledrejection", (e) => stopped(e.reason));
+  const boot = document.querySelector("script[data-js]");
+  // The wasm is fetched once the first paint is on screen (two frames; a hidden tab has no
+  // frames, so a timer starts it there: half a second, or the browser's background timer
+  // limit): fetched before, it made the app's own paint the page's largest one, which waits
+  // for the whole module, and the first paint (what the app is, painted within a second on a
+  // slow phone) never counted. The small JavaScript module is preloaded meanwhile
+  // (Trunk.toml); in Lighthouse's run the app is interactive as soon as before.
+  await new Promise((ready) => {
+    requestAnimationFrame(() => requestAnimationFrame(ready));
+    setTimeout(ready, 500);
+  });
+  try {
+    const { default: init, rl_done } = await import(boot.dataset.js);
+    // The page's worker (this script, above; src/app/worker.rs), started at the first large group:
+    // the app posts a job with rlWork and gets the answer through rl_done. A newer job stops
+    // the worker still computing an older one (its answer would never be read) and starts a
+    // fresh one; a worker that fails answers with an empty list, and the app computes itself.
+    // (busy: the id of the job the worker is computing; ids start at 1)
+    let worker, busy;
+    globalThis.rlWork = (id, job) => {
+      if (busy) worker.terminate(), (worker = 0);
+      if (!worker) {
+        // (each handler for its own worker: a stopped one's last event does nothing)
+        const w = (worker = new Worker(import.meta.url, { type: "module" }));
+        w.onmessage = ({ data }) => {
+          if (w !== worker) return;
+          busy = 0;
+          rl_done(...data);
+        };
+        // (a worker that cannot start: the app computes the group itself)
+        w.onerror = () => {
+          if (w !== worker) return;
+          const job = busy;
+          worker = busy = 0;
+          if (job) rl_done(job, new Uint32Array(0));
+        };
+      }
+      busy = id;
+      worker.postMessage([id, job, boot.dataset.js, boot.dataset.wasm]);
     };
-    const refused = () => say("The browser refused the clipboard: select the link below and copy it");
-    // (in a task after the app's own: the link of the last edit is written in the task after
-    // its repaint, and the bar shows it from then on)
-    setTimeout(() =>
-      navigator.clipboard
-        ? navigator.clipboard.writeText(document.getElementById("link")?.value ?? location.href).then(() => say("Link copied"), refused)
-        : refused(),
-    );
-  }
-  if (b)
-    setTimeout(() =>
-      [b.id, b.dataset.then]
-        .map((id) => id && document.getElementById(id))
-        .find((n) => n && !n.disabled)
-        ?.focus(),
-    );
-});
-addEventListener("error", (e) => stopped(e.error));
-addEventListener("unhandledrejection", (e) => stopped(e.reason));
-const boot = document.querySelector("script[data-js]");
-// The wasm is fetched once the first paint is on screen (two frames; a hidden tab has no
-// frames, so a timer starts it there: half a second, or the browser's background timer
-// limit): fetched before, it made the app's own paint the page's largest one, which waits
-// for the whole module, and the first paint (what the app is, painted within a second on a
-// slow phone) never counted. The small JavaScript module is preloaded meanwhile
-// (Trunk.toml); in Lighthouse's run the app is interactive as soon as before.
-await new Promise((ready) => {
-  requestAnimationFrame(() => requestAnimationFrame(ready));
-  setTimeout(ready, 500);
-});
-try {
-  const { default: init } = await import(boot.dataset.js);
   await init({ module_or_path: boot.dataset.wasm });
-} catch (e) {
-  stopped(e, !trap(e));
-  throw e;
+  } catch (e) {
+    stopped(e, !trap(e));
+    throw e;
+  }
+  // The app is on the page (its stylesheet already hides the first paint): remove it.
+  document.getElementById("first-paint")?.remove();
 }
-// The app is on the page (its stylesheet already hides the first paint): remove it.
-document.getElementById("first-paint")?.remove();

@@ -16,6 +16,8 @@ pub mod hooks;
 #[cfg(target_arch = "wasm32")]
 mod ui;
 #[cfg(target_arch = "wasm32")]
+pub mod worker;
+#[cfg(target_arch = "wasm32")]
 pub use ui::{start, App, Computed};
 
 /// Talc instead of Rust's default dlmalloc: about 5 KB less wasm, and faster. Declared in

@@ -3,6 +3,7 @@
 use super::{components, hooks, state};
 use crate::assignor::{self, AssignorKind};
 use crate::protocol::TopicPartitions;
+use crate::scenario::large;
 use crate::scenario::whatif::{self, Before, Diff};
 use crate::scenario::Scenario;
 use state::Action;
@@ -23,10 +24,11 @@ pub struct Computed {
     /// Each assignor's before (the pinned group) and after (now); a line still to compute
     /// says [`whatif::PENDING`] ([`Later`]).
     pub changes: RefCell<Vec<whatif::AssignorChange>>,
-    /// The same group under range and under round-robin, side by side.
-    pub range: assignor::Assignment,
+    /// The same group under range and under round-robin, side by side (shared with a large
+    /// group's answer from the worker, not copied).
+    pub range: Rc<assignor::Assignment>,
     /// See `range`.
-    pub round_robin: assignor::Assignment,
+    pub round_robin: Rc<assignor::Assignment>,
     /// The scenario's assignor when it is sticky or cooperative-sticky (the pinned baseline
     /// is the previous generation): round 1, and the follow-up round when cooperative-sticky
     /// withheld partitions (in a large group only while it is shown: `round2`); or why Java
@@ -41,6 +43,13 @@ pub struct Computed {
     pub later: RefCell<Later>,
     /// The task that computes the next part of it.
     timer: RefCell<Option<gloo::timers::callback::Timeout>>,
+    /// A large group's range and round-robin are still computing in the worker
+    /// ([`crate::scenario::large`]): `range` and `round_robin` are empty until its answer.
+    pub pending: bool,
+    /// The task that posts a large group's job to the worker: held only so that dropping
+    /// this value (a newer edit's computation replaces it) cancels a job not yet posted.
+    #[allow(dead_code)]
+    job: Option<gloo::timers::callback::Timeout>,
 }
 
 /// Computes the next part of what `c` left for later in a task of its own, and so on until
@@ -91,9 +100,12 @@ impl Computed {
     /// The result under the scenario's assignor (None when Java would throw): range and
     /// round-robin are the two computed side by side, not copies.
     pub fn assignment(&self) -> Option<&assignor::Assignment> {
+        if self.pending {
+            return None;
+        }
         match self.kind {
-            AssignorKind::Range => Some(&self.range),
-            AssignorKind::RoundRobin => Some(&self.round_robin),
+            AssignorKind::Range => Some(&*self.range),
+            AssignorKind::RoundRobin => Some(&*self.round_robin),
             _ => match &self.sticky {
                 Some(Ok((r1, r2))) => Some(match (self.round2, r2) {
                     (true, Some(r2)) => r2,
@@ -241,15 +253,47 @@ pub fn app() -> Html {
             state.baseline.clone(),
             state.pinned.clone(),
             *round2,
+            // (the worker's answers: one more after each)
+            super::worker::answers(),
         );
-        use_memo(deps, |(s, baseline, pinned, round2)| {
+        let answered = update.clone();
+        use_memo(deps, move |(s, baseline, pinned, round2, _)| {
             let mut input = s.group_input();
             // (the pinned group's size too: the what-if runs each assignor on it)
             let size = |s: &Scenario| s.members.len() as u64 * s.total_partitions();
             let small = size(s).max(pinned.as_ref().map_or(0, |(p, _)| size(p))) <= LATER_ABOVE;
-            // The leader's client decides the member order (Java's unless said otherwise).
-            let range = assignor::range_with(&input, s.leader_client);
-            let round_robin = assignor::round_robin_with(&input, s.leader_client);
+            // A large group's range and round-robin come from the worker: its answer for
+            // this scenario, or a job for it posted after the repaint. Otherwise (and when
+            // the worker could not compute them) they are computed here; the leader's
+            // client decides the member order (Java's unless said otherwise).
+            // (an answer the page's input does not match is not used: computed here)
+            let answer = super::worker::answer_for(s).map(|a| {
+                a.filter(|a| {
+                    a.range.totals.len() == input.members.len()
+                        && a.range.topics.len() == a.round_robin.topics.len()
+                })
+            });
+            let to_worker = answer.is_none() && large::large(s) && super::worker::available();
+            if !to_worker {
+                // (an older job's answer would be for another group)
+                super::worker::forget();
+            }
+            let (range, round_robin) = match answer {
+                Some(Some(a)) => (a.range, a.round_robin),
+                _ if to_worker => Default::default(),
+                _ => (
+                    Rc::new(assignor::range_with(&input, s.leader_client)),
+                    Rc::new(assignor::round_robin_with(&input, s.leader_client)),
+                ),
+            };
+            // (posted after the repaint: writing the job is a task of its own)
+            let job = to_worker.then(|| {
+                let s = s.clone();
+                // (boxed: the same timer code as the grid's later rows, not a copy of it)
+                let post: Box<dyn FnOnce()> =
+                    Box::new(move || super::worker::post(s, move || answered.force_update()));
+                gloo::timers::callback::Timeout::new(0, post)
+            });
             let sticky = (!matches!(s.assignor, AssignorKind::Range | AssignorKind::RoundRobin))
                 .then(|| {
                     // The sticky assignors' input carries each member's previous assignment
@@ -299,6 +343,8 @@ pub fn app() -> Html {
                 round_robin,
                 later: RefCell::new(later),
                 timer: RefCell::new(None),
+                pending: to_worker,
+                job,
                 input,
             };
             c.diff = match (baseline, c.assignment()) {
@@ -313,7 +359,8 @@ pub fn app() -> Html {
                 }
             }
             let c = Rc::new(c);
-            if c.left() > 0 {
+            // (nothing later while the worker computes: the answer brings a new computation)
+            if c.left() > 0 && !c.pending {
                 work_later(Rc::downgrade(&c), later_state, update);
             }
             c
@@ -436,7 +483,7 @@ pub fn app() -> Html {
                     { editor }
                 </section>
                 // busy while a large group's what-if is still computing, after the repaint
-                <section class="panel result" aria-busy={(computed.left() > 0).to_string()}>
+                <section class="panel result" aria-busy={(computed.left() > 0 || computed.pending).to_string()}>
                     <div class="assignor-row">
                         { Html::from_html_unchecked(AttrValue::Static("<label for=\"assignor\">Assignor </label>")) }
                         <select id="assignor" onchange={on_assignor}>
@@ -445,8 +492,16 @@ pub fn app() -> Html {
                         { components::linkbar::link_bar(&fragment) }
                     </div>
                     { sticky_status(&computed) }
+                    // A large group's assignment is computing in the page's worker: the page
+                    // stays usable meanwhile, and a newer edit replaces this computation.
+                    { Html::from_html_unchecked(AttrValue::Static(if computed.pending {
+                        "<p class=\"notice\" role=\"status\" id=\"computing\"><progress aria-label=\"Computing\"></progress> Computing the assignment…</p>"
+                    } else {
+                        ""
+                    })) }
                     { grid }
                     // The explanation of what is on screen comes right after it, not below the fold.
+                    // (neither has anything to say while a large group's worker computes)
                     { components::explain::explain(&computed, state.selected_topic.as_ref(), &explain_all, &dispatch) }
                     { components::whatif::what_if(&computed, state.baseline.is_some(), state.story_step, &what_if_shown, &dispatch) }
                     { group_panel }
@@ -536,6 +591,11 @@ fn sticky_status(c: &Computed) -> Html {
 /// a crash is never a silently dead page. The shipped page's panics stop the module at
 /// once, with no message to format and no hook run: `web/boot.js` reports those.
 pub fn start() {
+    // The same module runs in the page's worker (src/app/worker.rs), which has no window
+    // and draws nothing: there it only answers jobs.
+    if web_sys::window().is_none() {
+        return;
+    }
     #[cfg(not(panic = "immediate-abort"))]
     std::panic::set_hook(Box::new(|info| {
         let message = info.to_string();

@@ -2,6 +2,7 @@
 //! mistakes where they apply.
 
 use super::{Assignment, AssignorKind, GroupInput, TopicAssignment, UNASSIGNED};
+use crate::java::JavaHashMap;
 
 /// One subscriber's row in a topic's arithmetic.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -56,30 +57,33 @@ fn trailing_number(s: &str) -> Option<(&str, u64)> {
 /// `consumer-2`); y is the first such id after x. In O(m log m): with 10,000 members, every
 /// pair (the way to say it) took 1.5 s when no pair exists, as with zero-padded or UUID ids.
 fn against_numeric_order(ids: &[&str]) -> Option<(usize, usize)> {
-    let mut keyed: Vec<(&str, u64, usize)> = ids
-        .iter()
-        .enumerate()
-        .filter_map(|(i, id)| trailing_number(id).map(|(head, n)| (head, n, i)))
-        .collect();
-    // (stable: each head's ids stay in their order)
-    crate::collections::sort_by(&mut keyed, |a, b| a.0.cmp(b.0));
-    let mut first: Option<(usize, usize)> = None;
-    for same in keyed.chunk_by(|a, b| a.0 == b.0) {
-        // From the end: the smallest number after each id; the last found is the first x.
-        let (mut min_after, mut x) = (u64::MAX, None);
-        for (k, r) in same.iter().enumerate().rev() {
-            if min_after < r.1 {
-                x = Some(k);
+    // Each head's smallest number after the id at hand, found through a map from the head
+    // to its slot (the page's one string-keyed map type: no new map code in the bundle).
+    let mut slot: JavaHashMap<&str, u32> = JavaHashMap::new();
+    let mut min_after: Vec<u64> = Vec::new();
+    // (from the end: the last found is the first x)
+    let mut x = None;
+    for (i, id) in ids.iter().enumerate().rev() {
+        let Some((head, n)) = trailing_number(id) else {
+            continue;
+        };
+        let k = match slot.get(&head) {
+            Some(&k) => k as usize,
+            None => {
+                slot.insert(head, min_after.len() as u32);
+                min_after.push(u64::MAX);
+                min_after.len() - 1
             }
-            min_after = min_after.min(r.1);
+        };
+        if min_after[k] < n {
+            x = Some((i, head, n));
         }
-        let Some(k) = x else { continue };
-        let y = same[k + 1..].iter().find(|r| r.1 < same[k].1)?;
-        if first.is_none_or(|(at, _)| same[k].2 < at) {
-            first = Some((same[k].2, y.2));
-        }
+        min_after[k] = min_after[k].min(n);
     }
-    first
+    let (i, head, n) = x?;
+    let y = (i + 1..ids.len())
+        .find(|&j| trailing_number(ids[j]).is_some_and(|(h, m)| h == head && m < n))?;
+    Some((i, y))
 }
 
 /// max / min with two decimals, rounded half up, in integers (no float formatting).

@@ -18,6 +18,7 @@ mod range;
 mod round_robin;
 pub mod server_range;
 pub mod sticky;
+pub mod transfer;
 pub mod uniform;
 
 pub use coordinator::{derived_topic_id, AssignorError};

@@ -9,6 +9,7 @@ pub use classic::assignor_of;
 pub mod colours;
 pub mod edit;
 pub mod glossary;
+pub mod large;
 pub mod link;
 pub mod member_id;
 pub mod presets;

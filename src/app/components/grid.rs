@@ -413,8 +413,16 @@ fn grid_row(p: &RowProps) -> Html {
 pub fn use_grid(props: &Props) -> Html {
     // Before any early return: hooks run in the same order on every render.
     let all = use_state(|| false);
+    // The last grid drawn: kept on screen, unchanged (the app says it is computing, and the
+    // panel is busy), while a large group's worker computes the next; rebuilding it twice
+    // (taken down, then drawn again) cost more than the repaint of the cells that change.
+    let last = use_mut_ref(Html::default);
     let c = &props.computed;
     let Some(a) = c.assignment() else {
+        if c.pending {
+            return last.borrow().clone();
+        }
+        *last.borrow_mut() = Html::default();
         return html! {
             <p class="notice" role="status">{ match c.failure() {
                 Some(e) => format!("No assignment to draw: {e}"),
@@ -545,7 +553,7 @@ pub fn use_grid(props: &Props) -> Html {
     } else {
         explain::ratio(max, min)
     };
-    html! {
+    let view = html! {
         <div class="grid-wrap">
             { crate::app::components::glossary::heading("h2", "Assignment", &["assignment"]) }
             if a.topics.is_empty() {
@@ -565,7 +573,9 @@ pub fn use_grid(props: &Props) -> Html {
                 "<p class=\"skew\" id=\"skew\" data-max=\"{max}\" data-min=\"{min}\">max {max}, min {min}, max/min {ratio}</p>"
             ).into()) }
         </div>
-    }
+    };
+    *last.borrow_mut() = view.clone();
+    view
 }
 
 /// Per partition of `t`, whether it is one of the n mod m extra partitions range gives the

@@ -13,7 +13,7 @@ use crate::group::{
     RoundMember,
 };
 use crate::protocol::{encode_assignment, Assignment, TopicPartitions};
-use crate::scenario::{whatif, Scenario};
+use crate::scenario::{large, whatif, Scenario};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -107,24 +107,22 @@ fn disagreements(s: &Scenario, c: &Computed) -> (Vec<(String, u32, String, Strin
     // Only range and round-robin follow the leader's client (the panel says so otherwise):
     // running the sticky assignors twice more per render would show nothing.
     let (mine, other) = match s.assignor {
-        AssignorKind::Range => (&c.range, crate::assignor::range_with as fn(_, _) -> _),
+        AssignorKind::Range => (&*c.range, crate::assignor::range_with as fn(_, _) -> _),
         AssignorKind::RoundRobin => (
-            &c.round_robin,
+            &*c.round_robin,
             crate::assignor::round_robin_with as fn(_, _) -> _,
         ),
         _ => return (Vec::new(), 0),
     };
     let input = &c.input;
-    let theirs = other(
-        input,
-        match s.leader_client {
-            LeaderClient::Java => LeaderClient::Librdkafka,
-            LeaderClient::Librdkafka => LeaderClient::Java,
-        },
-    );
+    // (none while a large group's worker computes)
+    if c.pending {
+        return (Vec::new(), 0);
+    }
+    let theirs = &other(input, large::other_client(s.leader_client));
     let (j, r) = match s.leader_client {
-        LeaderClient::Java => (mine, &theirs),
-        LeaderClient::Librdkafka => (&theirs, mine),
+        LeaderClient::Java => (mine, theirs),
+        LeaderClient::Librdkafka => (theirs, mine),
     };
     let name = |o: u32| {
         input

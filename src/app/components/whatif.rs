@@ -55,6 +55,10 @@ pub fn what_if(
     shown: &Shown,
     d: &Callback<Action>,
 ) -> Html {
+    // (nothing to compare while a large group's worker computes)
+    if c.pending {
+        return Html::default();
+    }
     let (all, all_moved) = (&shown.all, &shown.all_moved);
     // One listener for the section's buttons (written as markup): each says what it does in
     // `data-act`, and the story's steps carry the step they go to.
@@ -140,7 +144,7 @@ pub fn what_if(
     });
 
     // Range and round-robin side by side.
-    let (r, o) = (&c.range, &c.round_robin);
+    let (r, o) = (&*c.range, &*c.round_robin);
     let differ: usize = r
         .topics
         .iter()

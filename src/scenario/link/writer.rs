@@ -104,7 +104,16 @@ pub fn writable(s: &Scenario, max_mask: u64) -> Result<(), String> {
 
 /// Writes the link fragment (without `#`) for a scenario and the app's state.
 pub fn to_fragment(state: &LinkState) -> String {
-    let s = &state.scenario;
+    write(&state.scenario, state)
+}
+
+/// The link fragment of `s` alone (the app's state at its defaults), without a copy of it.
+pub fn scenario_fragment(s: &Scenario) -> String {
+    write(s, &LinkState::default())
+}
+
+/// The fragment of scenario `s` with the rest of `state` (whose own scenario is not read).
+fn write(s: &Scenario, state: &LinkState) -> String {
     let mut out = format!("v{LINK_VERSION};a=");
     out.push(assignor_letter(s.assignor));
     out.push_str(";t=");
@@ -283,10 +292,7 @@ pub fn to_fragment(state: &LinkState) -> String {
     if !state.group_log.is_empty() {
         // (not escaped again: its names are escaped inside it, its separators are ASCII)
         out.push_str(";xj=");
-        out.push_str(&super::log::write_group_log(
-            &state.scenario.members,
-            &state.group_log,
-        ));
+        out.push_str(&super::log::write_group_log(&s.members, &state.group_log));
     }
     out
 }

@@ -1,0 +1,108 @@
+//! A large group's assignments in a Web Worker (issue 16): `web/boot.js` starts a worker
+//! running the same script and module, which runs [`rl_run`] there on the job (the
+//! scenario's link, [`crate::scenario::large`]) and hands the answer back to [`rl_done`]
+//! here. A newer job replaces one still waiting: its answer is never read, and boot.js
+//! stops the worker that is computing it and starts a fresh one. A page without the worker
+//! (a browser test's, or a worker that failed) computes on its main thread as before.
+
+use crate::scenario::large::{self, Answer};
+use crate::scenario::Scenario;
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// web/boot.js: posts a job to the worker, stopping one still computing.
+    #[wasm_bindgen(catch, js_namespace = globalThis, js_name = rlWork)]
+    fn post_job(id: u32, job: &str) -> Result<(), JsValue>;
+}
+
+/// The latest answer: the scenario it is for and what the worker computed (`None`: it could
+/// not, or there is no worker).
+type Answered = (Rc<Scenario>, Option<Answer>);
+
+/// The job waiting: its scenario and what to call once answered.
+type Waiting = Option<(Rc<Scenario>, Box<dyn FnOnce()>)>;
+
+thread_local! {
+    /// The job waiting for its answer: its id, its scenario and what to call once answered.
+    static WAITING: RefCell<(u32, Waiting)> = RefCell::new((0, None));
+    /// The latest answer, and how many have come (the app's computation depends on it).
+    static ANSWER: RefCell<(u32, Option<Answered>)> = const { RefCell::new((0, None)) };
+    /// A post found no worker.
+    static NONE: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether the page may have a worker: until a post finds none (web/boot.js defines
+/// `rlWork` before the app starts; a browser test's page has none).
+pub fn available() -> bool {
+    !NONE.with(|n| n.get())
+}
+
+/// How many answers have come (one more after each).
+pub fn answers() -> u32 {
+    ANSWER.with(|a| a.borrow().0)
+}
+
+/// The latest answer when it is for `s` (the same group: every action that leaves the
+/// scenario as it was, Pin among them, still makes a new value of it).
+pub fn answer_for(s: &Rc<Scenario>) -> Option<Option<Answer>> {
+    ANSWER.with(|a| match &a.borrow().1 {
+        Some((for_whom, answer)) if Rc::ptr_eq(for_whom, s) || **for_whom == **s => {
+            Some(answer.clone())
+        }
+        _ => None,
+    })
+}
+
+/// Drops the job waiting, if any: its answer, when it comes, is not read.
+pub fn forget() {
+    WAITING.with(|w| w.borrow_mut().1 = None);
+}
+
+fn answered(s: Rc<Scenario>, answer: Option<Answer>) {
+    ANSWER.with(|a| {
+        let mut a = a.borrow_mut();
+        *a = (a.0.wrapping_add(1), Some((s, answer)));
+    });
+}
+
+/// Posts the job for `s`; `then` runs once its answer is in (also when there is no worker:
+/// the answer is then `None`, and the app computes `s` itself), unless a newer job comes
+/// first.
+pub fn post(s: Rc<Scenario>, then: impl FnOnce() + 'static) {
+    let id = WAITING.with(|w| {
+        let mut w = w.borrow_mut();
+        w.0 = w.0.wrapping_add(1);
+        w.1 = Some((s.clone(), Box::new(then)));
+        w.0
+    });
+    if post_job(id, &large::job(&s)).is_err() {
+        NONE.with(|n| n.set(true));
+        rl_done(id, Vec::new());
+    }
+}
+
+/// The worker's answer to job `id` (web/boot.js calls it): an empty list when it failed.
+#[wasm_bindgen]
+pub fn rl_done(id: u32, words: Vec<u32>) {
+    let waiting = WAITING.with(|w| {
+        let mut w = w.borrow_mut();
+        if w.0 == id {
+            w.1.take()
+        } else {
+            None
+        }
+    });
+    if let Some((s, then)) = waiting {
+        answered(s, large::answer(&words));
+        then();
+    }
+}
+
+/// Runs a job in the worker (web/boot.js calls it).
+#[wasm_bindgen]
+pub fn rl_run(job: &str) -> Vec<u32> {
+    large::run(job)
+}
