@@ -275,8 +275,9 @@ pub fn app() -> Html {
             });
             let to_worker = answer.is_none() && large::large(s) && super::worker::available();
             if !to_worker {
-                // (an older job's answer would be for another group)
-                super::worker::forget();
+                // (an older job's answer would be for another group; a group no longer
+                // large lets the last answer go too)
+                super::worker::forget(answer.is_none());
             }
             let (range, round_robin) = match answer {
                 Some(Some(a)) => (a.range, a.round_robin),
@@ -289,10 +290,9 @@ pub fn app() -> Html {
             // (posted after the repaint: writing the job is a task of its own)
             let job = to_worker.then(|| {
                 let s = s.clone();
-                // (boxed: the same timer code as the grid's later rows, not a copy of it)
-                let post: Box<dyn FnOnce()> =
-                    Box::new(move || super::worker::post(s, move || answered.force_update()));
-                gloo::timers::callback::Timeout::new(0, post)
+                gloo::timers::callback::Timeout::new(0, move || {
+                    super::worker::post(s, move || answered.force_update())
+                })
             });
             let sticky = (!matches!(s.assignor, AssignorKind::Range | AssignorKind::RoundRobin))
                 .then(|| {

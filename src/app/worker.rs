@@ -56,9 +56,13 @@ pub fn answer_for(s: &Rc<Scenario>) -> Option<Option<Answer>> {
     })
 }
 
-/// Drops the job waiting, if any: its answer, when it comes, is not read.
-pub fn forget() {
+/// Drops the job waiting, if any: its answer, when it comes, is not read; with `answer`,
+/// the last answer too (the memory of a large group's assignments).
+pub fn forget(answer: bool) {
     WAITING.with(|w| w.borrow_mut().1 = None);
+    if answer {
+        ANSWER.with(|a| a.borrow_mut().1 = None);
+    }
 }
 
 fn answered(s: Rc<Scenario>, answer: Option<Answer>) {

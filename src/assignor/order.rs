@@ -23,6 +23,14 @@ pub enum LeaderClient {
 }
 
 impl LeaderClient {
+    /// The other client (the group panel's comparison of the two leaders' answers).
+    pub fn other(self) -> LeaderClient {
+        match self {
+            LeaderClient::Java => LeaderClient::Librdkafka,
+            LeaderClient::Librdkafka => LeaderClient::Java,
+        }
+    }
+
     /// The name used on the command line and in files.
     pub fn name(self) -> &'static str {
         match self {

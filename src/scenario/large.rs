@@ -6,7 +6,7 @@
 
 use super::link;
 use super::Scenario;
-use crate::assignor::{self, transfer, Assignment, AssignorKind, LeaderClient};
+use crate::assignor::{self, transfer, Assignment, AssignorKind};
 use std::rc::Rc;
 
 /// Above this many members times partitions the page computes a group's assignments in its
@@ -33,14 +33,6 @@ pub struct Answer {
     pub range: Rc<Assignment>,
     /// Round-robin under the leader's client.
     pub round_robin: Rc<Assignment>,
-}
-
-/// The other leader client.
-pub fn other_client(c: LeaderClient) -> LeaderClient {
-    match c {
-        LeaderClient::Java => LeaderClient::Librdkafka,
-        LeaderClient::Librdkafka => LeaderClient::Java,
-    }
 }
 
 /// Runs a job (in the worker): the answer for the scenario the link holds, or an empty list
@@ -88,6 +80,7 @@ pub fn answer(words: &[u32]) -> Option<Answer> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::assignor::LeaderClient;
     use crate::scenario::{Member, Topic};
 
     fn scenario(members: usize, assignor: AssignorKind, client: LeaderClient) -> Scenario {

@@ -13,7 +13,7 @@ use crate::group::{
     RoundMember,
 };
 use crate::protocol::{encode_assignment, Assignment, TopicPartitions};
-use crate::scenario::{large, whatif, Scenario};
+use crate::scenario::{whatif, Scenario};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -119,7 +119,7 @@ fn disagreements(s: &Scenario, c: &Computed) -> (Vec<(String, u32, String, Strin
     if c.pending {
         return (Vec::new(), 0);
     }
-    let theirs = &other(input, large::other_client(s.leader_client));
+    let theirs = &other(input, s.leader_client.other());
     let (j, r) = match s.leader_client {
         LeaderClient::Java => (mine, theirs),
         LeaderClient::Librdkafka => (theirs, mine),
