@@ -106,7 +106,7 @@ pub fn use_url_sync(state: UseReducerHandle<AppState>) -> String {
     // newer edit's task, below). Until then the bar shows the link as it was: at first the
     // one opened, or, with none or a broken one, the state's, written now.
     let shown = use_mut_ref(|| match current_fragment() {
-        f if f.is_empty() || broken => link::to_fragment(&state.link_state()),
+        f if f.is_empty() || broken => state.link_fragment(),
         f => f,
     });
     let update = use_force_update();
@@ -118,7 +118,7 @@ pub fn use_url_sync(state: UseReducerHandle<AppState>) -> String {
         let (state, shown) = (state.clone(), shown.clone());
         use_effect_with(revision, move |_| {
             let write: Box<dyn FnOnce()> = Box::new(move || {
-                let fragment = link::to_fragment(&state.link_state());
+                let fragment = state.link_fragment();
                 write_url(&fragment, history, broken);
                 // (a repaint only when it changed: an opened link is mostly written back as it came)
                 if *shown.borrow() != fragment {

@@ -49,7 +49,8 @@ mod writer;
 pub use reader::{from_fragment, MAX_MEMBERS};
 pub use text::{escape, unescape};
 pub use writer::{
-    link_with_fragment, scenario_fragment, subscription_mask_len, to_fragment, to_link, writable,
+    fragment_of, link_with_fragment, scenario_fragment, subscription_mask_len, to_fragment,
+    to_link, writable,
 };
 
 use super::whatif::Baseline;

@@ -104,16 +104,16 @@ pub fn writable(s: &Scenario, max_mask: u64) -> Result<(), String> {
 
 /// Writes the link fragment (without `#`) for a scenario and the app's state.
 pub fn to_fragment(state: &LinkState) -> String {
-    write(&state.scenario, state)
+    fragment_of(&state.scenario, state)
 }
 
 /// The link fragment of `s` alone (the app's state at its defaults), without a copy of it.
 pub fn scenario_fragment(s: &Scenario) -> String {
-    write(s, &LinkState::default())
+    fragment_of(s, &LinkState::default())
 }
 
 /// The fragment of scenario `s` with the rest of `state` (whose own scenario is not read).
-fn write(s: &Scenario, state: &LinkState) -> String {
+pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
     let mut out = format!("v{LINK_VERSION};a=");
     out.push(assignor_letter(s.assignor));
     out.push_str(";t=");
