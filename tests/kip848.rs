@@ -173,6 +173,25 @@ mod properties {
                 assert_ne!(*o, UNASSIGNED, "{}", t.topic);
                 assert!(input.members[*o as usize].topics.contains(&t.topic));
             }
+            // The shares (uniform's counted when first read): the topic's subscribers in the
+            // assignor's member order, each with the partitions of it that it got.
+            let subscribers: Vec<u32> = a
+                .order
+                .iter()
+                .copied()
+                .filter(|m| input.members[*m as usize].topics.contains(&t.topic))
+                .collect();
+            let shares = t.shares();
+            assert_eq!(
+                shares.iter().map(|s| s.member).collect::<Vec<_>>(),
+                subscribers,
+                "{}",
+                t.topic
+            );
+            for s in shares.iter() {
+                let got = t.owners.iter().filter(|o| **o == s.member).count() as u32;
+                assert_eq!(s.quota, got, "{} member {}", t.topic, s.member);
+            }
         }
         let total: u32 = a.totals.iter().sum();
         let subscribed: u32 = a.topics.iter().map(|t| t.partitions).sum();
