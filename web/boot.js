@@ -115,7 +115,7 @@ if (!self.document) {
       busy = id;
       worker.postMessage([id, job, boot.dataset.js, boot.dataset.wasm]);
     };
-  await init({ module_or_path: boot.dataset.wasm });
+    await init({ module_or_path: boot.dataset.wasm });
   } catch (e) {
     stopped(e, !trap(e));
     throw e;

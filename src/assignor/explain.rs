@@ -480,6 +480,10 @@ fn sticky_summary(input: &GroupInput, a: &Assignment, t: &TopicAssignment, out: 
 
 #[cfg(test)]
 mod tests {
+    use super::super::range;
+    use super::*;
+    use crate::scenario::presets::preset;
+
     #[test]
     fn the_first_pair_against_numeric_order_as_every_pair_finds_it() {
         // every pair, in order: the rule the fast way must give
@@ -526,10 +530,6 @@ mod tests {
             assert_eq!(against_numeric_order(&ids), by_pairs(&ids), "{ids:?}");
         }
     }
-
-    use super::super::range;
-    use super::*;
-    use crate::scenario::presets::preset;
 
     #[test]
     fn partition_lists_collapse_runs_and_stop() {

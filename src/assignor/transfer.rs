@@ -55,13 +55,14 @@ pub fn encode(a: &Assignment) -> Option<Vec<u32>> {
     Some(out)
 }
 
-fn list(out: &mut Vec<u32>, v: &[u32]) {
+/// Writes `v` as its length followed by its words ([`Words::list`] reads it back).
+pub(crate) fn list(out: &mut Vec<u32>, v: &[u32]) {
     out.push(v.len() as u32);
     out.extend_from_slice(v);
 }
 
 /// A cursor over the words; every read checks what is left.
-struct Words<'a>(&'a [u32]);
+pub(crate) struct Words<'a>(pub(crate) &'a [u32]);
 
 impl<'a> Words<'a> {
     fn one(&mut self) -> Option<u32> {
@@ -78,7 +79,7 @@ impl<'a> Words<'a> {
         Some(w)
     }
     /// A length followed by that many words.
-    fn list(&mut self) -> Option<&'a [u32]> {
+    pub(crate) fn list(&mut self) -> Option<&'a [u32]> {
         let n = self.one()? as usize;
         self.take(n)
     }

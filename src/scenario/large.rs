@@ -54,27 +54,18 @@ pub fn run(job: &str) -> Vec<u32> {
         let Some(words) = transfer::encode(&a) else {
             return Vec::new();
         };
-        out.push(words.len() as u32);
-        out.extend(words);
+        transfer::list(&mut out, &words);
     }
     out
 }
 
 /// The answer [`run`] gave, or `None` when it is not one (the job failed).
 pub fn answer(words: &[u32]) -> Option<Answer> {
-    let mut rest = words;
-    let mut next = || {
-        let (n, r) = rest.split_first()?;
-        let n = *n as usize;
-        if n > r.len() {
-            return None;
-        }
-        let (a, r) = r.split_at(n);
-        rest = r;
-        transfer::decode(a).map(Rc::new)
-    };
+    // (each as `run` wrote it: a length, then that many words)
+    let mut w = transfer::Words(words);
+    let mut next = || transfer::decode(w.list()?).map(Rc::new);
     let (range, round_robin) = (next()?, next()?);
-    rest.is_empty().then_some(Answer { range, round_robin })
+    w.0.is_empty().then_some(Answer { range, round_robin })
 }
 
 #[cfg(test)]
