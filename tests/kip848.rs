@@ -188,9 +188,15 @@ mod properties {
                 "{}",
                 t.topic
             );
+            let (n, m) = (t.partitions, shares.len() as u32);
             for s in shares.iter() {
                 let got = t.owners.iter().filter(|o| **o == s.member).count() as u32;
                 assert_eq!(s.quota, got, "{} member {}", t.topic, s.member);
+                // server-range's shares say where each range starts: the range rule's
+                // (n div m) * i + min(i, n mod m), for a member that gets any
+                let first = (kind == AssignorKind::ServerRange && got > 0)
+                    .then(|| (n / m) * s.index + s.index.min(n % m));
+                assert_eq!(s.first, first, "{} member {}", t.topic, s.member);
             }
         }
         let total: u32 = a.totals.iter().sum();

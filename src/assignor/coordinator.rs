@@ -147,7 +147,12 @@ impl<'a> Fed<'a> {
         // Per name, the name listed after it last time: lists usually repeat or shift the
         // list before, so a guess checked by comparing names saves hashing most of them.
         let mut next_of: Vec<u32> = Vec::new();
+        // Per name, its bytes as two words when it has at most 16 (the guesses are checked
+        // against these, without reading the name where it was first listed).
+        let mut keys: Vec<Option<ShortKey>> = Vec::new();
         let mut first_listed = NO_NAME;
+        // (the member's distinct names, reused from member to member)
+        let mut listed: Vec<u32> = Vec::new();
         for m in &input.members {
             // Members usually list the same topics as the one before.
             if prev.is_some_and(|p| {
@@ -157,7 +162,7 @@ impl<'a> Fed<'a> {
                 continue;
             }
             prev = Some(&m.topics);
-            let mut sub = FedSubscription::default();
+            listed.clear();
             stamp += 1;
             let mut last = NO_NAME;
             for t in m.topics.iter() {
@@ -166,16 +171,23 @@ impl<'a> Fed<'a> {
                 } else {
                     next_of[last as usize]
                 };
+                let key = short_key(t);
+                let is = |g: u32| match (keys.get(g as usize), key) {
+                    (Some(Some(k)), Some(key)) => *k == key,
+                    (Some(None), None) => names[g as usize].0 == t.as_str(),
+                    _ => false,
+                };
                 let guess = [
                     guess,
                     next_of.get(guess as usize).copied().unwrap_or(NO_NAME),
                 ]
                 .into_iter()
-                .find(|g| names.get(*g as usize).is_some_and(|(n, _)| same(n, t)));
+                .find(|g| is(*g));
                 let i = match guess {
                     Some(g) => g,
                     None => *name_index.entry(t.as_str()).or_insert_with(|| {
                         names.push((t.as_str(), topic_index.get(t.as_str()).copied()));
+                        keys.push(key);
                         seen_in.push(0);
                         next_of.push(NO_NAME);
                         (names.len() - 1) as u32
@@ -190,9 +202,18 @@ impl<'a> Fed<'a> {
                 // A name listed twice counts once (the member's HashSet).
                 if seen_in[i as usize] != stamp {
                     seen_in[i as usize] = stamp;
-                    sub.names.push(i);
+                    listed.push(i);
                 }
             }
+            // (a subscription seen before is looked up before it is sorted and resolved)
+            if let Some(i) = known.get(listed.as_slice()) {
+                subscription_of.push(*i);
+                continue;
+            }
+            let mut sub = FedSubscription {
+                names: listed.clone(),
+                ..Default::default()
+            };
             sub.sorted_names = sub.names.clone();
             sub.sorted_names.sort_unstable();
             sub.topics = sub
@@ -202,11 +223,9 @@ impl<'a> Fed<'a> {
                 .collect();
             sub.topics.sort_unstable();
             let next = subscriptions.len() as u32;
-            let i = *known.entry(sub.names.clone()).or_insert(next);
-            if i == next {
-                subscriptions.push(sub);
-            }
-            subscription_of.push(i);
+            known.insert(sub.names.clone(), next);
+            subscriptions.push(sub);
+            subscription_of.push(next);
         }
         let homogeneous = match subscriptions.first() {
             None => true,
@@ -302,6 +321,21 @@ impl<'a> Fed<'a> {
 }
 
 const NO_NAME: u32 = u32::MAX;
+
+/// A name of at most 16 bytes as two words and its length: equal keys, equal names.
+type ShortKey = (u64, u64, usize);
+
+fn short_key(name: &str) -> Option<ShortKey> {
+    let b = name.as_bytes();
+    let mut w = [0u8; 16];
+    w.get_mut(..b.len())?.copy_from_slice(b);
+    let (lo, hi) = w.split_at(8);
+    Some((
+        u64::from_le_bytes(lo.try_into().ok()?),
+        u64::from_le_bytes(hi.try_into().ok()?),
+        b.len(),
+    ))
+}
 
 /// Two names are equal: `==` on strings, without a `memcmp` call for short names (this
 /// runs for every name every member lists).

@@ -196,6 +196,10 @@ pub enum Shares {
     Counted {
         subscribers: std::rc::Rc<[u32]>,
         counted: std::cell::OnceCell<std::rc::Rc<[Share]>>,
+        /// Each share's `first` is the first partition it got (the broker's range assignor,
+        /// whose ranges are contiguous: native only, the page does not run it).
+        #[cfg(not(target_arch = "wasm32"))]
+        ranges: bool,
     },
 }
 
@@ -211,7 +215,27 @@ impl Shares {
         Shares::Counted {
             subscribers,
             counted: std::cell::OnceCell::new(),
+            #[cfg(not(target_arch = "wasm32"))]
+            ranges: false,
         }
+    }
+
+    /// Shares counted from the owners when first read, each with the first partition it got
+    /// (a range assignor's contiguous ranges).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn ranges(subscribers: std::rc::Rc<[u32]>) -> Shares {
+        Shares::Counted {
+            subscribers,
+            counted: std::cell::OnceCell::new(),
+            ranges: true,
+        }
+    }
+
+    /// The page does not run the broker's assignors ([`try_assign_with`]): their code is
+    /// there, unreached, and its shares would carry no starts.
+    #[cfg(target_arch = "wasm32")]
+    pub fn ranges(subscribers: std::rc::Rc<[u32]>) -> Shares {
+        Shares::counted(subscribers)
     }
 }
 
@@ -223,6 +247,8 @@ impl TopicAssignment {
             Shares::Counted {
                 subscribers,
                 counted,
+                #[cfg(not(target_arch = "wasm32"))]
+                ranges,
             } => counted.get_or_init(|| {
                 // each owner's count, read off in the subscribers' order
                 let mut got = vec![0u32; subscribers.iter().max().map_or(0, |m| *m as usize + 1)];
@@ -234,6 +260,19 @@ impl TopicAssignment {
                 let mut shares = zero_shares(subscribers);
                 for s in &mut shares {
                     s.quota = got[s.member as usize];
+                }
+                #[cfg(not(target_arch = "wasm32"))]
+                if *ranges {
+                    // (the first partition each owner got, where its range starts)
+                    let mut first = vec![u32::MAX; got.len()];
+                    for (p, o) in self.owners.iter().enumerate() {
+                        if let Some(f) = first.get_mut(*o as usize) {
+                            *f = (*f).min(p as u32);
+                        }
+                    }
+                    for s in &mut shares {
+                        s.first = Some(first[s.member as usize]).filter(|f| *f != u32::MAX);
+                    }
                 }
                 shares.into()
             }),
@@ -265,6 +304,14 @@ impl PartialEq for Shares {
         match (self, other) {
             (Shares::Given(a), Shares::Given(b)) => a == b,
             (Shares::Counted { subscribers: a, .. }, Shares::Counted { subscribers: b, .. }) => {
+                #[cfg(not(target_arch = "wasm32"))]
+                if let (Shares::Counted { ranges: x, .. }, Shares::Counted { ranges: y, .. }) =
+                    (self, other)
+                {
+                    if x != y {
+                        return false;
+                    }
+                }
                 a == b
             }
             _ => false,

@@ -9,7 +9,7 @@
 //! metadata lacks are dropped by the coordinator; racks are not used.
 
 use super::coordinator::Fed;
-use super::uniform::assignment;
+use super::uniform::{assignment, subscribers_by_name};
 use super::{Assignment, AssignorKind, GroupInput, MemberMeta, UNASSIGNED};
 use crate::java::string_order;
 
@@ -35,24 +35,29 @@ pub fn server_range(input: &GroupInput) -> Assignment {
     };
     let mut order = in_order(&statics, |m| m.instance_id.as_deref().unwrap_or(""));
     order.extend(in_order(&dynamics, |m| m.id.as_str()));
-    let mut subscribers: Vec<Vec<u32>> = vec![Vec::new(); fed.topics.len()];
-    for &m in &order {
-        for &t in &fed.subscription(m).topics {
-            subscribers[t as usize].push(m);
+    // Each topic's subscribers in that order: the list of the name it has.
+    let subscribers = subscribers_by_name(&fed, &order);
+    let mut name_of = vec![u32::MAX; fed.topics.len()];
+    for (n, (_, t)) in fed.names.iter().enumerate() {
+        if let Some(t) = t {
+            name_of[*t as usize] = n as u32;
         }
     }
     let owners: Vec<Vec<u32>> = fed
         .topics
         .iter()
-        .zip(&subscribers)
-        .map(|(t, subs)| {
-            let n = t.partitions;
-            let mut owners = vec![UNASSIGNED; n as usize];
+        .zip(&name_of)
+        .map(|(t, n)| {
+            let n_partitions = t.partitions;
+            let mut owners = vec![UNASSIGNED; n_partitions as usize];
+            let subs = subscribers
+                .get(*n as usize)
+                .map_or(&[][..], |s| s.as_slice());
             if subs.is_empty() {
                 return owners;
             }
             let m = subs.len() as u32;
-            let (min, mut extra) = (n / m, n % m);
+            let (min, mut extra) = (n_partitions / m, n_partitions % m);
             let mut next = 0u32;
             for &member in subs {
                 let mut quota = min;
@@ -60,12 +65,19 @@ pub fn server_range(input: &GroupInput) -> Assignment {
                     quota += 1;
                     extra -= 1;
                 }
-                let end = (next + quota).min(n);
+                let end = (next + quota).min(n_partitions);
                 owners[next as usize..end as usize].fill(member);
                 next = end;
             }
             owners
         })
         .collect();
-    assignment(AssignorKind::ServerRange, input, &fed, order, owners)
+    assignment(
+        AssignorKind::ServerRange,
+        input,
+        &fed,
+        order,
+        owners,
+        Some(subscribers),
+    )
 }

@@ -11,9 +11,8 @@ mod heterogeneous;
 mod homogeneous;
 
 use super::coordinator::{AssignorError, Fed};
-use super::{totals, Assignment, AssignorKind, GroupInput, Share, TopicAssignment, UNASSIGNED};
+use super::{totals, Assignment, AssignorKind, GroupInput, TopicAssignment, UNASSIGNED};
 use crate::java::string_compare;
-use std::rc::Rc;
 
 /// The uniform assignor's answer for the group, or why Java would throw (an owned partition
 /// beyond its topic's partition count; partitions left over from owned partitions claimed
@@ -40,18 +39,43 @@ pub fn uniform(input: &GroupInput) -> Result<Assignment, AssignorError> {
         &fed,
         fed.members.clone(),
         owners,
+        None,
     ))
 }
 
+/// The subscribers of each of `fed`'s names, in the assignor's member `order` (each list
+/// sized before it is filled: members in a row with one subscription, often all of them,
+/// join its lists together).
+pub(crate) fn subscribers_by_name(fed: &Fed, order: &[u32]) -> Vec<Vec<u32>> {
+    let runs = || {
+        order.chunk_by(|a, b| fed.subscription_of[*a as usize] == fed.subscription_of[*b as usize])
+    };
+    let mut count = vec![0usize; fed.names.len()];
+    for run in runs() {
+        for &n in &fed.subscription(run[0]).names {
+            count[n as usize] += run.len();
+        }
+    }
+    let mut subscribers: Vec<Vec<u32>> = count.into_iter().map(Vec::with_capacity).collect();
+    for run in runs() {
+        for &n in &fed.subscription(run[0]).names {
+            subscribers[n as usize].extend_from_slice(run);
+        }
+    }
+    subscribers
+}
+
 /// Wraps owners per fed topic into the shared [`Assignment`]: every named topic in Java
-/// name order, its subscribers in the assignor's member `order` with what they got (and,
-/// for server-range, where their range starts).
+/// name order, its subscribers in the assignor's member `order` (`subscribers`, by name, when
+/// the assignor has them already) with what they got, counted when first read (and, for
+/// server-range, where their range starts).
 pub(crate) fn assignment(
     kind: AssignorKind,
     input: &GroupInput,
     fed: &Fed,
     order: Vec<u32>,
     mut owners: Vec<Vec<u32>>,
+    subscribers: Option<Vec<Vec<u32>>>,
 ) -> Assignment {
     let ranges = kind == AssignorKind::ServerRange;
     let mut named: Vec<(&str, Option<u32>, u32)> = fed
@@ -61,18 +85,7 @@ pub(crate) fn assignment(
         .map(|(i, (n, t))| (*n, *t, i as u32))
         .collect();
     crate::collections::sort_by(&mut named, |a, b| string_compare(a.0, b.0));
-    // Subscribers of each name, in assignor order.
-    // Members in a row with one subscription (often all of them) join its lists together.
-    let mut subscribers: Vec<Vec<u32>> = vec![Vec::new(); fed.names.len()];
-    for run in
-        order.chunk_by(|a, b| fed.subscription_of[*a as usize] == fed.subscription_of[*b as usize])
-    {
-        for &n in &fed.subscription(run[0]).names {
-            subscribers[n as usize].extend_from_slice(run);
-        }
-    }
-    let mut got = vec![0u32; input.members.len()];
-    let mut first = vec![u32::MAX; input.members.len()];
+    let mut subscribers = subscribers.unwrap_or_else(|| subscribers_by_name(fed, &order));
     let topics = named
         .into_iter()
         .map(|(name, topic, n)| {
@@ -83,50 +96,19 @@ pub(crate) fn assignment(
                 ),
                 None => (0, Vec::new()),
             };
-            // (uniform's shares are counted from the owners when first read: 50,000 of them at
+            // (the shares are counted from the owners when first read: 50,000 of them at
             // 1,000 members on 50 topics, which the command line never reads, were 44% of
-            // its time)
-            if !ranges {
-                return TopicAssignment {
-                    topic: name.to_string(),
-                    partitions,
-                    owners: own,
-                    shares: super::Shares::counted(
-                        std::mem::take(&mut subscribers[n as usize]).into(),
-                    ),
-                    rack_aware: false,
-                };
-            }
-            for (p, o) in own.iter().enumerate() {
-                if *o != UNASSIGNED {
-                    got[*o as usize] += 1;
-                    let f = &mut first[*o as usize];
-                    *f = (*f).min(p as u32);
-                }
-            }
-            let shares: Rc<[Share]> = subscribers[n as usize]
-                .iter()
-                .enumerate()
-                .map(|(i, &m)| Share {
-                    member: m,
-                    index: i as u32,
-                    quota: std::mem::take(&mut got[m as usize]),
-                    first: Some(std::mem::replace(&mut first[m as usize], u32::MAX))
-                        .filter(|f| ranges && *f != u32::MAX),
-                })
-                .collect();
-            // An owner that is not a subscriber (only with bad input) must not carry over.
-            for o in &own {
-                if *o != UNASSIGNED {
-                    got[*o as usize] = 0;
-                    first[*o as usize] = u32::MAX;
-                }
-            }
+            // uniform's time)
+            let subscribers = std::mem::take(&mut subscribers[n as usize]).into();
             TopicAssignment {
                 topic: name.to_string(),
                 partitions,
                 owners: own,
-                shares: shares.into(),
+                shares: if ranges {
+                    super::Shares::ranges(subscribers)
+                } else {
+                    super::Shares::counted(subscribers)
+                },
                 rack_aware: false,
             }
         })
