@@ -90,7 +90,7 @@ fn scala_views_alone_and_together_give_one_group() {
         i.scenario.members[0].client_id.as_deref(),
         Some("consumer-orders-app-1")
     );
-    assert_eq!(i.scenario.members[0].topics, ["orders", "payments"]);
+    assert_eq!(i.scenario.members[0].topics[..], ["orders", "payments"]);
     // Unowned orders-6 is in the topic count and nobody's.
     assert!(i
         .assignment
@@ -319,7 +319,8 @@ fn arb_scenario() -> impl Strategy<Value = (String, Scenario)> {
                     .iter()
                     .filter(|t| m.owned.contains_key(&t.name))
                     .map(|t| t.name.clone())
-                    .collect();
+                    .collect::<Vec<_>>()
+                    .into();
             }
             (
                 group,

@@ -141,22 +141,21 @@ fn link_state() -> impl Strategy<Value = LinkState> {
                     id: m.id,
                     instance_id: m.instance_id,
                     rack: m.rack,
-                    topics: Vec::new(),
+                    topics: Default::default(),
                     generation: m.generation,
                     ..Default::default()
                 };
                 if let Some(p) = m.protocols {
                     member.protocols = p;
                 }
+                let topics = std::rc::Rc::make_mut(&mut member.topics);
                 for t in m.subs {
-                    if !member.topics.contains(&t) {
-                        member.topics.push(t);
+                    if !topics.contains(&t) {
+                        topics.push(t);
                     }
                 }
                 // A subscription travels as a set: listed topics in list order, then others.
-                member
-                    .topics
-                    .sort_by_key(|t| s.topic_index(t).unwrap_or(usize::MAX));
+                topics.sort_by_key(|t| s.topic_index(t).unwrap_or(usize::MAX));
                 for (t, ps) in m.owned {
                     member.owned.insert(t, ps);
                 }
@@ -378,4 +377,73 @@ fn damage_reaches_both_sides() {
     println!("damaged links: {accepted} accepted (round trip checked), {refused} refused");
     assert!(accepted > 200, "{accepted} accepted");
     assert!(refused > 200, "{refused} refused");
+}
+
+/// Members that list the same topics share one list once read (a large group's link reads
+/// and copies half a million names fewer), a member after one given as bytes reads its own,
+/// and an edit of a shared list reaches every member that shares it and nobody else.
+#[test]
+fn members_listing_the_same_topics_share_one_list() {
+    use rebalance_lab::scenario::edit;
+    use std::rc::Rc;
+    let mut s = Scenario {
+        topics: vec![
+            Topic {
+                name: "orders".into(),
+                partitions: 3,
+            },
+            Topic {
+                name: "payments".into(),
+                partitions: 2,
+            },
+        ],
+        members: vec![
+            Member::new("a", &["orders", "payments"]),
+            Member::new("b", &["orders", "payments"]),
+            Member::new("c", &["orders", "payments", "gone"]),
+            Member::new("d", &["orders", "payments", "gone"]),
+            Member::new("e", &["orders"]),
+            Member::new("f", &["orders"]),
+        ],
+        ..Default::default()
+    };
+    // (e's topics from its bytes: f, listed like e's fields, reads its own)
+    let bytes = encode_subscription(
+        &rebalance_lab::protocol::Subscription {
+            topics: vec!["payments".into()],
+            ..Default::default()
+        },
+        1,
+    )
+    .unwrap();
+    s.members[4].subscription = Some(bytes.bytes);
+    s.members[4].topics = vec!["payments".to_string()].into();
+    let link = to_fragment(&LinkState {
+        scenario: s.clone(),
+        ..Default::default()
+    });
+    let back = from_fragment(&link).unwrap().scenario;
+    assert_eq!(back.members, s.members);
+    let m = &back.members;
+    assert!(Rc::ptr_eq(&m[0].topics, &m[1].topics));
+    assert!(Rc::ptr_eq(&m[2].topics, &m[3].topics));
+    assert!(!Rc::ptr_eq(&m[1].topics, &m[2].topics));
+    assert_eq!(m[4].topics[..], ["payments"]);
+    assert_eq!(m[5].topics[..], ["orders"]);
+    // The group's input shares the scenario's lists.
+    let input = back.group_input();
+    assert!(Rc::ptr_eq(&input.members[0].topics, &m[0].topics));
+    // An edit of one member's list leaves the members it shared it with as they were.
+    let mut edited = back.clone();
+    edit::set_subscribed(&mut edited, 0, "payments", false).unwrap();
+    assert_eq!(edited.members[0].topics[..], ["orders"]);
+    assert_eq!(edited.members[1].topics[..], ["orders", "payments"]);
+    // A renamed topic is renamed in every list that names it.
+    let mut renamed = back.clone();
+    edit::rename_topic(&mut renamed, 0, "orders-v2").unwrap();
+    for m in [0, 1, 2, 3, 5] {
+        assert_eq!(renamed.members[m].topics[0], "orders-v2", "member {m}");
+    }
+    assert_eq!(renamed.members[2].topics[..], ["orders-v2", "payments", "gone"]);
+    assert_eq!(back.members[0].topics[..], ["orders", "payments"]);
 }

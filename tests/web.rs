@@ -87,7 +87,8 @@ fn on_half_the_topics(mut s: Scenario) -> Scenario {
         m.topics = (0..n)
             .filter(|t| (t + i) % 2 == 0)
             .map(|t| format!("topic-{t}"))
-            .collect();
+            .collect::<Vec<_>>()
+            .into();
     }
     s
 }
@@ -472,7 +473,8 @@ fn bench_assignors_in_wasm() {
                 m.topics = (0..topics)
                     .filter(|t| (t + i) % 2 == 0)
                     .map(|t| format!("topic-{t}"))
-                    .collect();
+                    .collect::<Vec<_>>()
+                    .into();
             }
         }
         let input = s.group_input();

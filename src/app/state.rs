@@ -1050,7 +1050,7 @@ mod tests {
         });
         assert_eq!(ok.history, HistoryMode::Replace);
         assert_eq!(
-            ok.scenario.members[0].topics,
+            ok.scenario.members[0].topics[..],
             vec!["c".to_string(), "b".to_string()]
         );
         assert_eq!(s.apply(Action::AddMember).history, HistoryMode::Push);
@@ -1063,7 +1063,7 @@ mod tests {
             index: 0,
             text: "00 03 00000001 0005 7330312d61 00000000 00000000 ffffffff 0000".into(),
         });
-        assert_eq!(n.scenario.members[0].topics, vec!["s01-a".to_string()]);
+        assert_eq!(n.scenario.members[0].topics[..], vec!["s01-a".to_string()]);
         let back = from_fragment(&to_fragment(&n.link_state())).unwrap();
         assert_eq!(
             back.scenario.members[0].subscription,

@@ -13,8 +13,9 @@ use yew::prelude::*;
 
 /// The computed result the views share.
 pub struct Computed {
-    /// What the assignor saw.
-    pub input: assignor::GroupInput,
+    /// What the assignor saw (a large group's shared with the worker's job and its answer's
+    /// computation).
+    pub input: Rc<assignor::GroupInput>,
     /// The scenario's assignor.
     pub kind: AssignorKind,
     /// What changed since the pinned baseline.
@@ -256,18 +257,23 @@ pub fn app() -> Html {
             // (the worker's answers: one more after each)
             super::worker::answers(),
         );
-        let answered = update.clone();
+        let on_answer = update.clone();
         use_memo(deps, move |(s, baseline, pinned, round2, _)| {
-            let mut input = s.group_input();
+            // A large group's range and round-robin come from the worker: its answer for
+            // this scenario (with the input computed for its job), or a job for it posted
+            // after the repaint. Otherwise (and when the worker could not compute them) they
+            // are computed here; the leader's client decides the member order (Java's unless
+            // said otherwise).
+            let answered = super::worker::answer_for(s);
+            let mut input = match &answered {
+                Some((_, input)) => input.clone(),
+                None => Rc::new(s.group_input()),
+            };
             // (the pinned group's size too: the what-if runs each assignor on it)
             let size = |s: &Scenario| s.members.len() as u64 * s.total_partitions();
             let small = size(s).max(pinned.as_ref().map_or(0, |(p, _)| size(p))) <= LATER_ABOVE;
-            // A large group's range and round-robin come from the worker: its answer for
-            // this scenario, or a job for it posted after the repaint. Otherwise (and when
-            // the worker could not compute them) they are computed here; the leader's
-            // client decides the member order (Java's unless said otherwise).
             // (an answer the page's input does not match is not used: computed here)
-            let answer = super::worker::answer_for(s).map(|a| {
+            let answer = answered.map(|(a, _)| {
                 a.filter(|a| {
                     a.range.totals.len() == input.members.len()
                         && a.range.topics.len() == a.round_robin.topics.len()
@@ -289,9 +295,9 @@ pub fn app() -> Html {
             };
             // (posted after the repaint: writing the job is a task of its own)
             let job = to_worker.then(|| {
-                let s = s.clone();
+                let (s, input) = (s.clone(), input.clone());
                 gloo::timers::callback::Timeout::new(0, move || {
-                    super::worker::post(s, move || answered.force_update())
+                    super::worker::post(s, input, move || on_answer.force_update())
                 })
             });
             let sticky = (!matches!(s.assignor, AssignorKind::Range | AssignorKind::RoundRobin))
@@ -302,7 +308,7 @@ pub fn app() -> Html {
                     // (a large group's follow-up round only when it is on screen)
                     let (with, rounds) =
                         whatif::sticky_rounds(s, baseline.as_ref(), small || *round2);
-                    input = with;
+                    input = Rc::new(with);
                     rounds
                 });
             let mut changes = Vec::new();

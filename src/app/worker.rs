@@ -5,6 +5,7 @@
 //! stops the worker that is computing it and starts a fresh one. A page without the worker
 //! (a browser test's, or a worker that failed) computes on its main thread as before.
 
+use crate::assignor::GroupInput;
 use crate::scenario::large::{self, Answer};
 use crate::scenario::Scenario;
 use std::cell::{Cell, RefCell};
@@ -18,12 +19,14 @@ extern "C" {
     fn post_job(id: u32, job: &str) -> Result<(), JsValue>;
 }
 
-/// The latest answer: the scenario it is for and what the worker computed (`None`: it could
-/// not, or there is no worker).
-type Answered = (Rc<Scenario>, Option<Answer>);
+/// The latest answer: the scenario it is for, what the worker computed (`None`: it could
+/// not, or there is no worker) and the group's input the page computed for the job (the
+/// computation the answer brings reads it instead of computing it again: 53 ms at 10,000
+/// members x 500,000 partitions).
+type Answered = (Rc<Scenario>, Option<Answer>, Rc<GroupInput>);
 
-/// The job waiting: its scenario and what to call once answered.
-type Waiting = Option<(Rc<Scenario>, Box<dyn FnOnce()>)>;
+/// The job waiting: its scenario, its input and what to call once answered.
+type Waiting = Option<(Rc<Scenario>, Rc<GroupInput>, Box<dyn FnOnce()>)>;
 
 thread_local! {
     /// The job waiting for its answer: its id, its scenario and what to call once answered.
@@ -46,11 +49,12 @@ pub fn answers() -> u32 {
 }
 
 /// The latest answer when it is for `s` (the same group: every action that leaves the
-/// scenario as it was, Pin among them, still makes a new value of it).
-pub fn answer_for(s: &Rc<Scenario>) -> Option<Option<Answer>> {
+/// scenario as it was, Pin among them, still makes a new value of it), with the group's
+/// input it was asked with.
+pub fn answer_for(s: &Rc<Scenario>) -> Option<(Option<Answer>, Rc<GroupInput>)> {
     ANSWER.with(|a| match &a.borrow().1 {
-        Some((for_whom, answer)) if Rc::ptr_eq(for_whom, s) || **for_whom == **s => {
-            Some(answer.clone())
+        Some((for_whom, answer, input)) if Rc::ptr_eq(for_whom, s) || **for_whom == **s => {
+            Some((answer.clone(), input.clone()))
         }
         _ => None,
     })
@@ -65,21 +69,14 @@ pub fn forget(answer: bool) {
     }
 }
 
-fn answered(s: Rc<Scenario>, answer: Option<Answer>) {
-    ANSWER.with(|a| {
-        let mut a = a.borrow_mut();
-        *a = (a.0.wrapping_add(1), Some((s, answer)));
-    });
-}
-
-/// Posts the job for `s`; `then` runs once its answer is in (also when there is no worker:
-/// the answer is then `None`, and the app computes `s` itself), unless a newer job comes
-/// first.
-pub fn post(s: Rc<Scenario>, then: impl FnOnce() + 'static) {
+/// Posts the job for `s` (`input`: the group's input the page computed from it); `then`
+/// runs once its answer is in (also when there is no worker: the answer is then `None`, and
+/// the app computes `s` itself), unless a newer job comes first.
+pub fn post(s: Rc<Scenario>, input: Rc<GroupInput>, then: impl FnOnce() + 'static) {
     let id = WAITING.with(|w| {
         let mut w = w.borrow_mut();
         w.0 = w.0.wrapping_add(1);
-        w.1 = Some((s.clone(), Box::new(then)));
+        w.1 = Some((s.clone(), input, Box::new(then)));
         w.0
     });
     if post_job(id, &large::job(&s)).is_err() {
@@ -99,8 +96,12 @@ pub fn rl_done(id: u32, words: Vec<u32>) {
             None
         }
     });
-    if let Some((s, then)) = waiting {
-        answered(s, large::answer(&words));
+    if let Some((s, input, then)) = waiting {
+        let answer = large::answer(&words);
+        ANSWER.with(|a| {
+            let mut a = a.borrow_mut();
+            *a = (a.0.wrapping_add(1), Some((s, answer, input)));
+        });
         then();
     }
 }

@@ -445,7 +445,8 @@ impl Builder {
                     .iter()
                     .filter(|t| o.contains_key(**t))
                     .map(|t| t.to_string())
-                    .collect(),
+                    .collect::<Vec<_>>()
+                    .into(),
                 owned: o.clone(),
                 ..Default::default()
             })

@@ -58,11 +58,21 @@ pub fn rename_topic(s: &mut Scenario, index: usize, name: &str) -> Result<(), St
         if m.subscription.is_some() {
             continue; // the bytes say what the member subscribes to
         }
-        for t in &mut m.topics {
-            if *t == old {
-                *t = name.to_string();
-            }
+        if !m.topics.contains(&old) {
+            continue;
         }
+        m.topics = m
+            .topics
+            .iter()
+            .map(|t| {
+                if *t == old {
+                    name.to_string()
+                } else {
+                    t.clone()
+                }
+            })
+            .collect::<Vec<_>>()
+            .into();
         if let Some(p) = m.owned.remove(&old) {
             m.owned.insert(name.to_string(), p);
         }
@@ -142,7 +152,7 @@ pub fn add_member(s: &mut Scenario, seed: u64) -> String {
         k += 1;
     }
     let topics: Vec<String> = match s.members.last() {
-        Some(m) if m.subscription.is_none() => m.topics.clone(),
+        Some(m) if m.subscription.is_none() => m.topics.to_vec(),
         _ => s.topics.iter().map(|t| t.name.clone()).collect(),
     };
     let topics: Vec<&str> = topics.iter().map(String::as_str).collect();
@@ -217,10 +227,12 @@ pub fn set_rack(s: &mut Scenario, index: usize, text: &str) -> Result<(), String
 /// Subscribes or unsubscribes a member to a topic.
 pub fn set_subscribed(s: &mut Scenario, index: usize, topic: &str, on: bool) -> Result<(), String> {
     let m = s.members.get_mut(index).ok_or("no such member")?;
-    m.topics.retain(|t| t != topic);
+    let mut topics = m.topics.to_vec();
+    topics.retain(|t| t != topic);
     if on {
-        m.topics.push(topic.to_string());
+        topics.push(topic.to_string());
     }
+    m.topics = topics.into();
     // The form now says what the member subscribes to; its bytes are regenerated from it.
     m.subscription = None;
     Ok(())
@@ -281,10 +293,10 @@ mod tests {
         let id = add_member(&mut s, 1);
         assert!(id.starts_with("consumer-my-group-1-"), "{id}");
         // the next one counts on, and subscribes as the last member does
-        s.members.last_mut().unwrap().topics = vec!["orders".into()];
+        s.members.last_mut().unwrap().topics = vec!["orders".into()].into();
         let next = add_member(&mut s, 2);
         assert!(next.starts_with("consumer-my-group-2-"), "{next}");
-        assert_eq!(s.members.last().unwrap().topics, ["orders"]);
+        assert_eq!(s.members.last().unwrap().topics[..], ["orders"]);
         let (joined, left) = set_member_count(&mut s, "6", 3).unwrap();
         assert_eq!((joined.len(), left.len(), s.members.len()), (2, 0, 6));
         let (joined, left) = set_member_count(&mut s, " 1 ", 3).unwrap();

@@ -56,9 +56,10 @@ pub struct Member {
     /// client.id, when known (an imported group shows it; the assignors never read it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub client_id: Option<String>,
-    /// Subscribed topics.
+    /// Subscribed topics (shared with other members listing the same, and with the group's
+    /// input: an edit writes a new list).
     #[serde(default)]
-    pub topics: Vec<String>,
+    pub topics: crate::assignor::TopicList,
     /// Partitions owned before this rebalance.
     #[serde(default, skip_serializing_if = "VecMap::is_empty")]
     pub owned: VecMap<String, Vec<i32>>,
@@ -82,7 +83,7 @@ impl Default for Member {
             instance_id: None,
             rack: None,
             client_id: None,
-            topics: Vec::new(),
+            topics: Default::default(),
             owned: VecMap::new(),
             generation: None,
             subscription: None,
@@ -201,7 +202,11 @@ impl Member {
     pub fn new(id: &str, topics: &[&str]) -> Self {
         Member {
             id: id.to_string(),
-            topics: topics.iter().map(|t| t.to_string()).collect(),
+            topics: topics
+                .iter()
+                .map(|t| t.to_string())
+                .collect::<Vec<_>>()
+                .into(),
             ..Default::default()
         }
     }
@@ -218,7 +223,7 @@ impl Member {
     /// The subscription built from the member's form fields.
     pub fn fields_subscription(&self) -> Subscription {
         Subscription {
-            topics: self.topics.clone(),
+            topics: self.topics.to_vec(),
             user_data: None,
             owned_partitions: TopicPartitions::list(self.owned.iter()),
             generation_id: self.generation.unwrap_or(-1),
@@ -235,7 +240,8 @@ impl Member {
             .iter()
             .filter(|t| seen.insert(t.to_string(), 0).is_none())
             .cloned()
-            .collect();
+            .collect::<Vec<_>>()
+            .into();
         // A topic listed twice has its partitions joined, in order.
         self.owned = VecMap::from_vec_merging(
             s.owned_partitions
@@ -341,8 +347,6 @@ impl Scenario {
     /// What the given assignor sees. StickyAssignor takes each member's previous assignment
     /// from its user data: for a member given as bytes, the decoded StickyAssignor user
     /// data; for a member given as fields, its `owned` and `generation` (as in the vectors).
-    // `.into()` is a conversion natively only (`TopicList` is a `Vec` in the page).
-    #[cfg_attr(target_arch = "wasm32", allow(clippy::useless_conversion))]
     pub fn group_input_for(&self, kind: AssignorKind) -> GroupInput {
         GroupInput {
             topics: self
@@ -362,13 +366,32 @@ impl Scenario {
                 .members
                 .iter()
                 .map(|m| {
-                    let sub = m.effective_subscription().unwrap_or_default();
-                    let (owned, generation) = previous_assignment(m, &sub, kind);
+                    // A member given by its fields shares its topic list (no copy of it)
+                    // and its owned partitions are its previous assignment; one given as
+                    // bytes has what they decode to.
+                    let (topics, rack, (owned, generation)) = match m.subscription {
+                        None => (
+                            m.topics.clone(),
+                            m.rack.clone(),
+                            (
+                                m.owned
+                                    .iter()
+                                    .map(|(t, ps)| (t.clone(), ps.clone()))
+                                    .collect(),
+                                m.generation,
+                            ),
+                        ),
+                        Some(_) => {
+                            let sub = m.effective_subscription().unwrap_or_default();
+                            let previous = previous_assignment(&sub, kind);
+                            (sub.topics.into(), sub.rack_id, previous)
+                        }
+                    };
                     MemberMeta {
                         id: m.id.clone(),
                         instance_id: m.instance_id.clone(),
-                        rack: sub.rack_id.clone(),
-                        topics: sub.topics.into(),
+                        rack,
+                        topics,
                         owned,
                         generation,
                     }
@@ -419,10 +442,9 @@ impl Scenario {
     }
 }
 
-/// A member's previous assignment and generation as the sticky assignor `kind` reads them
-/// (Java's `memberData`).
+/// The previous assignment and generation of a member given as bytes, as the sticky assignor
+/// `kind` reads them from its subscription `sub` (Java's `memberData`).
 fn previous_assignment(
-    m: &Member,
     sub: &Subscription,
     kind: AssignorKind,
 ) -> (Vec<(String, Vec<i32>)>, Option<i32>) {
@@ -432,15 +454,6 @@ fn previous_assignment(
             .map(|tp| (tp.topic.clone(), tp.partitions.clone()))
             .collect()
     };
-    if m.subscription.is_none() {
-        return (
-            m.owned
-                .iter()
-                .map(|(t, ps)| (t.clone(), ps.clone()))
-                .collect(),
-            m.generation,
-        );
-    }
     let user_data = sub.user_data.as_deref();
     match kind {
         AssignorKind::Sticky => match user_data {

@@ -631,7 +631,7 @@ fn group(ids: &[String], static_ids: bool) -> Scenario {
             .map(|(i, id)| Member {
                 id: id.clone(),
                 instance_id: static_ids.then(|| format!("orders-app-{}", i + 1)),
-                topics: vec!["orders".into(), "payments".into()],
+                topics: vec!["orders".into(), "payments".into()].into(),
                 ..Default::default()
             })
             .collect(),

@@ -114,7 +114,7 @@ fn disagreements(s: &Scenario, c: &Computed) -> (Vec<(String, u32, String, Strin
         ),
         _ => return (Vec::new(), 0),
     };
-    let input = &c.input;
+    let input: &crate::assignor::GroupInput = &c.input;
     // (none while a large group's worker computes)
     if c.pending {
         return (Vec::new(), 0);

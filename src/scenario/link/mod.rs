@@ -153,7 +153,7 @@ mod tests {
                     instance_id: Some("".into()),
                     rack: Some("eu*1".into()),
                     client_id: None,
-                    topics: vec!["orders".into(), "gone".into()],
+                    topics: vec!["orders".into(), "gone".into()].into(),
                     owned: [("orders".to_string(), vec![0, -1])].into_iter().collect(),
                     generation: Some(-7),
                     subscription: None,
@@ -241,7 +241,10 @@ mod tests {
             back.scenario.members[1].subscription.as_deref(),
             Some(&bytes[..])
         );
-        assert_eq!(back.scenario.members[1].topics, vec!["s01-a".to_string()]);
+        assert_eq!(
+            back.scenario.members[1].topics[..],
+            vec!["s01-a".to_string()]
+        );
     }
 
     #[test]
@@ -362,7 +365,7 @@ mod tests {
             assert_eq!(from_fragment(&to_fragment(&st)).as_ref(), Ok(&st), "{f}");
         }
         let st = from_fragment(must_read_back[0]).unwrap();
-        assert_eq!(st.scenario.members[0].topics, ["t7", "t8", "t9", "zz"]);
+        assert_eq!(st.scenario.members[0].topics[..], ["t7", "t8", "t9", "zz"]);
         let st = from_fragment(must_read_back[2]).unwrap();
         assert_eq!(st.scenario.members[0].generation, None);
         assert!(st.scenario.members[1].topics.is_empty());

@@ -206,14 +206,21 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
     if let Some(val) = members_part {
         if !val.text.is_empty() {
             let mut ids = Names::default();
+            let mut prev_subscriptions = "";
             for (i, item) in val.split(',').iter().enumerate() {
                 if i >= MAX_MEMBERS {
                     return Err(item.err(format!(
                         "more than {MAX_MEMBERS} members (the limit of a link)"
                     )));
                 }
-                let prev_id = state.scenario.members.last().map_or("", |m| m.id.as_str());
-                let (m, v) = read_member(item, i, &state.scenario.topics, &topic_index, prev_id)?;
+                let prev = state
+                    .scenario
+                    .members
+                    .last()
+                    .map(|m| (m, prev_subscriptions));
+                let (m, v, subscriptions) =
+                    read_member(item, i, &state.scenario.topics, &topic_index, prev)?;
+                prev_subscriptions = subscriptions;
                 if ids.insert(m.id.clone(), 0).is_some() {
                     return Err(item.err(format!("member \"{}\" is listed twice", m.id)));
                 }
@@ -372,13 +379,16 @@ fn shorten(s: &str) -> String {
     out
 }
 
-fn read_member(
-    item: &Part<'_>,
+/// Reads member `i` (after `prev`, with the subscriptions field it was read from): the
+/// member, its subscription version, and its own subscriptions field.
+fn read_member<'a>(
+    item: &Part<'a>,
     i: usize,
     topics: &[Topic],
     topic_index: &Names,
-    prev_id: &str,
-) -> Result<(Member, Option<i16>), LinkError> {
+    prev: Option<(&Member, &str)>,
+) -> Result<(Member, Option<i16>, &'a str), LinkError> {
+    let prev_id = prev.map_or("", |(m, _)| m.id.as_str());
     let f = item.split('*');
     if f.len() < 4 {
         return Err(item.err(format!(
@@ -393,61 +403,75 @@ fn read_member(
         rack: f[2].optional("rack")?,
         ..Default::default()
     };
-    let subs = f[3].split('!');
-    let mask = &subs[0];
-    let mut bits = vec![false; topics.len()];
-    for (k, c) in mask.text.bytes().enumerate() {
-        let v = b64_value(c).ok_or_else(|| LinkError {
-            position: mask.at + k,
-            message: format!(
-                "member {}: subscriptions: \"{}\" is not a base64url character",
-                i + 1,
-                c as char
-            ),
-        })?;
-        for bit in 0..6 {
-            if v & (1 << bit) != 0 {
-                let ti = k * 6 + bit;
-                if ti >= topics.len() {
-                    return Err(LinkError {
-                        position: mask.at + k,
-                        message: format!(
-                            "member {}: subscribes to topic #{} but the link lists {} topics",
-                            i + 1,
-                            ti + 1,
-                            topics.len()
-                        ),
-                    });
+    // Members usually list the same topics as the one before (a link writes them the same):
+    // they share its list, read once (at 10,000 members on 50 topics, half a million names
+    // not allocated).
+    let subscriptions = f[3].text;
+    match prev {
+        Some((p, raw)) if raw == subscriptions && p.subscription.is_none() => {
+            m.topics = p.topics.clone()
+        }
+        _ => {
+            let subs = f[3].split('!');
+            let mask = &subs[0];
+            let mut bits = vec![false; topics.len()];
+            for (k, c) in mask.text.bytes().enumerate() {
+                let v = b64_value(c).ok_or_else(|| LinkError {
+                    position: mask.at + k,
+                    message: format!(
+                        "member {}: subscriptions: \"{}\" is not a base64url character",
+                        i + 1,
+                        c as char
+                    ),
+                })?;
+                for bit in 0..6 {
+                    if v & (1 << bit) != 0 {
+                        let ti = k * 6 + bit;
+                        if ti >= topics.len() {
+                            return Err(LinkError {
+                                position: mask.at + k,
+                                message: format!(
+                                    "member {}: subscribes to topic #{} but the link lists {} \
+                                     topics",
+                                    i + 1,
+                                    ti + 1,
+                                    topics.len()
+                                ),
+                            });
+                        }
+                        bits[ti] = true;
+                    }
                 }
-                bits[ti] = true;
             }
+            // Topics named after the mask: one in the topic list counts as its bit (so the
+            // member's topics come back the same however the link spelled them); a repeated
+            // one once.
+            let mut others: Vec<String> = Vec::new();
+            for extra in &subs[1..] {
+                let t = extra.unescape("subscribed topic")?;
+                if t.is_empty() {
+                    return Err(extra.err(format!(
+                        "member {}: a subscribed topic name cannot be empty",
+                        i + 1
+                    )));
+                }
+                match topic_index.get(&t) {
+                    Some(k) => bits[*k as usize] = true,
+                    None if !others.contains(&t) => others.push(t),
+                    None => {}
+                }
+            }
+            m.topics = topics
+                .iter()
+                .zip(&bits)
+                .filter(|(_, b)| **b)
+                .map(|(t, _)| t.name.clone())
+                .chain(others)
+                .collect::<Vec<_>>()
+                .into();
         }
     }
-    // Topics named after the mask: one in the topic list counts as its bit (so the member's
-    // topics come back the same however the link spelled them); a repeated one once.
-    let mut others: Vec<String> = Vec::new();
-    for extra in &subs[1..] {
-        let t = extra.unescape("subscribed topic")?;
-        if t.is_empty() {
-            return Err(extra.err(format!(
-                "member {}: a subscribed topic name cannot be empty",
-                i + 1
-            )));
-        }
-        match topic_index.get(&t) {
-            Some(k) => bits[*k as usize] = true,
-            None if !others.contains(&t) => others.push(t),
-            None => {}
-        }
-    }
-    let has_fields = bits.iter().any(|b| *b) || !others.is_empty();
-    m.topics = topics
-        .iter()
-        .zip(&bits)
-        .filter(|(_, b)| **b)
-        .map(|(t, _)| t.name.clone())
-        .chain(others)
-        .collect();
+    let has_fields = !m.topics.is_empty();
     let mut version = None;
     let mut given = [false; 4];
     let mut bytes_at = None;
@@ -524,7 +548,7 @@ fn read_member(
                 if d.error.is_none() {
                     m.apply_subscription(&d.message);
                 } else {
-                    m.topics.clear();
+                    m.topics = Default::default();
                 }
                 m.subscription = Some(bytes);
             }
@@ -547,5 +571,5 @@ fn read_member(
             )));
         }
     }
-    Ok((m, version))
+    Ok((m, version, subscriptions))
 }

@@ -150,7 +150,7 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
         } else {
             let mut others = Vec::new();
             indices.clear();
-            for t in &m.topics {
+            for t in m.topics.iter() {
                 match index.get(t.as_str()) {
                     Some(&k) => indices.push(k as usize),
                     None => others.push(t),
