@@ -444,6 +444,9 @@ fn members_listing_the_same_topics_share_one_list() {
     for m in [0, 1, 2, 3, 5] {
         assert_eq!(renamed.members[m].topics[0], "orders-v2", "member {m}");
     }
-    assert_eq!(renamed.members[2].topics[..], ["orders-v2", "payments", "gone"]);
+    assert_eq!(
+        renamed.members[2].topics[..],
+        ["orders-v2", "payments", "gone"]
+    );
     assert_eq!(back.members[0].topics[..], ["orders", "payments"]);
 }
