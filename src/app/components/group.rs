@@ -45,31 +45,26 @@ fn parse_list(t: &str) -> Vec<String> {
         .collect()
 }
 
-#[derive(Properties, PartialEq)]
-struct StrategyProps {
-    index: usize,
-    protocols: Vec<String>,
-    dispatch: Callback<Action>,
-}
+/// The text typed last in a member's partition.assignment.strategy field, and that member's
+/// index, held by the panel (in two states of types the page already has: each state type
+/// brings its own code).
+type Typed = (UseStateHandle<Option<String>>, UseStateHandle<usize>);
 
 /// A member's partition.assignment.strategy: a client's default, or typed. The typed text is
 /// kept as typed while it reads as the member's list (so a trailing comma stays).
-#[function_component(Strategy)]
-fn strategy(p: &StrategyProps) -> Html {
-    let i = p.index;
-    let draft = use_state(|| None::<String>);
+fn strategy(i: usize, protocols: &[String], dispatch: &Callback<Action>, typed: &Typed) -> Html {
     let preset = ClientPreset::ALL.into_iter().find(|c| {
         c.protocols()
             .iter()
             .copied()
-            .eq(p.protocols.iter().map(String::as_str))
+            .eq(protocols.iter().map(String::as_str))
     });
-    let shown = match &*draft {
-        Some(d) if parse_list(d) == p.protocols => d.clone(),
-        _ => p.protocols.join(", "),
+    let shown = match &*typed.0 {
+        Some(text) if *typed.1 == i && parse_list(text) == protocols => text.clone(),
+        _ => protocols.join(", "),
     };
     let pick = {
-        let d = p.dispatch.clone();
+        let d = dispatch.clone();
         // "custom" changes nothing: the text field beside it is where the list is typed.
         Callback::from(move |e: Event| {
             if let Some(preset) = ClientPreset::parse(&value_of(&e)) {
@@ -78,11 +73,11 @@ fn strategy(p: &StrategyProps) -> Html {
         })
     };
     let typed = {
-        let d = p.dispatch.clone();
-        let draft = draft.clone();
+        let (d, typed) = (dispatch.clone(), typed.clone());
         Callback::from(move |e: InputEvent| {
             let text = input_of(&e);
-            draft.set(Some(text.clone()));
+            typed.0.set(Some(text.clone()));
+            typed.1.set(i);
             d.emit(Action::SetProtocols { index: i, text });
         })
     };
@@ -232,6 +227,7 @@ pub fn use_group_panel(p: &Props) -> Html {
     // A large group: the first MEMBERS_SHOWN (50) members in each per-member list until
     // asked for all.
     let all = use_state(|| false);
+    let typed: Typed = (use_state(|| None), use_state(|| 0));
     let deps = (
         p.scenario.clone(),
         p.group_log.clone(),
@@ -241,10 +237,15 @@ pub fn use_group_panel(p: &Props) -> Html {
         *step,
         *all,
     );
-    (*use_memo(deps, |_| group_panel(p, &step, &all))).clone()
+    (*use_memo(deps, |_| group_panel(p, &step, &all, &typed))).clone()
 }
 
-fn group_panel(p: &Props, step: &UseStateHandle<usize>, all: &UseStateHandle<bool>) -> Html {
+fn group_panel(
+    p: &Props,
+    step: &UseStateHandle<usize>,
+    all: &UseStateHandle<bool>,
+    typed: &Typed,
+) -> Html {
     let s = &p.scenario;
     let d = &p.dispatch;
     let shown = crate::app::components::members_shown(**all, s.members.len());
@@ -376,7 +377,7 @@ fn group_panel(p: &Props, step: &UseStateHandle<usize>, all: &UseStateHandle<boo
                     let cell = html! { <td data-refused={refused} data-member-vote={voted}>{ text }</td> };
                     html! { <tr data-vote-member={m.id.clone()}>
                         <td class="name">{ m.id.clone() }{ if m.id == leader { " (leader)" } else { "" } }</td>
-                        <td><Strategy index={i} protocols={m.protocols.clone()} dispatch={d.clone()} /></td>
+                        <td>{ strategy(i, &m.protocols, d, typed) }</td>
                         { cell }
                     </tr> }
                 }) }
