@@ -228,6 +228,8 @@ pub fn use_group_panel(p: &Props) -> Html {
     // asked for all.
     let all = use_state(|| false);
     let typed: Typed = (use_state(|| None), use_state(|| 0));
+    // (the typed text too: the panel's view written again with the field as the person
+    // typed it; the cached one would set the field back to the list as the page writes it)
     let deps = (
         p.scenario.clone(),
         p.group_log.clone(),
@@ -236,6 +238,8 @@ pub fn use_group_panel(p: &Props) -> Html {
         p.refusal.clone(),
         *step,
         *all,
+        (*typed.0).clone(),
+        *typed.1,
     );
     (*use_memo(deps, |_| group_panel(p, &step, &all, &typed))).clone()
 }
