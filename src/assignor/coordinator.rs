@@ -412,3 +412,78 @@ pub fn member_order(members: &[MemberMeta]) -> Vec<u32> {
     }
     map.iter().map(|(_, i)| *i).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::assignor::tests::{member, topic};
+
+    /// Each member's subscription is the distinct names it listed, in its order, whatever the
+    /// names' lengths (the guesses are checked against two words of a name up to 16 bytes,
+    /// against the name itself above): names that differ only past byte 16 or in a NUL, an
+    /// empty name, and lists that repeat, shift or shuffle the list before.
+    #[test]
+    fn each_member_subscribes_to_the_distinct_names_it_listed() {
+        let names = [
+            "orders",
+            "orders\0",
+            "",
+            "abcdefghijklmnop",
+            "abcdefghijklmnopq",
+            "abcdefghijklmnopr",
+            "a-much-longer-topic-name-of-the-payments-team",
+            "a-much-longer-topic-name-of-the-payments-tea",
+            "sixteen-bytes-xy",
+            "sixteen-bytes-xz",
+        ];
+        let lists: Vec<Vec<&str>> = vec![
+            names.to_vec(),
+            names.to_vec(),
+            names[1..].to_vec(),
+            names.iter().rev().copied().collect(),
+            vec![names[4], names[5], names[4], names[3], names[8]],
+            vec![names[5], names[4], names[3], names[9], names[9]],
+            vec![names[6], names[7], names[0], names[1]],
+            vec![names[7], names[6], names[1], names[0], names[2]],
+            names.to_vec(),
+        ];
+        let input = GroupInput {
+            topics: names
+                .iter()
+                .filter(|n| !n.is_empty())
+                .map(|n| topic(n, 2))
+                .collect(),
+            members: lists
+                .iter()
+                .enumerate()
+                .map(|(i, l)| member(&format!("m{i}"), l))
+                .collect(),
+            topic_ids: vec![],
+        };
+        let fed = Fed::new(&input);
+        for (i, l) in lists.iter().enumerate() {
+            let mut want: Vec<&str> = Vec::new();
+            for n in l {
+                if !want.contains(n) {
+                    want.push(n);
+                }
+            }
+            let got: Vec<&str> = fed
+                .subscription(i as u32)
+                .names
+                .iter()
+                .map(|n| fed.names[*n as usize].0)
+                .collect();
+            assert_eq!(got, want, "member {i}");
+        }
+        // One index per distinct name, and each resolved to its own topic.
+        assert_eq!(fed.names.len(), names.len());
+        for (name, t) in &fed.names {
+            assert_eq!(
+                t.map(|t| fed.topics[t as usize].name),
+                (!name.is_empty()).then_some(*name)
+            );
+        }
+        assert!(!fed.homogeneous);
+    }
+}
