@@ -438,10 +438,16 @@ fn members_listing_the_same_topics_share_one_list() {
     edit::set_subscribed(&mut edited, 0, "payments", false).unwrap();
     assert_eq!(edited.members[0].topics[..], ["orders"]);
     assert_eq!(edited.members[1].topics[..], ["orders", "payments"]);
-    // A renamed topic is renamed in every list that names it.
+    // A renamed topic is renamed in every list that names it, and in the owned partitions
+    // of a member that does not subscribe to it.
     let mut renamed = back.clone();
+    renamed.members[1].topics = vec!["payments".to_string()].into();
+    renamed.members[1].owned.insert("orders".into(), vec![0, 2]);
     edit::rename_topic(&mut renamed, 0, "orders-v2").unwrap();
-    for m in [0, 1, 2, 3, 5] {
+    assert_eq!(renamed.members[1].topics[..], ["payments"]);
+    assert_eq!(renamed.members[1].owned.get("orders-v2"), Some(&vec![0, 2]));
+    assert_eq!(renamed.members[1].owned.get("orders"), None);
+    for m in [0, 2, 3, 5] {
         assert_eq!(renamed.members[m].topics[0], "orders-v2", "member {m}");
     }
     assert_eq!(

@@ -58,21 +58,21 @@ pub fn rename_topic(s: &mut Scenario, index: usize, name: &str) -> Result<(), St
         if m.subscription.is_some() {
             continue; // the bytes say what the member subscribes to
         }
-        if !m.topics.contains(&old) {
-            continue;
+        // (a list that names the topic is written anew: it may be shared)
+        if m.topics.contains(&old) {
+            m.topics = m
+                .topics
+                .iter()
+                .map(|t| {
+                    if *t == old {
+                        name.to_string()
+                    } else {
+                        t.clone()
+                    }
+                })
+                .collect::<Vec<_>>()
+                .into();
         }
-        m.topics = m
-            .topics
-            .iter()
-            .map(|t| {
-                if *t == old {
-                    name.to_string()
-                } else {
-                    t.clone()
-                }
-            })
-            .collect::<Vec<_>>()
-            .into();
         if let Some(p) = m.owned.remove(&old) {
             m.owned.insert(name.to_string(), p);
         }
