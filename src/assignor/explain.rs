@@ -226,7 +226,7 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
                 member: m.id.clone(),
                 is_static: m.instance_id.is_some(),
                 index: s.index,
-                first: if a.assignor == AssignorKind::Range {
+                first: if matches!(a.assignor, AssignorKind::Range | AssignorKind::ServerRange) {
                     partitions.first().copied()
                 } else {
                     None
@@ -246,7 +246,7 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
             "{} is subscribed to but missing from the cluster metadata (or has 0 partitions): Kafka skips it and nobody gets it.",
             t.topic
         ));
-    } else if a.assignor == AssignorKind::Range {
+    } else if matches!(a.assignor, AssignorKind::Range | AssignorKind::ServerRange) {
         summary.push(if rem == 0 {
             format!("{n} partitions over {m} subscribers: {n} div {m} = {div} each, and {n} mod {m} = 0, so they split evenly.")
         } else {
@@ -266,6 +266,9 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
                 plural(m - n, "subscriber", "subscribers")
             ));
         }
+        if a.assignor == AssignorKind::ServerRange {
+            summary.push("The broker computes this (KIP-848, group.protocol=consumer, group.remote.assignor=range), not a member: the arithmetic is the classic RangeAssignor's, topic by topic, members in the same order (static first by instance id, then by member id), but it ignores the previous assignment (it is not sticky), places no partition by rack, and the members' partition.assignment.strategy plays no part.".into());
+        }
         if t.rack_aware {
             summary.push("Rack awareness applied (KIP-881): members first took partitions with a replica on their own rack, within the same quotas, then the plain rule placed the rest.".into());
         }
@@ -274,6 +277,8 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
         AssignorKind::Sticky | AssignorKind::CooperativeSticky
     ) {
         sticky_summary(input, a, t, &mut summary);
+    } else if a.assignor == AssignorKind::Uniform {
+        uniform_summary(input, a, &mut summary);
     } else {
         summary.push(format!(
             "Round-robin deals every partition of every subscribed topic, topics in name order, to the members in a circle, skipping members not subscribed to {}.",
@@ -306,7 +311,9 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
             });
         }
     }
-    if rows.iter().any(|r| r.is_static) {
+    // (uniform orders members as a Java HashMap of their ids does, not by string)
+    let by_string = a.assignor != AssignorKind::Uniform;
+    if by_string && rows.iter().any(|r| r.is_static) {
         summary.push("Static members (with a group.instance.id) come first, ordered by instance id; then dynamic members by member id.".into());
     }
 
@@ -316,14 +323,14 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
         .filter(|r| !r.is_static)
         .map(|r| r.member.as_str())
         .collect();
-    if let Some((x, y)) = against_numeric_order(&dynamic) {
+    if let Some((x, y)) = against_numeric_order(&dynamic).filter(|_| by_string) {
         mistakes.push(format!(
             "Order is by member id as a string, not as a number: \"{}\" comes before \"{}\".",
             dynamic[x], dynamic[y]
         ));
     }
     // One assignment across all topics instead of one per topic.
-    if a.assignor == AssignorKind::Range && rem > 0 {
+    if matches!(a.assignor, AssignorKind::Range | AssignorKind::ServerRange) && rem > 0 {
         let others = a
             .topics
             .iter()
@@ -393,6 +400,42 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
 
 /// What the sticky assignors did with one topic: they balance each member's total over all
 /// its topics, keep what members owned up to that balance, and move only the rest.
+/// What the broker's uniform assignor did, with the group's numbers.
+fn uniform_summary(input: &GroupInput, a: &Assignment, out: &mut Vec<String>) {
+    let total: u32 = a.totals.iter().sum();
+    let members = input.members.len() as u32;
+    let (max, min) = a.max_min();
+    out.push("The broker computes this (KIP-848, group.protocol=consumer, its default uniform assignor), not a member: there is no leader, and the members' partition.assignment.strategy plays no part.".into());
+    if super::coordinator::subscription_type(input) == "HOMOGENEOUS" && members > 0 {
+        let (div, rem) = (total / members, total % members);
+        // Who gets one more: the first `rem` members in the broker's member order.
+        let order = super::coordinator::member_order(&input.members);
+        let extra: Vec<&str> = order
+            .iter()
+            .take(rem.min(5) as usize)
+            .map(|m| input.members[*m as usize].id.as_str())
+            .collect();
+        out.push(format!(
+            "Every member subscribes to the same topics, so uniform balances each member's total over all {total} partitions, not each topic: {total} div {members} = {div} each, and {total} mod {members} = {rem}{}. Unlike the classic RangeAssignor, which gives each topic's extra partitions to the same first members, no member is more than one ahead (max {max}, min {min}).",
+            if rem == 0 {
+                String::new()
+            } else {
+                format!(
+                    ", so {} one more: the first in the broker's member order, a Java HashMap of member ids ({}{})",
+                    plural(rem, "member gets", "members get"),
+                    extra.join(", "),
+                    if rem > 5 { ", …" } else { "" }
+                )
+            }
+        ));
+    } else {
+        out.push(format!(
+            "Members subscribe to different topics, so uniform balances their totals as far as each one's topics allow (max {max}, min {min}): topics with the most partitions per subscriber first, each partition to the least loaded of its subscribers, ties to the first in the broker's member order (a Java HashMap of member ids)."
+        ));
+    }
+    out.push("It is sticky: each member keeps its previous target assignment (the pinned baseline, or the partitions it owns) up to its share; only the rest moves, and members then reconcile heartbeat by heartbeat, with no rebalance.".into());
+}
+
 fn sticky_summary(input: &GroupInput, a: &Assignment, t: &TopicAssignment, out: &mut Vec<String>) {
     let total: u32 = a.totals.iter().sum();
     let members = input.members.len() as u32;
@@ -483,6 +526,56 @@ mod tests {
     use super::super::range;
     use super::*;
     use crate::scenario::presets::preset;
+
+    #[test]
+    fn the_broker_assignors_say_what_the_broker_does() {
+        let mut s = preset("seven-three").unwrap();
+        s.members
+            .push(crate::scenario::Member::new("consumer-2", &["orders"]));
+        s.members
+            .push(crate::scenario::Member::new("consumer-10", &["orders"]));
+        let input = s.group_input();
+        // server-range: the classic range's arithmetic, with the broker's sentence
+        let a = super::super::server_range(&input);
+        let e = explain_topic(&input, &a, &a.topics[0]);
+        assert!(e.rows.iter().all(|r| r.first.is_some() || r.count == 0));
+        assert!(
+            e.summary[0].starts_with("7 partitions over 5 subscribers"),
+            "{e:?}"
+        );
+        assert!(e
+            .summary
+            .iter()
+            .any(|l| l.contains("group.remote.assignor=range")));
+        assert!(
+            e.mistakes.iter().any(|l| l.contains("as a string")),
+            "{e:?}"
+        );
+        // uniform: totals over the group, the extra partitions in the broker's member order,
+        // never the string-order mistake (uniform does not sort by string)
+        let a = super::super::uniform(&input).unwrap();
+        let e = explain_topic(&input, &a, &a.topics[0]);
+        let order = super::super::coordinator::member_order(&input.members);
+        let first = &input.members[order[0] as usize].id;
+        let text = e.summary.join(" ");
+        assert!(
+            text.contains("7 div 5 = 1 each, and 7 mod 5 = 2, so 2 members get one more"),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("a Java HashMap of member ids ({first}, ")),
+            "{text}"
+        );
+        assert!(e.rows.iter().all(|r| r.first.is_none()));
+        assert!(
+            !e.mistakes.iter().any(|l| l.contains("as a string")),
+            "{e:?}"
+        );
+        // the two members the broker's order puts first have two partitions each
+        for m in &order[..2] {
+            assert_eq!(a.totals[*m as usize], 2, "{:?}", a.totals);
+        }
+    }
 
     #[test]
     fn the_first_pair_against_numeric_order_as_every_pair_finds_it() {

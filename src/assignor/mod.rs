@@ -71,6 +71,23 @@ impl AssignorKind {
         AssignorKind::CooperativeSticky,
     ];
 
+    /// Every assignor: the client's, then the broker's (the page built with the broker's
+    /// assignors lists them all in the what-if).
+    pub const ALL: [AssignorKind; 6] = [
+        AssignorKind::Range,
+        AssignorKind::RoundRobin,
+        AssignorKind::Sticky,
+        AssignorKind::CooperativeSticky,
+        AssignorKind::Uniform,
+        AssignorKind::ServerRange,
+    ];
+
+    /// The broker's assignors (KIP-848, `group.protocol=consumer`): the broker computes the
+    /// assignment and members reconcile to it heartbeat by heartbeat, with no rebalance.
+    pub fn is_broker(self) -> bool {
+        matches!(self, AssignorKind::Uniform | AssignorKind::ServerRange)
+    }
+
     /// The name used in files, links and on the command line.
     pub fn name(self) -> &'static str {
         match self {
@@ -508,13 +525,14 @@ pub fn try_assign_with(
         AssignorKind::RoundRobin => Ok(round_robin_with(input, client)),
         AssignorKind::Sticky => sticky::sticky(input),
         AssignorKind::CooperativeSticky => sticky::cooperative_sticky(input),
-        #[cfg(not(target_arch = "wasm32"))]
+        #[cfg(broker_page)]
         AssignorKind::Uniform => Ok(uniform(input)?),
-        #[cfg(not(target_arch = "wasm32"))]
+        #[cfg(broker_page)]
         AssignorKind::ServerRange => Ok(server_range(input)),
-        // The web page does not carry these yet: their code would take it over its size
-        // budget (README, Size). The core, the tests and the command-line tool have them.
-        #[cfg(target_arch = "wasm32")]
+        // The shipped page does not carry these: their code would take it over its size
+        // budget (README, Size). The core, the tests, the command-line tool and the page
+        // built with the `broker` feature have them.
+        #[cfg(not(broker_page))]
         other => Err(sticky::StickyError::not_in_this_build(other.name())),
     }
 }

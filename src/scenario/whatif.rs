@@ -52,9 +52,10 @@ impl Baseline {
     /// the assignor gives no answer, or the group is above the page's bound for the sticky
     /// assignors ([`sticky_refusal`]).
     pub fn now(s: &Scenario, previous: Option<&Baseline>) -> Baseline {
+        // (uniform keeps the previous target assignment too)
         if !matches!(
             s.assignor,
-            AssignorKind::Sticky | AssignorKind::CooperativeSticky
+            AssignorKind::Sticky | AssignorKind::CooperativeSticky | AssignorKind::Uniform
         ) {
             return Baseline::of(s);
         }
@@ -212,6 +213,53 @@ fn ids_with<'a>(ids: impl Iterator<Item = &'a str>, counts: Vec<u32>) -> VecMap<
     VecMap::from_vec_merging(entries, |a, b| *a += b)
 }
 
+/// How the broker moves the group from the baseline to `a` (KIP-848,
+/// [`crate::group::reconcile`]): each member of the baseline currently holds what the baseline
+/// gave it (the previous target assignment), each member of `input` is to hold what `a` gives
+/// it; members of the baseline no longer in `input` have left.
+pub fn reconciliation(
+    base: &Baseline,
+    input: &GroupInput,
+    a: &Assignment,
+) -> crate::group::reconcile::Reconciliation {
+    use crate::group::reconcile::Partitions;
+    fn add(list: &mut Partitions, topic: &str, p: u32) {
+        match list.last_mut() {
+            Some((t, ps)) if t == topic => ps.push(p),
+            _ => list.push((topic.to_string(), vec![p])),
+        }
+    }
+    let mut before: Vec<(String, Partitions)> = base
+        .members
+        .iter()
+        .map(|m| (m.clone(), Vec::new()))
+        .collect();
+    for (t, owners) in &base.topics {
+        for (p, o) in owners.iter().enumerate() {
+            if let Some(list) = o.and_then(|o| before.get_mut(o as usize)) {
+                add(&mut list.1, t, p as u32);
+            }
+        }
+    }
+    let mut target: Vec<(String, Partitions)> = input
+        .members
+        .iter()
+        .map(|m| (m.id.clone(), Vec::new()))
+        .collect();
+    for t in &a.topics {
+        for (p, o) in t.owners.iter().enumerate() {
+            if let Some(list) = target.get_mut(*o as usize) {
+                add(&mut list.1, &t.topic, p as u32);
+            }
+        }
+    }
+    crate::group::reconcile::reconcile(&before, &target)
+}
+
+fn plural(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
 /// One assignor's before and after for a what-if: the group as pinned against the group
 /// now, each under that assignor.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -230,7 +278,9 @@ pub struct AssignorChange {
     /// cooperative-sticky only the partitions that move, revoked in a first rebalance and
     /// handed over in a second.
     pub paused: u32,
-    /// Rebalances the change takes (2 for cooperative-sticky when something moves).
+    /// Rebalances the change takes (2 for cooperative-sticky when something moves); for the
+    /// broker's assignors, which never rebalance, the heartbeats until the group is stable
+    /// ([`reconciliation`]).
     pub rebalances: u32,
     /// Members with nothing after.
     pub idle: u32,
@@ -280,7 +330,13 @@ impl AssignorChange {
             mm(self.before),
             mm(self.after),
             self.moved.to_string(),
-            if self.rebalances > 1 {
+            if self.kind.is_broker() {
+                format!(
+                    "{} until stable, after {}",
+                    self.paused,
+                    plural(self.rebalances, "heartbeat", "heartbeats")
+                )
+            } else if self.rebalances > 1 {
                 format!("{} over {} rebalances", self.paused, self.rebalances)
             } else {
                 self.paused.to_string()
@@ -438,7 +494,12 @@ pub fn assign_after(
     client: LeaderClient,
 ) -> Result<(Assignment, Option<Assignment>), String> {
     use crate::assignor::sticky;
-    let sticky_kind = matches!(kind, AssignorKind::Sticky | AssignorKind::CooperativeSticky);
+    // (the broker's uniform reads each member's previous target assignment as its owned
+    // partitions; server-range ignores them)
+    let sticky_kind = matches!(
+        kind,
+        AssignorKind::Sticky | AssignorKind::CooperativeSticky | AssignorKind::Uniform
+    );
     let input = match base {
         Some(b) if sticky_kind => with_previous(input, b),
         _ => input.clone(),
@@ -505,16 +566,25 @@ pub fn change_after(before: Before, now: &Scenario) -> AssignorChange {
     let cooperative = round2.is_some();
     let after = round2.unwrap_or(round1.clone());
     let d = diff(&base, &is, &after);
+    // The broker's assignors: no rebalance; the partitions that move pause, each from its
+    // revocation to its new owner's next heartbeat, for the heartbeats reconciliation takes.
+    let heartbeats = k.is_broker().then(|| {
+        reconciliation(&base, &is, &after)
+            .heartbeats_until_stable
+            .unwrap_or(0)
+    });
     AssignorChange {
         before: max_min,
         after: after.max_min(),
         moved: d.moved,
         paused: if k == AssignorKind::CooperativeSticky {
             round1.withheld.len() as u32
+        } else if heartbeats.is_some() {
+            d.moved
         } else {
             owned_before
         },
-        rebalances: if cooperative { 2 } else { 1 },
+        rebalances: heartbeats.unwrap_or(if cooperative { 2 } else { 1 }),
         idle: after.totals.iter().filter(|t| **t == 0).count() as u32,
         kind: k,
         error: None,
@@ -1014,5 +1084,86 @@ mod tests {
             coop.cells().unwrap()[3],
             format!("{} over 2 rebalances", coop.paused)
         );
+    }
+
+    #[test]
+    fn the_broker_assignors_reconcile_instead_of_rebalancing() {
+        let mut before = super::super::presets::preset("seven-three").unwrap();
+        let mut after = before.clone();
+        after.members.push(Member::new("consumer-0", &["orders"]));
+        let c = compare_assignors(&before, &[], &after, &AssignorKind::ALL);
+        assert!(c.iter().all(|x| x.error.is_none()), "{c:?}");
+        let (range, uniform, server_range) = (&c[0], &c[4], &c[5]);
+        // server-range is the classic range's arithmetic and order: the same 4 of 7 move,
+        // but only they pause (range: all 7 stop for the rebalance), for the three
+        // heartbeats a partition given to a newcomer takes (revoke, acknowledge, take)
+        assert_eq!(
+            (server_range.moved, server_range.after),
+            (range.moved, range.after)
+        );
+        assert_eq!((server_range.paused, server_range.rebalances), (4, 3));
+        assert_eq!(
+            server_range.cells().unwrap()[3],
+            "4 until stable, after 3 heartbeats"
+        );
+        // uniform keeps what each member had up to its share: 7 over 4 moves one partition
+        assert_eq!(
+            (uniform.moved, uniform.paused, uniform.rebalances),
+            (1, 1, 3)
+        );
+        assert_eq!(uniform.after, (2, 1));
+        // nothing changes: nothing to reconcile
+        before.assignor = AssignorKind::Uniform;
+        let same = compare_assignors(&before, &[], &before, &[AssignorKind::Uniform]);
+        assert_eq!((same[0].moved, same[0].rebalances), (0, 0), "{same:?}");
+    }
+
+    #[test]
+    fn reconciliation_splits_each_member_into_kept_revoked_taken_and_waiting() {
+        let mut s = super::super::presets::preset("seven-three").unwrap();
+        s.assignor = AssignorKind::ServerRange;
+        let base = Baseline::of(&s);
+        s.members.remove(1);
+        s.members.push(Member::new("consumer-0", &["orders"]));
+        s.members.push(Member::new("consumer-9", &["orders"]));
+        let input = s.group_input();
+        let a = crate::assignor::server_range(&input);
+        let r = reconciliation(&base, &input, &a);
+        let flat = |p: &crate::group::reconcile::Partitions| -> Vec<(String, u32)> {
+            let mut v: Vec<_> = p
+                .iter()
+                .flat_map(|(t, ps)| ps.iter().map(move |x| (t.clone(), *x)))
+                .collect();
+            v.sort();
+            v
+        };
+        assert_eq!(r.members.len(), input.members.len());
+        for (i, m) in r.members.iter().enumerate() {
+            assert_eq!(m.member, input.members[i].id);
+            let mut target = flat(&m.keep);
+            target.extend(flat(&m.take_now));
+            target.extend(flat(&m.wait));
+            target.sort();
+            let mut owned: Vec<(String, u32)> = a.topics[0]
+                .owners
+                .iter()
+                .enumerate()
+                .filter(|(_, o)| **o == i as u32)
+                .map(|(p, _)| ("orders".to_string(), p as u32))
+                .collect();
+            owned.sort();
+            assert_eq!(target, owned, "{m:?}");
+            let mut had = flat(&m.keep);
+            had.extend(flat(&m.revoke));
+            had.sort();
+            let was: Vec<(String, u32)> = (0..7)
+                .filter(|p| base.owner("orders", *p) == Some(m.member.as_str()))
+                .map(|p| ("orders".to_string(), p as u32))
+                .collect();
+            assert_eq!(had, was, "{m:?}");
+        }
+        // the partitions of the member that left are free at once: somebody takes one now
+        assert!(r.members.iter().any(|m| !m.take_now.is_empty()), "{r:?}");
+        assert!(r.heartbeats_until_stable.is_some());
     }
 }
