@@ -90,7 +90,7 @@ fn link_state() -> impl Strategy<Value = LinkState> {
     (
         prop::collection::vec((name(), 0u32..2_000), 0..8),
         prop::collection::vec(member_plan(), 0..8),
-        prop::sample::select(AssignorKind::CLIENT.to_vec()),
+        prop::sample::select(AssignorKind::ALL.to_vec()),
         any::<bool>(),
         prop::option::of(0usize..4),
         prop::collection::vec(
@@ -105,10 +105,12 @@ fn link_state() -> impl Strategy<Value = LinkState> {
             prop_oneof![Just(50u32), 1u32..=i32::MAX as u32],
             any::<bool>(),
             any::<bool>(),
+            // which topics carry an id of their own (the broker's assignors read them)
+            any::<u8>(),
         ),
     )
         .prop_map(|(topics, members, assignor, pin, step, racks, group)| {
-            let (group_id, offsets_partitions, assignor_by_vote, librdkafka) = group;
+            let (group_id, offsets_partitions, assignor_by_vote, librdkafka, ids) = group;
             let mut s = Scenario {
                 assignor,
                 group_id,
@@ -131,6 +133,12 @@ fn link_state() -> impl Strategy<Value = LinkState> {
             }
             for (t, parts) in racks {
                 s.partition_racks.insert(t, parts);
+            }
+            for (i, t) in s.topics.iter().enumerate() {
+                if ids >> (i % 8) & 1 == 1 {
+                    let id = rebalance_lab::assignor::derived_topic_id(&format!("{}!", t.name));
+                    s.topic_ids.insert(t.name.clone(), id.to_string());
+                }
             }
             let mut st = LinkState::default();
             for m in members {
@@ -455,4 +463,59 @@ fn members_listing_the_same_topics_share_one_list() {
         ["orders-v2", "payments", "gone"]
     );
     assert_eq!(back.members[0].topics[..], ["orders", "payments"]);
+}
+
+#[test]
+fn topic_ids_are_typed_checked_carried_and_kept_through_renames() {
+    use rebalance_lab::assignor::derived_topic_id;
+    use rebalance_lab::scenario::edit;
+    let mut s = rebalance_lab::scenario::presets::preset("three-topics").unwrap();
+    s.assignor = AssignorKind::Uniform;
+    let id = derived_topic_id("elsewhere").to_string();
+    edit::set_topic_id(&mut s, 0, &format!(" {id} ")).unwrap();
+    let name = s.topics[0].name.clone();
+    assert_eq!(s.topic_ids.get(&name), Some(&id));
+    // the group's input carries it: the broker's assignors order topics by it
+    let input = s.group_input();
+    assert!(input
+        .topic_ids
+        .iter()
+        .any(|(n, u)| *n == name && u.to_string() == id));
+    // refused: not an id, or another topic's (its derived id, or one given to it)
+    let e = edit::set_topic_id(&mut s, 1, "not-an-id").unwrap_err();
+    assert!(e.contains("22 base64url characters"), "{e}");
+    let other = derived_topic_id(&s.topics[2].name).to_string();
+    let e = edit::set_topic_id(&mut s, 1, &other).unwrap_err();
+    assert!(
+        e.contains(&s.topics[2].name) && e.contains("names one topic"),
+        "{e}"
+    );
+    let e = edit::set_topic_id(&mut s, 1, &id).unwrap_err();
+    assert!(e.contains(&name), "{e}");
+    // carried by the link, and read back the same
+    let st = LinkState {
+        scenario: s.clone(),
+        ..Default::default()
+    };
+    let f = to_fragment(&st);
+    assert!(f.contains(";xi="), "{f}");
+    assert_eq!(from_fragment(&f).unwrap().scenario.topic_ids, s.topic_ids);
+    // a renamed topic keeps its id; a removed one drops it; empty text gives back the
+    // derived id
+    edit::rename_topic(&mut s, 0, "renamed").unwrap();
+    assert_eq!(s.topic_ids.get("renamed"), Some(&id));
+    assert!(s.topic_ids.get(&name).is_none());
+    edit::set_topic_id(&mut s, 0, "").unwrap();
+    assert!(s.topic_ids.is_empty());
+    edit::set_topic_id(&mut s, 1, &id).unwrap();
+    edit::remove_topic(&mut s, 1);
+    assert!(s.topic_ids.is_empty());
+    // a damaged id in a link is refused with what and where
+    let bad = f.replace(&id, &id[..20]);
+    let e = from_fragment(&bad).unwrap_err();
+    assert!(e.message.starts_with("topic ids: topic"), "{e}");
+    assert!(
+        bad[e.position..].starts_with("xi=") || bad[..e.position].ends_with("xi="),
+        "{e} {bad}"
+    );
 }

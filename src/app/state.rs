@@ -154,6 +154,12 @@ pub enum Action {
         index: usize,
         text: String,
     },
+    /// A topic's id typed (the broker's assignors read it; empty: the derived id).
+    #[cfg(broker_page)]
+    SetTopicId {
+        index: usize,
+        text: String,
+    },
     AddMember,
     /// "members: N": the group gets N members in one step (joins or leaves at the end).
     SetMemberCount(String),
@@ -278,6 +284,12 @@ impl AppState {
                 edit::set_partition_racks(s, index, &text),
                 HistoryMode::Replace,
                 format!("topic-{index}-racks"),
+            ),
+            #[cfg(broker_page)]
+            Action::SetTopicId { index, text } => (
+                edit::set_topic_id(s, index, &text),
+                HistoryMode::Replace,
+                format!("topic-{index}-id"),
             ),
             Action::RemoveTopic(index) => {
                 edit::remove_topic(s, index);

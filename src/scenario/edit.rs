@@ -80,6 +80,46 @@ pub fn rename_topic(s: &mut Scenario, index: usize, name: &str) -> Result<(), St
     if let Some(r) = s.partition_racks.remove(&old) {
         s.partition_racks.insert(name.to_string(), r);
     }
+    // (the topic keeps its id: only the broker's assignors read ids, and only a page that
+    // runs them has any)
+    #[cfg(broker_page)]
+    if let Some(id) = s.topic_ids.remove(&old) {
+        s.topic_ids.insert(name.to_string(), id);
+    }
+    Ok(())
+}
+
+/// Sets a topic's id (Kafka's `Uuid` text, 22 base64url characters) from typed text; empty
+/// text gives the topic back its derived id ([`crate::assignor::derived_topic_id`]). Two
+/// topics never share an id.
+#[cfg(broker_page)]
+pub fn set_topic_id(s: &mut Scenario, index: usize, text: &str) -> Result<(), String> {
+    let name = s.topics.get(index).ok_or("no such topic")?.name.clone();
+    let text = text.trim();
+    if text.is_empty() {
+        s.topic_ids.remove(&name);
+        return Ok(());
+    }
+    let id = crate::java::Uuid::parse(text)
+        .map_err(|e| e.message)?
+        .to_string();
+    let of = |t: &str| {
+        s.topic_ids
+            .get(t)
+            .cloned()
+            .unwrap_or_else(|| crate::assignor::derived_topic_id(t).to_string())
+    };
+    if let Some(other) = s
+        .topics
+        .iter()
+        .find(|t| t.name != name && of(&t.name) == id)
+    {
+        return Err(format!(
+            "topic \"{}\" already has the id {id}: a topic id names one topic",
+            other.name
+        ));
+    }
+    s.topic_ids.insert(name, id);
     Ok(())
 }
 
@@ -134,6 +174,8 @@ pub fn remove_topic(s: &mut Scenario, index: usize) {
     if index < s.topics.len() {
         let t = s.topics.remove(index);
         s.partition_racks.remove(&t.name);
+        #[cfg(broker_page)]
+        s.topic_ids.remove(&t.name);
     }
 }
 

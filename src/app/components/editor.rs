@@ -46,6 +46,9 @@ struct TopicRowProps {
     index: usize,
     topic: Topic,
     racks: Option<Vec<Vec<String>>>,
+    /// Its topic id, shown only where the broker's assignors run (they read it).
+    #[cfg(broker_page)]
+    id: Option<String>,
     refusal: Option<(String, String)>,
     dispatch: Callback<Action>,
 }
@@ -87,11 +90,49 @@ fn topic_row(p: &TopicRowProps) -> Html {
             <input class="topic-racks" id={racks_field.clone()} aria-label="Replica racks per partition"
                 placeholder="replica racks per partition: a,b; b,c; …" value={racks_text} oninput={set_racks}
                 title="For rack-aware range (KIP-881): the racks of each partition's replicas, partitions split by ';', racks by ','" />
+            { topic_id_field(p) }
             { refusal_html(&name_field, &p.refusal) }
             { refusal_html(&part_field, &p.refusal) }
             { refusal_html(&racks_field, &p.refusal) }
         </li>
     }
+}
+
+/// The topic's id, where the page runs the broker's assignors and one of them is chosen.
+#[cfg(broker_page)]
+fn topic_id_field(p: &TopicRowProps) -> Html {
+    let Some(id) = &p.id else {
+        return Html::default();
+    };
+    let i = p.index;
+    let set = p.dispatch.reform(move |e: InputEvent| Action::SetTopicId {
+        index: i,
+        text: input_value(&e),
+    });
+    let field = format!("topic-{i}-id");
+    html! {
+        <>
+            <input class="topic-id" id={field.clone()} aria-label={format!("Topic id of {}", p.topic.name)} value={id.clone()} oninput={set}
+                spellcheck="false" title="Kafka's topic id (a Uuid, 22 base64url characters): the broker's assignors order topics by it. Empty: an id derived from the name." />
+            { refusal_html(&field, &p.refusal) }
+        </>
+    }
+}
+
+#[cfg(not(broker_page))]
+fn topic_id_field(_: &TopicRowProps) -> Html {
+    Html::default()
+}
+
+/// A topic's id as its row shows it (None: the row shows none).
+#[cfg(broker_page)]
+fn topic_id(s: &crate::scenario::Scenario, name: &str) -> Option<String> {
+    s.assignor.is_broker().then(|| {
+        s.topic_ids
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| crate::assignor::derived_topic_id(name).to_string())
+    })
 }
 
 /// Above this many topics a member's subscription is one line until opened.
@@ -212,6 +253,13 @@ pub fn use_editor(props: &Props) -> Html {
         let names: Vec<String> = s.topics.iter().map(|t| t.name.clone()).collect();
         use_memo(names, |n| n.clone())
     };
+    #[cfg(broker_page)]
+    let topics = s.topics.iter().enumerate().map(|(i, t)| {
+        html! {
+            <TopicRow key={i} index={i} topic={t.clone()} racks={s.partition_racks.get(&t.name).cloned()} id={topic_id(s, &t.name)} refusal={refusal_for_row(&props.refusal, &format!("topic-{i}"))} dispatch={d.clone()} />
+        }
+    });
+    #[cfg(not(broker_page))]
     let topics = s.topics.iter().enumerate().map(|(i, t)| {
         html! {
             <TopicRow key={i} index={i} topic={t.clone()} racks={s.partition_racks.get(&t.name).cloned()} refusal={refusal_for_row(&props.refusal, &format!("topic-{i}"))} dispatch={d.clone()} />

@@ -31,7 +31,7 @@ pub fn explain(
                 .value(),
         ))
     });
-    let range = a.assignor == AssignorKind::Range;
+    let range = matches!(a.assignor, AssignorKind::Range | AssignorKind::ServerRange);
     // The table as one escaped markup string: a row per subscriber (up to 200 until "Show
     // all"), each of which would otherwise be several virtual nodes.
     let mut t = String::new();

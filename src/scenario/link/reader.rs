@@ -319,6 +319,31 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                     }
                 }
             }
+            #[cfg(broker_page)]
+            "i" => {
+                // `name!id,name!id`: each topic's id, Kafka's Uuid text
+                for pair in v.split(',') {
+                    let (name, id) = pair
+                        .split_once('!')
+                        .ok_or_else(|| val.err("topic ids: expected name!id pairs split by ','"))?;
+                    let name = super::text::unescape(name)
+                        .map_err(|e| val.err(format!("topic ids: {e}")))?;
+                    let id = crate::java::Uuid::parse(id).map_err(|e| {
+                        val.err(format!(
+                            "topic ids: topic \"{}\": {}",
+                            shorten(&name),
+                            e.message
+                        ))
+                    })?;
+                    if state.scenario.topic_ids.contains_key(&name) {
+                        return Err(val.err(format!(
+                            "topic ids: topic \"{}\" is given two ids",
+                            shorten(&name)
+                        )));
+                    }
+                    state.scenario.topic_ids.insert(name, id.to_string());
+                }
+            }
             "c" => {
                 let n = state.scenario.members.len();
                 let mut slots = Vec::new();

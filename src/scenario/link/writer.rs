@@ -261,6 +261,21 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
     for (i, t) in &state.hex_drafts {
         extra(&format!("h{i}"), t);
     }
+    // The topics' ids (the broker's assignors read them), where the page runs those: a
+    // page without them keeps the part as it came (app state from another build).
+    #[cfg(broker_page)]
+    if !s.topic_ids.is_empty() {
+        let mut ids = String::new();
+        for (i, (name, id)) in s.topic_ids.iter().enumerate() {
+            if i > 0 {
+                ids.push(',');
+            }
+            escape(name, &mut ids);
+            ids.push('!');
+            ids.push_str(id);
+        }
+        extra("i", &ids);
+    }
     if let Some((p, renames)) = &state.pinned {
         extra(
             "p",
