@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 const IMG: &str = "<img src=x onerror=alert(1)>";
 
 /// The built app: dist/, or the directory `REBALANCE_LAB_DIST` names (the lesson's build,
-/// dist-lesson/, for the `lesson_` tests: scripts/test.sh).
+/// dist-full/, for the `lesson_` and `broker_` tests: scripts/test.sh).
 fn dist() -> PathBuf {
     let d = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join(std::env::var("REBALANCE_LAB_DIST").unwrap_or_else(|_| "dist".into()));
@@ -1966,14 +1966,14 @@ async fn hidden_state(c: &Client) -> (Value, Value, Value) {
     (v[0].clone(), v[1].clone(), v[2].clone())
 }
 
-/// The range lesson (issue 17), in the lesson's build (`--features lesson`, dist-lesson/):
+/// The range lesson (issue 17), in the lesson's build (`--features lesson`, dist-full/):
 /// opened from the header, walked from the first step to the last, with one wrong
 /// prediction (an option), right ones typed and clicked (counts, then cells in the grid),
 /// the answer shown on the others; the owners hidden while a step asks; then two steps back,
 /// and a reload lands on the same step with the same outcomes. axe finds nothing serious on
 /// a step that asks and on one that tells.
 #[tokio::test(flavor = "multi_thread")]
-#[ignore = "needs dist-lesson/ and chromedriver: run by scripts/test.sh"]
+#[ignore = "needs dist-full/ and chromedriver: run by scripts/test.sh"]
 async fn lesson_the_range_lesson_from_start_to_end_and_back() {
     let axe = std::env::var("AXE")
         .ok()
@@ -2330,5 +2330,254 @@ async fn a_large_group_is_computed_in_the_worker() {
         (grid_is_the_core_s_answer(&c).await? == 10_002).then_some(())
     })
     .await;
+    finish(c).await;
+}
+
+/// Chooses `value` in the select at `css` as a person would (a change event).
+async fn choose(c: &Client, css: &str, value: &str) {
+    let el = c.find(Locator::Css(css)).await.unwrap();
+    c.execute(
+        "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change', {bubbles: true}));",
+        vec![serde_json::to_value(&el).unwrap(), json!(value)],
+    )
+    .await
+    .unwrap();
+}
+
+/// The state the page's link carries now.
+async fn link_state(c: &Client) -> rebalance_lab::scenario::link::LinkState {
+    let url = c.current_url().await.unwrap();
+    rebalance_lab::scenario::link::from_fragment(url.fragment().unwrap_or("")).unwrap()
+}
+
+/// Each member's partitions of each topic under `a` (the grid's reading).
+fn by_member(
+    s: &rebalance_lab::scenario::Scenario,
+    a: &rebalance_lab::assignor::Assignment,
+) -> BTreeMap<String, BTreeMap<String, Vec<u32>>> {
+    let mut g: BTreeMap<String, BTreeMap<String, Vec<u32>>> = BTreeMap::new();
+    for m in &s.members {
+        g.insert(m.id.clone(), BTreeMap::new());
+    }
+    for t in &a.topics {
+        for (p, o) in t.owners.iter().enumerate() {
+            if let Some(m) = s.members.get(*o as usize) {
+                g.get_mut(&m.id)
+                    .unwrap()
+                    .entry(t.topic.clone())
+                    .or_default()
+                    .push(p as u32);
+            }
+        }
+    }
+    g
+}
+
+/// Issue 15 in the page built with the broker's assignors (dist-full/): the protocol choice,
+/// the broker's uniform and range giving the core's answers (each checked against the group
+/// the link carries, topic ids included), what the broker does, topic ids typed and refused,
+/// and, with a baseline pinned and a member added, the reconciliation heartbeat by heartbeat
+/// beside the classic rebalances of the same change; back to classic, the ids are gone from
+/// the editor and the grid is range's again.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist-full/ and chromedriver: run by scripts/test.sh"]
+async fn broker_the_consumer_protocol_in_the_page() {
+    use rebalance_lab::assignor::{derived_topic_id, range, server_range, uniform, AssignorKind};
+    use rebalance_lab::scenario::link::{to_fragment, LinkState};
+    use rebalance_lab::scenario::whatif::{reconciliation, with_previous};
+    use rebalance_lab::scenario::{Member, Scenario, Topic};
+    let axe = std::env::var("AXE")
+        .ok()
+        .and_then(|p| std::fs::read_to_string(p).ok());
+    let mut s = Scenario::default();
+    for (name, n) in [("orders", 8), ("payments", 3), ("audit", 2)] {
+        s.topics.push(Topic {
+            name: name.into(),
+            partitions: n,
+        });
+    }
+    for id in ["consumer-b", "consumer-a", "consumer-10", "consumer-2"] {
+        s.members
+            .push(Member::new(id, &["orders", "payments", "audit"]));
+    }
+    let link = to_fragment(&LinkState {
+        scenario: s.clone(),
+        ..Default::default()
+    });
+    let (_d, c, base) = session().await;
+    open(&c, &format!("{base}#{link}")).await;
+    // classic: range, and no topic ids in the editor
+    assert!(c.find(Locator::Id("topic-0-id")).await.is_err());
+    choose(&c, "#protocol", "uniform").await;
+    let want = by_member(&s, &uniform(&s.group_input()).unwrap());
+    until("uniform's grid", || async {
+        let (g, _) = read_grid(&c).await;
+        (g == want).then_some(())
+    })
+    .await;
+    assert_eq!(
+        link_state(&c).await.scenario.assignor,
+        AssignorKind::Uniform
+    );
+    let explain = text_of(&c, "#explain").await.unwrap();
+    assert!(
+        explain.contains("The broker computes this")
+            && explain.contains("a Java HashMap of member ids"),
+        "{explain}"
+    );
+    // how far from the classic range, counted as the core counts it
+    let (u, r) = (uniform(&s.group_input()).unwrap(), range(&s.group_input()));
+    let differ: usize = u
+        .topics
+        .iter()
+        .map(|t| {
+            let rt = r.topics.iter().find(|x| x.topic == t.topic).unwrap();
+            t.owners
+                .iter()
+                .zip(&rt.owners)
+                .filter(|(a, b)| a != b)
+                .count()
+        })
+        .sum();
+    assert_eq!(
+        attr_of(&c, "#broker-status", "data-differ-from-range").await,
+        Some(differ.to_string())
+    );
+    // the assignor choice lists the broker's two
+    let options = c
+        .execute(
+            "return [...document.querySelectorAll('#assignor option')].map(o => o.value);",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(options, json!(["uniform", "server-range"]));
+    // topic ids: shown (derived from the name until typed), refused when not an id, and a
+    // typed one rides in the link and orders the broker's topics
+    let shown = c
+        .find(Locator::Id("topic-0-id"))
+        .await
+        .unwrap()
+        .prop("value")
+        .await
+        .unwrap();
+    assert_eq!(shown, Some(derived_topic_id("orders").to_string()));
+    paste(&c, "#topic-0-id", "not-an-id").await;
+    let msg = until("the id refusal", || async {
+        text_of(&c, ".refusal[data-field='topic-0-id']").await
+    })
+    .await;
+    assert!(msg.contains("22 base64url characters"), "{msg}");
+    let id = derived_topic_id("somewhere-else").to_string();
+    paste(&c, "#topic-0-id", &id).await;
+    let s = until("the id in the link", || async {
+        let st = link_state(&c).await;
+        (st.scenario.topic_ids.get("orders") == Some(&id)).then_some(st.scenario)
+    })
+    .await;
+    let want = by_member(&s, &uniform(&s.group_input()).unwrap());
+    until("uniform's grid with the typed id", || async {
+        let (g, _) = read_grid(&c).await;
+        (g == want).then_some(())
+    })
+    .await;
+    // pin, add a member: the broker reconciles
+    click(&c, Locator::Id("pin")).await;
+    click(&c, Locator::Id("add-member")).await;
+    until("the fifth member", || async {
+        c.find(Locator::Id("member-4-id")).await.ok().map(|_| ())
+    })
+    .await;
+    let hb = until("the reconciliation", || async {
+        attr_of(&c, "#reconcile", "data-heartbeats").await
+    })
+    .await;
+    let st = link_state(&c).await;
+    let base_line = st.baseline.clone().unwrap().unwrap();
+    let input = with_previous(&st.scenario.group_input(), &base_line);
+    let a = uniform(&input).unwrap();
+    let want = by_member(&st.scenario, &a);
+    assert_eq!(read_grid(&c).await.0, want);
+    let r = reconciliation(&base_line, &input, &a);
+    let heartbeats = r.heartbeats_until_stable.unwrap();
+    assert!(heartbeats >= 1);
+    assert_eq!(hb, heartbeats.to_string());
+    for m in r.members.iter() {
+        let n = |p: &rebalance_lab::group::reconcile::Partitions| -> usize {
+            p.iter().map(|(_, x)| x.len()).sum::<usize>()
+        };
+        let moving = n(&m.revoke) + n(&m.take_now) + n(&m.wait) > 0;
+        let row = format!("#reconcile-table tr[data-reconcile-member='{}']", m.member);
+        if moving {
+            assert_eq!(
+                attr_of(&c, &row, "data-revoke").await,
+                Some(n(&m.revoke).to_string()),
+                "{}",
+                m.member
+            );
+            assert_eq!(
+                attr_of(&c, &row, "data-wait").await,
+                Some(n(&m.wait).to_string())
+            );
+            assert_eq!(
+                attr_of(&c, &row, "data-stable").await,
+                Some(m.stable_after.unwrap().to_string())
+            );
+        } else {
+            assert!(c.find(Locator::Css(&row)).await.is_err(), "{}", m.member);
+        }
+    }
+    let said = text_of(&c, "#reconcile").await.unwrap();
+    assert!(
+        said.contains(&format!("{heartbeats} heartbeat"))
+            && said.contains("A classic eager rebalance"),
+        "{said}"
+    );
+    // the what-if's table: the broker's lines count heartbeats, not rebalances
+    for kind in ["uniform", "server-range", "range", "cooperative-sticky"] {
+        let row = format!("#assignor-changes tr[data-assignor='{kind}']");
+        until(kind, || async { attr_of(&c, &row, "data-moved").await }).await;
+    }
+    assert_eq!(
+        attr_of(
+            &c,
+            "#assignor-changes tr[data-assignor='uniform']",
+            "data-rebalances"
+        )
+        .await,
+        Some(heartbeats.to_string())
+    );
+    lesson_axe(&c, axe.as_deref(), "the broker's reconciliation").await;
+    // server-range: the core's answer, the classic range's arithmetic
+    choose(&c, "#assignor", "server-range").await;
+    let st = until("server-range", || async {
+        let st = link_state(&c).await;
+        (st.scenario.assignor == AssignorKind::ServerRange).then_some(st)
+    })
+    .await;
+    let want = by_member(&st.scenario, &server_range(&st.scenario.group_input()));
+    until("server-range's grid", || async {
+        let (g, _) = read_grid(&c).await;
+        (g == want).then_some(())
+    })
+    .await;
+    let explain = text_of(&c, "#explain").await.unwrap();
+    assert!(explain.contains("group.remote.assignor=range"), "{explain}");
+    assert!(c.find(Locator::Css("#explain .arith")).await.is_ok());
+    // back to classic
+    choose(&c, "#protocol", "range").await;
+    until("range again", || async {
+        let st = link_state(&c).await;
+        (st.scenario.assignor == AssignorKind::Range).then_some(())
+    })
+    .await;
+    until("the ids gone from the editor", || async {
+        c.find(Locator::Id("topic-0-id"))
+            .await
+            .is_err()
+            .then_some(())
+    })
+    .await;
+    no_panic(&c).await;
     finish(c).await;
 }

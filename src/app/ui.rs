@@ -569,7 +569,7 @@ fn assignor_options(kind: AssignorKind) -> String {
     ];
     for &(k, label) in listed.iter() {
         let broker = matches!(k, AssignorKind::Uniform | AssignorKind::ServerRange);
-        if broker && k != kind {
+        if !cfg!(broker_page) && broker && k != kind {
             continue;
         }
         m.push_str(&format!(

@@ -256,6 +256,27 @@ pub fn reconciliation(
     crate::group::reconcile::reconcile(&before, &target)
 }
 
+/// For the broker's assignors, the heartbeats reconciliation from `base` to `after` takes;
+/// None for the client's (only where the page runs the broker's assignors: build.rs).
+#[cfg(broker_page)]
+fn heartbeats_of(
+    k: AssignorKind,
+    base: &Baseline,
+    is: &GroupInput,
+    after: &Assignment,
+) -> Option<u32> {
+    k.is_broker().then(|| {
+        reconciliation(base, is, after)
+            .heartbeats_until_stable
+            .unwrap_or(0)
+    })
+}
+
+#[cfg(not(broker_page))]
+fn heartbeats_of(_: AssignorKind, _: &Baseline, _: &GroupInput, _: &Assignment) -> Option<u32> {
+    None
+}
+
 fn plural(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
@@ -568,11 +589,7 @@ pub fn change_after(before: Before, now: &Scenario) -> AssignorChange {
     let d = diff(&base, &is, &after);
     // The broker's assignors: no rebalance; the partitions that move pause, each from its
     // revocation to its new owner's next heartbeat, for the heartbeats reconciliation takes.
-    let heartbeats = k.is_broker().then(|| {
-        reconciliation(&base, &is, &after)
-            .heartbeats_until_stable
-            .unwrap_or(0)
-    });
+    let heartbeats = heartbeats_of(k, &base, &is, &after);
     AssignorChange {
         before: max_min,
         after: after.max_min(),
