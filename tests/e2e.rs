@@ -2452,6 +2452,34 @@ async fn broker_the_consumer_protocol_in_the_page() {
         .await
         .unwrap();
     assert_eq!(options, json!(["uniform", "server-range"]));
+    // the side-by-side table has the broker's two, member by member
+    let g = server_range(&s.group_input());
+    for (i, m) in s.members.iter().enumerate() {
+        let row = format!("#compare-broker tr[data-compare-member='{}']", m.id);
+        let cell = |k: &'static str| {
+            let (c, row) = (c.clone(), row.clone());
+            async move {
+                attr_of(
+                    &c,
+                    &format!("{row} td[data-{k}-total]"),
+                    &format!("data-{k}-total"),
+                )
+                .await
+            }
+        };
+        assert_eq!(
+            cell("uniform").await,
+            Some(u.totals[i].to_string()),
+            "{}",
+            m.id
+        );
+        assert_eq!(
+            cell("server-range").await,
+            Some(g.totals[i].to_string()),
+            "{}",
+            m.id
+        );
+    }
     // topic ids: shown (derived from the name until typed), refused when not an id, and a
     // typed one rides in the link and orders the broker's topics
     let shown = c

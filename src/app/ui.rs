@@ -40,6 +40,11 @@ pub struct Computed {
     /// Cooperative-sticky's first round on the same change when another assignor is on
     /// screen and somebody owned partitions before (the group panel's cooperative column).
     pub cooperative: RefCell<Option<Result<assignor::Assignment, String>>>,
+    /// The broker's uniform (None where it refuses the group) and range on the same group,
+    /// for the what-if's side-by-side table: a group within the page's bound for computing
+    /// before the repaint only.
+    #[cfg(broker_page)]
+    pub broker: Option<(Option<assignor::Assignment>, assignor::Assignment)>,
     /// What is left to compute.
     pub later: RefCell<Later>,
     /// The task that computes the next part of it.
@@ -300,6 +305,13 @@ pub fn app() -> Html {
                     super::worker::post(s, input, move || on_answer.force_update())
                 })
             });
+            #[cfg(broker_page)]
+            let broker = (small && !to_worker).then(|| {
+                (
+                    assignor::uniform(&input).ok(),
+                    assignor::server_range(&input),
+                )
+            });
             let sticky = (!matches!(s.assignor, AssignorKind::Range | AssignorKind::RoundRobin))
                 .then(|| {
                     // The sticky assignors' input carries each member's previous assignment
@@ -343,6 +355,8 @@ pub fn app() -> Html {
                 cooperative: owned_before && s.assignor != AssignorKind::CooperativeSticky,
             };
             let mut c = Computed {
+                #[cfg(broker_page)]
+                broker,
                 cooperative: RefCell::new(None),
                 sticky,
                 round2: *round2,
@@ -602,8 +616,8 @@ fn broker_status(c: &Computed, a: &assignor::Assignment, m: &mut String) {
         })
         .sum();
     m.push_str(&format!(
-        "<div class=\"sticky-status\" id=\"broker-status\" data-differ-from-range=\"{differ}\"><p class=\"hint\">The broker computes this assignment (group.protocol=consumer): no JoinGroup, no vote, no leader; the group panel below describes the classic protocol. Against the classic RangeAssignor on the same group, {differ} partition {} another owner.</p>",
-        if differ == 1 { "has" } else { "s have" }
+        "<div class=\"sticky-status\" id=\"broker-status\" data-differ-from-range=\"{differ}\"><p class=\"hint\">The broker computes this assignment (group.protocol=consumer): no JoinGroup, no vote, no leader; the group panel below describes the classic protocol. Against the classic RangeAssignor on the same group, {differ} partition{} another owner.</p>",
+        if differ == 1 { " has" } else { "s have" }
     ));
     let Some(base) = &c.baseline else {
         m.push_str("<p class=\"hint\">Pin a baseline, then change the group, to see how the members reconcile to the new target.</p></div>");

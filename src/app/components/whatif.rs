@@ -206,6 +206,56 @@ pub fn what_if(
             { crate::app::components::markup("side-by-side", "<h3>Range and round-robin side by side</h3>".to_string() + &crate::app::markup::side_by_side(&rows, (&skew(r), &skew(o)), differ)) }
             { show_all_toggle(all, c.input.members.len(), "compare") }
             { Html::from_html_unchecked(format!("<p class=\"compare-differ\">{} differ between the two.</p>", plural(differ as u32, "partition owner", "partition owners")).into()) }
+            { broker_side_by_side(c, **all) }
         </section>
     }
+}
+
+/// The broker's uniform and range on the same group, member by member (`#compare-broker`,
+/// `data-uniform-total`, `data-server-range-total`): uniform as the grid shows it when it is
+/// the scenario's assignor (from the pinned baseline), otherwise from the members' own
+/// partitions.
+#[cfg(broker_page)]
+fn broker_side_by_side(c: &Computed, all: bool) -> Html {
+    let Some((fresh, server)) = &c.broker else {
+        return Html::default();
+    };
+    let uniform = match c.kind {
+        crate::assignor::AssignorKind::Uniform => c.assignment(),
+        _ => fresh.as_ref(),
+    };
+    let mut m = String::from("<h3>The broker's uniform and range on the same group</h3><table class=\"compare\" id=\"compare-broker\"><thead><tr><th>member</th><th>uniform</th><th>range (the broker's)</th></tr></thead><tbody>");
+    for (i, id) in c
+        .input
+        .members
+        .iter()
+        .map(|m| m.id.as_str())
+        .enumerate()
+        .take(members_shown(all, c.input.members.len()))
+    {
+        m.push_str("<tr data-compare-member=\"");
+        crate::app::markup::escape_into(id, &mut m);
+        m.push_str("\"><td>");
+        crate::app::markup::escape_into(id, &mut m);
+        m.push_str("</td>");
+        match uniform.and_then(|u| u.totals.get(i)) {
+            Some(u) => m.push_str(&format!("<td data-uniform-total=\"{u}\">{u}</td>")),
+            None => m.push_str("<td>–</td>"),
+        }
+        let r = server.totals.get(i).copied().unwrap_or(0);
+        m.push_str(&format!(
+            "<td data-server-range-total=\"{r}\">{r}</td></tr>"
+        ));
+    }
+    m.push_str("</tbody><tfoot><tr><td>skew</td><td>");
+    m.push_str(&uniform.map_or("uniform gives no answer for this group".to_string(), skew));
+    m.push_str("</td><td>");
+    m.push_str(&skew(server));
+    m.push_str("</td></tr></tfoot></table>");
+    crate::app::components::markup("side-by-side-broker", m)
+}
+
+#[cfg(not(broker_page))]
+fn broker_side_by_side(_: &Computed, _: bool) -> Html {
+    Html::default()
 }
