@@ -1912,7 +1912,7 @@ async fn appears(c: &Client, what: &str, css: &str) {
 
 /// axe-core's serious and critical findings on the page as it is (none expected), when
 /// `AXE` names axe.min.js.
-async fn lesson_axe(c: &Client, axe: Option<&str>, state: &str) {
+async fn page_axe(c: &Client, axe: Option<&str>, state: &str) {
     let Some(axe) = axe else { return };
     let found = c
         .execute_async(
@@ -1925,7 +1925,7 @@ async fn lesson_axe(c: &Client, axe: Option<&str>, state: &str) {
         )
         .await
         .unwrap();
-    println!("axe, the lesson, {state}: {found}");
+    println!("axe, {state}: {found}");
     assert_eq!(found, json!([]), "axe on {state}");
 }
 
@@ -1986,7 +1986,7 @@ async fn lesson_the_range_lesson_from_start_to_end_and_back() {
     let (predict, totals, _) = hidden_state(&c).await;
     assert_eq!(predict, json!("choice"));
     assert_eq!(totals, json!("hidden"));
-    lesson_axe(&c, axe.as_deref(), "a step that asks").await;
+    page_axe(&c, axe.as_deref(), "the lesson, a step that asks").await;
     // Check with nothing picked: asked again, nothing recorded.
     click(&c, Locator::Id("lesson-check")).await;
     appears(&c, "the refusal", "#lesson-refused").await;
@@ -2105,7 +2105,7 @@ async fn lesson_the_range_lesson_from_start_to_end_and_back() {
     assert!(lesson_text(&c, "lesson-progress")
         .await
         .contains("2 right, 1 wrong"));
-    lesson_axe(&c, axe.as_deref(), "a step that tells").await;
+    page_axe(&c, axe.as_deref(), "the lesson, a step that tells").await;
     // Two steps back, then the link reloaded: the same step, the same outcomes.
     click(&c, Locator::Id("lesson-back")).await;
     on_step(&c, 16).await;
@@ -2575,7 +2575,7 @@ async fn broker_the_consumer_protocol_in_the_page() {
         .await,
         Some(heartbeats.to_string())
     );
-    lesson_axe(&c, axe.as_deref(), "the broker's reconciliation").await;
+    page_axe(&c, axe.as_deref(), "the broker's reconciliation").await;
     // server-range: the core's answer, the classic range's arithmetic
     choose(&c, "#assignor", "server-range").await;
     let st = until("server-range", || async {
@@ -2606,6 +2606,212 @@ async fn broker_the_consumer_protocol_in_the_page() {
             .then_some(())
     })
     .await;
+    no_panic(&c).await;
+    finish(c).await;
+}
+
+/// The last file the page handed to the browser (web/boot.js keeps it for these tests),
+/// once it is `ext`'s.
+async fn downloaded(c: &Client, ext: &str) -> Value {
+    until(ext, || async {
+        let v = c
+            .execute("return window.rlLastDownload || null;", vec![])
+            .await
+            .ok()?;
+        v["file"].as_str()?.ends_with(ext).then_some(v)
+    })
+    .await
+}
+
+/// Issue 18 in the page built with it (dist-full/): what kafka-consumer-groups.sh printed
+/// (Kafka 3.x, the offsets, members and state views pasted together) is read into the group,
+/// its observed assignment pinned, the grid being the core's answer for the strategy --state
+/// names; the lag on the grid and per member; garbled text refused with its line and column,
+/// the group kept; the planner's point for three members equal to the command-line tool's
+/// assignment of that group, and applied as a what-if; the grid exported as SVG (one cell
+/// per partition) and as a PNG of the SVG's size.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist-full/ and chromedriver: run by scripts/test.sh"]
+async fn import_paste_plan_and_export() {
+    use rebalance_lab::assignor::{range, round_robin, AssignorKind};
+    use rebalance_lab::scenario::planner::{seed_for, with_members};
+    let axe = std::env::var("AXE")
+        .ok()
+        .and_then(|p| std::fs::read_to_string(p).ok());
+    let text = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/kafka-consumer-groups/3.x-all-views.txt"),
+    )
+    .unwrap();
+    let import = rebalance_lab::import::parse(&text).unwrap();
+    let (_d, c, base) = session().await;
+    open(&c, &base).await;
+    // garbled text first: refused with its line and column, the group on screen kept
+    let before = c.current_url().await.unwrap().to_string();
+    click(&c, Locator::Css("#import summary")).await;
+    paste(
+        &c,
+        "#import-text",
+        "GROUP  TOPIC  PARTITION  CONSUMER-ID\ng  orders  x  c-1\n",
+    )
+    .await;
+    click(&c, Locator::Id("import-run")).await;
+    let e = until("the refusal", || async {
+        text_of(&c, "#import-error").await
+    })
+    .await;
+    assert!(e.contains("line 2") && e.contains("column"), "{e}");
+    assert_eq!(c.current_url().await.unwrap().to_string(), before);
+    // the real output
+    paste(&c, "#import-text", &text).await;
+    click(&c, Locator::Id("import-run")).await;
+    appears(&c, "the summary", "#import-summary").await;
+    let st = link_state(&c).await;
+    let s = st.scenario.clone();
+    assert_eq!(
+        s.assignor,
+        AssignorKind::RoundRobin,
+        "--state names roundrobin"
+    );
+    assert_eq!(s.group_id.as_deref(), Some("orders-app"));
+    assert_eq!(s.members.len(), import.scenario.members.len());
+    let want = by_member(&s, &round_robin(&s.group_input()));
+    until("the grid", || async {
+        let (g, _) = read_grid(&c).await;
+        (g == want).then_some(())
+    })
+    .await;
+    // the observed assignment is the baseline
+    let observed = st.baseline.unwrap().unwrap();
+    for (id, topics) in import.assignment.iter() {
+        for (t, ps) in topics.iter() {
+            for p in ps {
+                assert_eq!(observed.owner(t, *p as usize), Some(id.as_str()));
+            }
+        }
+    }
+    // lag: per member, and on the grid when asked for (the largest, 42, at the top level)
+    assert_eq!(
+        attr_of(
+            &c,
+            "#lag-members tr[data-lag-member^='consumer-orders-app-1']",
+            "data-lag-sum"
+        )
+        .await,
+        Some("40".into())
+    );
+    click(&c, Locator::Id("lag-toggle")).await;
+    until("the lag on the grid", || async {
+        attr_of(
+            &c,
+            ".cell[data-topic='orders'][data-partition='6']",
+            "data-lag",
+        )
+        .await
+        .filter(|l| l == "4")
+    })
+    .await;
+    assert_eq!(
+        attr_of(
+            &c,
+            ".cell[data-topic='orders'][data-partition='0']",
+            "data-lag-value"
+        )
+        .await,
+        Some("10".into())
+    );
+    assert!(c.find(Locator::Css("#grid[data-lag-on]")).await.is_ok());
+    page_axe(&c, axe.as_deref(), "an imported group with its lag").await;
+    // exports: the SVG parses with one cell per partition; the PNG is that picture
+    click(&c, Locator::Id("export-svg")).await;
+    let svg = downloaded(&c, ".svg").await;
+    assert_eq!(svg["file"], json!("rebalance-lab-orders-app.svg"));
+    let svg_text = svg["text"].as_str().unwrap().to_string();
+    let doc = roxmltree::Document::parse(&svg_text).unwrap();
+    let cells = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("cell"))
+        .count() as u32;
+    assert_eq!(cells, s.topics.iter().map(|t| t.partitions).sum::<u32>());
+    let (w, h) = (
+        doc.root_element()
+            .attribute("width")
+            .unwrap()
+            .parse::<u32>()
+            .unwrap(),
+        doc.root_element()
+            .attribute("height")
+            .unwrap()
+            .parse::<u32>()
+            .unwrap(),
+    );
+    click(&c, Locator::Id("export-png")).await;
+    let png = downloaded(&c, ".png").await;
+    let head: Vec<u8> = serde_json::from_value(png["head"].clone()).unwrap();
+    assert_eq!(&head[..8], b"\x89PNG\r\n\x1a\n");
+    assert_eq!(&head[12..16], b"IHDR");
+    let be = |b: &[u8]| u32::from_be_bytes([b[0], b[1], b[2], b[3]]);
+    assert_eq!((be(&head[16..20]), be(&head[20..24])), (w, h));
+    click(&c, Locator::Id("export-json")).await;
+    let json_file = downloaded(&c, ".json").await;
+    let back: Value = serde_json::from_str(json_file["text"].as_str().unwrap()).unwrap();
+    assert_eq!(back["group_id"], json!("orders-app"));
+    assert_eq!(back["lag"]["orders"][6], json!(42));
+    // the planner: its point for 3 members is the command-line tool's answer for the group
+    // grown to 3 as the planner grows it
+    click(&c, Locator::Id("planner-toggle")).await;
+    appears(&c, "the planner", "#planner-chart").await;
+    let three = with_members(&s, 3, seed_for(&s));
+    let mut grown = three.clone();
+    for m in &mut grown.members {
+        m.owned = Default::default();
+    }
+    let file =
+        rebalance_lab::export::json::scenario_json(&grown, None, Some(AssignorKind::Range), None);
+    let out: BTreeMap<String, BTreeMap<String, Vec<u32>>> =
+        serde_json::from_str(&cli(&["assign", "-", "--assignor", "range"], Some(&file))).unwrap();
+    let totals: Vec<u32> = grown
+        .members
+        .iter()
+        .map(|m| {
+            out.get(&m.id)
+                .map_or(0, |t| t.values().map(|p| p.len() as u32).sum())
+        })
+        .collect();
+    let (max, min) = (*totals.iter().max().unwrap(), *totals.iter().min().unwrap());
+    assert_eq!((max, min), range(&grown.group_input()).max_min());
+    let cell = "#planner-table tr[data-plan-members='3'] td[data-assignor='range']";
+    assert_eq!(attr_of(&c, cell, "data-max").await, Some(max.to_string()));
+    assert_eq!(attr_of(&c, cell, "data-min").await, Some(min.to_string()));
+    // the chart as SVG: a standalone picture with a line per assignor, largest and smallest
+    click(&c, Locator::Id("planner-svg")).await;
+    let chart = downloaded(&c, "planner.svg").await;
+    assert_eq!(chart["file"], json!("rebalance-lab-orders-app.planner.svg"));
+    let chart_text = chart["text"].as_str().unwrap().to_string();
+    let doc = roxmltree::Document::parse(&chart_text).unwrap();
+    let lines = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("polyline"))
+        .count();
+    assert_eq!(lines % 2, 0);
+    assert!(lines >= 4, "{chart_text}");
+    // clicking the point applies it as a what-if against the group now
+    c.execute(
+        "document.querySelector(\"#planner-table tr[data-plan-members='3'] button\").click();",
+        vec![],
+    )
+    .await
+    .unwrap();
+    let st = until("three members", || async {
+        let st = link_state(&c).await;
+        (st.scenario.members.len() == 3).then_some(st)
+    })
+    .await;
+    let ids: Vec<&str> = st.scenario.members.iter().map(|m| m.id.as_str()).collect();
+    let want_ids: Vec<&str> = three.members.iter().map(|m| m.id.as_str()).collect();
+    assert_eq!(ids, want_ids);
+    assert!(st.baseline.is_some(), "the imported group stays pinned");
+    appears(&c, "what moved", "#moved-summary").await;
     no_panic(&c).await;
     finish(c).await;
 }

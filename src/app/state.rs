@@ -81,6 +81,25 @@ pub struct AppState {
     #[cfg(lesson_page)]
     /// The lesson on screen, when one is.
     pub lesson: Option<LessonOn>,
+    /// What an import of kafka-consumer-groups.sh output read beside the group (issue 18),
+    /// until another group is loaded.
+    #[cfg(import_page)]
+    pub imported: Option<Rc<Imported>>,
+}
+
+/// What an import read that the scenario does not carry: the lag, what Kafka's tool said,
+/// the group's state and its strategy as printed.
+#[cfg(import_page)]
+#[derive(Debug, Clone, PartialEq)]
+pub struct Imported {
+    /// Lag per partition.
+    pub lag: crate::import::Lag,
+    /// Kafka's messages, and what did not add up.
+    pub warnings: Vec<crate::import::Warning>,
+    /// The STATE cell.
+    pub state: Option<String>,
+    /// The ASSIGNMENT-STRATEGY cell.
+    pub strategy: Option<String>,
 }
 
 #[cfg(lesson_page)]
@@ -131,6 +150,8 @@ impl Default for AppState {
             group_log: Vec::new(),
             #[cfg(lesson_page)]
             lesson: None,
+            #[cfg(import_page)]
+            imported: None,
         }
         .with_vote_default()
         .with_colours()
@@ -183,6 +204,17 @@ pub enum Action {
     RemoveMember(usize),
     SetAssignor(AssignorKind),
     LoadPreset(&'static str),
+    /// What kafka-consumer-groups.sh printed, read (issue 18): the group replaces the one on
+    /// screen, its observed assignment pinned.
+    #[cfg(import_page)]
+    Import(Box<crate::import::Import>),
+    /// The planner's point for `count` members, as a what-if against the group now (pinned
+    /// first when nothing is): the group grown or shrunk as the planner drew it (`seed`).
+    #[cfg(import_page)]
+    PlanMembers {
+        count: u32,
+        seed: u64,
+    },
     SelectTopic(Option<String>),
     /// A scenario read from the URL (start or Back/Forward).
     LoadLink(Box<LinkState>),
@@ -355,9 +387,50 @@ impl AppState {
                 s.assignor_by_vote = false;
                 (Ok(()), HistoryMode::Push, String::new())
             }
+            #[cfg(import_page)]
+            Action::Import(i) => {
+                let i = *i;
+                *s = i.scenario;
+                if s.group_id.is_none() {
+                    s.group_id = i.group_id;
+                }
+                s.assignor_by_vote = false;
+                // A new group: colours start again in list order; its observed assignment
+                // is the baseline every assignor is compared with.
+                next.colours = Colours::default();
+                next.group_log.clear();
+                next.preset = None;
+                next.selected_topic = None;
+                next.bytes_member = None;
+                next.hex_drafts.clear();
+                next.versions.clear();
+                next.story_step = None;
+                next.baseline = Some(Baseline::observed(s));
+                next.pinned = Some((s.clone(), Vec::new()));
+                next.imported = Some(Rc::new(Imported {
+                    lag: i.lag,
+                    warnings: i.warnings,
+                    state: i.state,
+                    strategy: i.strategy,
+                }));
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            #[cfg(import_page)]
+            Action::PlanMembers { count, seed } => {
+                if next.baseline.is_none() {
+                    next.baseline = Some(Baseline::now(s, None));
+                    next.pinned = Some((s.clone(), Vec::new()));
+                }
+                *s = crate::scenario::planner::with_members(s, count, seed);
+                (Ok(()), HistoryMode::Push, String::new())
+            }
             Action::LoadPreset(key) => match presets::preset(key) {
                 Some(p) => {
                     *s = p;
+                    #[cfg(import_page)]
+                    {
+                        next.imported = None;
+                    }
                     // A new group: colours start again in list order.
                     next.colours = Colours::default();
                     next.group_log.clear();
@@ -385,6 +458,10 @@ impl AppState {
             Action::LoadLink(state) => {
                 let state = *state;
                 next.preset = None;
+                #[cfg(import_page)]
+                {
+                    next.imported = None;
+                }
                 *s = state.scenario;
                 next.broken_link = None;
                 next.baseline = None;

@@ -452,6 +452,17 @@ pub fn app() -> Html {
         refusal: state.refusal.clone(),
         dispatch: dispatch.clone(),
     });
+    // Your own group (issue 18): the import box and what it read, the planner, the exports,
+    // in the page only with the `import` feature (build.rs).
+    #[cfg(import_page)]
+    let (import_panel, planner, export) = (
+        Some(components::import::use_import(&state, &computed, &dispatch)),
+        Some(components::import::use_planner(&state, &dispatch)),
+        Some(components::import::export_bar(&state, &computed)),
+    );
+    #[cfg(not(import_page))]
+    let (import_panel, planner, export): (Option<Html>, Option<Html>, Option<Html>) =
+        Default::default();
     // The lesson (issue 17): its panel, the owners hidden while it asks, its live region and
     // its buttons, in the page only with the `lesson` feature (build.rs).
     #[cfg(lesson_page)]
@@ -501,6 +512,7 @@ pub fn app() -> Html {
             </header>
             { for broken }
             { components::presets::presets(&dispatch, state.preset) }
+            { for import_panel }
             { for lesson_panel }
             { for lesson_live }
             <main class="layout">
@@ -541,6 +553,8 @@ pub fn app() -> Html {
                     // (neither has anything to say while a large group's worker computes)
                     { components::explain::explain(&computed, state.selected_topic.as_ref(), &explain_all, &dispatch) }
                     { components::whatif::what_if(&computed, state.baseline.is_some(), state.story_step, &what_if_shown, &dispatch) }
+                    { for planner }
+                    { for export }
                     { group_panel }
                     { for bytes_panel }
                 </section>

@@ -12,6 +12,7 @@ pub mod glossary;
 pub mod large;
 pub mod link;
 pub mod member_id;
+pub mod planner;
 pub mod presets;
 pub mod whatif;
 

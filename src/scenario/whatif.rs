@@ -65,6 +65,34 @@ impl Baseline {
         }
     }
 
+    /// Freezes what the members say they own (`owned`: an imported group's observed
+    /// assignment): every member, every topic with partitions; a partition two members claim
+    /// goes to the first.
+    pub fn observed(s: &Scenario) -> Baseline {
+        let topics = s
+            .topics
+            .iter()
+            .filter(|t| t.partitions > 0)
+            .map(|t| {
+                let mut owners = vec![None; t.partitions as usize];
+                for (i, m) in s.members.iter().enumerate() {
+                    for p in m.owned.get(&t.name).into_iter().flatten() {
+                        if let Some(o @ None) =
+                            usize::try_from(*p).ok().and_then(|p| owners.get_mut(p))
+                        {
+                            *o = Some(i as u32);
+                        }
+                    }
+                }
+                (t.name.clone(), owners)
+            })
+            .collect();
+        Baseline {
+            members: s.members.iter().map(|m| m.id.clone()).collect(),
+            topics,
+        }
+    }
+
     /// The baseline owner of a partition.
     pub fn owner(&self, topic: &str, partition: usize) -> Option<&str> {
         let (_, owners) = self.topics.iter().find(|(t, _)| t == topic)?;

@@ -322,6 +322,11 @@ fn cell_title(cell: &web_sys::Element) -> String {
     if let Some(from) = cell.get_attribute("data-from") {
         t.push_str(&format!(", moved from {from} since the baseline"));
     }
+    // (an imported group's lag, when shown on the grid)
+    #[cfg(import_page)]
+    if let Some(lag) = cell.get_attribute("data-lag-value") {
+        t.push_str(&format!("; lag {lag}"));
+    }
     if cell.has_attribute("data-extra") {
         t.push_str(
             "; one of the n mod m extra partitions: range gives the first members in its order one partition more than the others",

@@ -6,6 +6,8 @@ pub mod explain;
 pub mod glossary;
 pub mod grid;
 pub mod group;
+#[cfg(import_page)]
+pub mod import;
 #[cfg(lesson_page)]
 pub mod lesson;
 pub mod linkbar;
