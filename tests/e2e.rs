@@ -2795,13 +2795,10 @@ async fn import_paste_plan_and_export() {
         .count();
     assert_eq!(lines % 2, 0);
     assert!(lines >= 4, "{chart_text}");
-    // clicking the point applies it as a what-if against the group now
-    c.execute(
-        "document.querySelector(\"#planner-table tr[data-plan-members='3'] button\").click();",
-        vec![],
-    )
-    .await
-    .unwrap();
+    // clicking the point (its row's button, in the table a person opens) applies it as a
+    // what-if against the group now; the table stays open
+    click(&c, Locator::Css("#planner-table summary")).await;
+    click(&c, Locator::Id("plan-try-3")).await;
     let st = until("three members", || async {
         let st = link_state(&c).await;
         (st.scenario.members.len() == 3).then_some(st)
@@ -2812,6 +2809,7 @@ async fn import_paste_plan_and_export() {
     assert_eq!(ids, want_ids);
     assert!(st.baseline.is_some(), "the imported group stays pinned");
     appears(&c, "what moved", "#moved-summary").await;
+    appears(&c, "the table still open", "#planner-table[open]").await;
     no_panic(&c).await;
     finish(c).await;
 }

@@ -136,7 +136,7 @@ fn link_state() -> impl Strategy<Value = LinkState> {
             }
             for (i, t) in s.topics.iter().enumerate() {
                 if ids >> (i % 8) & 1 == 1 {
-                    let id = rebalance_lab::assignor::derived_topic_id(&format!("{}!", t.name));
+                    let id = rebalance_lab::assignor::derived_topic_id(&format!("\u{0}{}", t.name));
                     s.topic_ids.insert(t.name.clone(), id.to_string());
                 }
             }
@@ -518,4 +518,24 @@ fn topic_ids_are_typed_checked_carried_and_kept_through_renames() {
         bad[e.position..].starts_with("xi=") || bad[..e.position].ends_with("xi="),
         "{e} {bad}"
     );
+    // two topics with one id, or an id for a topic the link does not have: refused
+    let linked = from_fragment(&f).unwrap().scenario;
+    let (t0, t1) = (&linked.topics[0].name, &linked.topics[1].name);
+    let head = f.split(";xi=").next().unwrap();
+    let e = from_fragment(&format!("{head};xi={t0}%21{id}%2C{t1}%21{id}")).unwrap_err();
+    assert!(e.message.contains("both have the id"), "{e}");
+    let e = from_fragment(&format!("{head};xi=nowhere%21{id}")).unwrap_err();
+    assert!(e.message.contains("not one of the link's topics"), "{e}");
+    // a rename to a name whose derived id another topic has typed: refused, nothing changed
+    let mut r = s.clone();
+    let taken = derived_topic_id("taken").to_string();
+    edit::set_topic_id(&mut r, 1, &taken).unwrap();
+    let kept = r.clone();
+    let e = edit::rename_topic(&mut r, 0, "taken").unwrap_err();
+    assert!(e.contains("a topic id names one topic"), "{e}");
+    assert_eq!(r, kept);
+    // the scenario's JSON carries the ids (the command-line tool reads them)
+    let json = rebalance_lab::export::json::scenario_json(&r, None, None, None);
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["topic_ids"][&r.topics[1].name], serde_json::json!(taken));
 }

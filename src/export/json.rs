@@ -43,6 +43,9 @@ struct Out<'a> {
     assignor: Option<AssignorKind>,
     #[serde(skip_serializing_if = "Option::is_none")]
     lag: Option<&'a Lag>,
+    /// Topic ids typed for the broker's assignors (they order topics by id).
+    #[serde(skip_serializing_if = "VecMap::is_empty")]
+    topic_ids: &'a VecMap<String, String>,
 }
 
 /// The scenario JSON, pretty-printed, topics and members in the scenario's order, with the
@@ -71,6 +74,7 @@ pub fn scenario_json(
         group_id,
         assignor,
         lag,
+        topic_ids: &scenario.topic_ids,
     };
     serde_json::to_string_pretty(&out).unwrap_or_default()
 }

@@ -83,8 +83,18 @@ pub fn rename_topic(s: &mut Scenario, index: usize, name: &str) -> Result<(), St
     // (the topic keeps its id: only the broker's assignors read ids, and only a page that
     // runs them has any)
     #[cfg(broker_page)]
-    if let Some(id) = s.topic_ids.remove(&old) {
-        s.topic_ids.insert(name.to_string(), id);
+    {
+        if let Some(id) = s.topic_ids.remove(&old) {
+            s.topic_ids.insert(name.to_string(), id);
+        }
+        // (a name whose derived id another topic has typed: refused, the topic keeps its name)
+        if let Some((a, b, id)) = s.topic_id_clash() {
+            rename_topic(s, index, &old)?;
+            let other = if a == name { b } else { a };
+            return Err(format!(
+                "topic \"{other}\" has the id {id}, the id the name \"{name}\" gives: a topic id names one topic"
+            ));
+        }
     }
     Ok(())
 }
@@ -103,23 +113,18 @@ pub fn set_topic_id(s: &mut Scenario, index: usize, text: &str) -> Result<(), St
     let id = crate::java::Uuid::parse(text)
         .map_err(|e| e.message)?
         .to_string();
-    let of = |t: &str| {
-        s.topic_ids
-            .get(t)
-            .cloned()
-            .unwrap_or_else(|| crate::assignor::derived_topic_id(t).to_string())
-    };
-    if let Some(other) = s
-        .topics
-        .iter()
-        .find(|t| t.name != name && of(&t.name) == id)
-    {
+    let before = s.topic_ids.insert(name.clone(), id.clone());
+    if let Some((a, b, _)) = s.topic_id_clash() {
+        // (refused: the topic keeps the id it had)
+        match before {
+            Some(old) => s.topic_ids.insert(name.clone(), old),
+            None => s.topic_ids.remove(&name),
+        };
+        let other = if a == name { b } else { a };
         return Err(format!(
-            "topic \"{}\" already has the id {id}: a topic id names one topic",
-            other.name
+            "topic \"{other}\" already has the id {id}: a topic id names one topic"
         ));
     }
-    s.topic_ids.insert(name, id);
     Ok(())
 }
 

@@ -337,6 +337,25 @@ impl Scenario {
         out
     }
 
+    /// Two topics with one id (the ids typed, `topic_ids`, and the ids derived from the
+    /// names of the others, [`crate::assignor::derived_topic_id`]): the first such pair of
+    /// topic names and the id, if any. A topic id names one topic in Kafka.
+    pub fn topic_id_clash(&self) -> Option<(String, String, String)> {
+        let mut seen: VecMap<String, String> = VecMap::new();
+        for t in &self.topics {
+            let id = self
+                .topic_ids
+                .get(&t.name)
+                .cloned()
+                .unwrap_or_else(|| crate::assignor::derived_topic_id(&t.name).to_string());
+            if let Some(other) = seen.get(&id) {
+                return Some((other.clone(), t.name.clone(), id));
+            }
+            seen.insert(id, t.name.clone());
+        }
+        None
+    }
+
     /// What the assignor sees. A member whose subscription bytes do not decode subscribes
     /// to nothing (a Java leader would fail the rebalance; [`Scenario::problems`] says why).
     /// Owned partitions and generation are the subscription's (what cooperative-sticky

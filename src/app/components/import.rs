@@ -13,6 +13,10 @@ use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+/// The largest group (members times partitions) whose observed assignment the summary
+/// compares with every assignor's, the sticky ones among them, on the main thread.
+const COMPARE_PAIRS: u64 = 200_000;
+
 /// Members listed in the lag table.
 const LAG_ROWS: usize = 20;
 
@@ -65,15 +69,28 @@ pub fn use_import(state: &AppState, c: &Rc<Computed>, dispatch: &Callback<Action
         escape_into(e, &mut said);
         said.push_str("</p>");
     }
-    let mut m = String::new();
-    if let (Some(i), Some(base)) = (&imported, &state.baseline) {
-        summary(i, base, state, c, *lag_on, &mut m);
-    }
+    // (computed again only when what it reads changes: it runs every assignor)
+    let m = use_memo(
+        (
+            imported.clone(),
+            state.baseline.clone(),
+            state.scenario.clone(),
+            *lag_on,
+            c.pending,
+        ),
+        |(imported, base, s, lag_on, pending)| {
+            let mut m = String::new();
+            if let (Some(i), Some(base)) = (imported, base) {
+                summary(i, base, s, *pending, *lag_on, &mut m);
+            }
+            m
+        },
+    );
     html! {
         <section class="panel import-panel" id="import-panel" onclick={click}>
             { Html::from_html_unchecked(AttrValue::Static(BOX)) }
             { Html::from_html_unchecked(said.into()) }
-            { Html::from_html_unchecked(m.into()) }
+            { Html::from_html_unchecked((*m).clone().into()) }
         </section>
     }
 }
@@ -88,14 +105,18 @@ const BOX: &str = "<details id=\"import\"><summary>Your group: paste from kafka-
 fn summary(
     i: &Imported,
     base: &Baseline,
-    state: &AppState,
-    c: &Computed,
+    s: &crate::scenario::Scenario,
+    pending: bool,
     lag_on: bool,
     m: &mut String,
 ) {
-    let s = &state.scenario;
     let partitions: u64 = s.topics.iter().map(|t| u64::from(t.partitions)).sum();
-    let total_lag: i64 = i.lag.iter().flat_map(|(_, l)| l.iter().flatten()).sum();
+    // (a lag is never below 0 here, and sums stop at i64's largest instead of wrapping)
+    let total_lag: i64 = i
+        .lag
+        .iter()
+        .flat_map(|(_, l)| l.iter().flatten())
+        .fold(0i64, |a, l| a.saturating_add((*l).max(0)));
     m.push_str("<div class=\"import-summary\" id=\"import-summary\"><h2>Your group");
     if let Some(g) = &s.group_id {
         m.push_str(": ");
@@ -162,11 +183,16 @@ fn summary(
                 (t.partitions as usize).saturating_sub(shown)
             })
             .sum::<usize>();
-    if s.members.len() as u64 * partitions <= 1_000_000 && !c.pending {
+    if s.members.len() as u64 * partitions <= COMPARE_PAIRS && !pending {
         let input = s.group_input();
         let mut rows = Vec::new();
         let mut matching = Vec::new();
-        for kind in AssignorKind::CLIENT {
+        // (the broker's too where the page runs them: --state may name uniform)
+        #[cfg(broker_page)]
+        let kinds = AssignorKind::ALL;
+        #[cfg(not(broker_page))]
+        let kinds = AssignorKind::CLIENT;
+        for kind in kinds {
             match whatif::assign_after(kind, &input, Some(base), s.leader_client) {
                 Ok((r1, r2)) => {
                     let a = r2.as_ref().unwrap_or(&r1);
@@ -217,11 +243,27 @@ fn summary(
         if unowned > 0 {
             reasons.push(format!("{unowned} partition{} no owner: partitions added since the last rebalance, or topics the members no longer subscribe to.", if unowned == 1 { " has" } else { "s have" }));
         }
-        let idle: Vec<&str> = s
+        // (members the import shows owning nothing: joiners added since own nothing too,
+        // but their subscriptions are the editor's)
+        let mut owns = vec![false; base.members.len()];
+        for (_, owners) in &base.topics {
+            for o in owners.iter().flatten() {
+                if let Some(x) = owns.get_mut(*o as usize) {
+                    *x = true;
+                }
+            }
+        }
+        let idle: Vec<&str> = base
             .members
             .iter()
-            .filter(|mm| mm.owned.is_empty())
-            .map(|mm| mm.id.as_str())
+            .zip(&owns)
+            .filter(|(id, owns)| {
+                !**owns
+                    && s.members
+                        .iter()
+                        .any(|mm| mm.id == **id && mm.topics.is_empty())
+            })
+            .map(|(id, _)| id.as_str())
             .collect();
         if !idle.is_empty() {
             reasons.push(format!(
@@ -238,7 +280,7 @@ fn summary(
         }
         m.push_str(&list("ul class=\"notes\" id=\"import-reasons\"", &reasons));
     } else {
-        m.push_str("<p class=\"hint\">This group is above the page's bound for comparing every assignor with the observed assignment; the what-if below compares the scenario's own.</p>");
+        m.push_str(&format!("<p class=\"hint\">This group is above the page's bound for comparing every assignor with the observed assignment ({COMPARE_PAIRS} members times partitions); the what-if below compares the scenario's own.</p>"));
     }
     // Lag per member, by the observed owners.
     if !i.lag.is_empty() {
@@ -250,8 +292,8 @@ fn summary(
                 if let (Some(o), Some(Some(l))) = (o, lags.get(p)) {
                     let e = &mut per[*o as usize];
                     e.1 += 1;
-                    e.2 += l;
-                    e.3 = e.3.max(*l);
+                    e.2 = e.2.saturating_add((*l).max(0));
+                    e.3 = e.3.max((*l).max(0));
                 }
             }
         }
@@ -277,7 +319,7 @@ fn summary(
             ));
         }
         m.push_str(&format!(
-            "<button id=\"lag-toggle\" data-import=\"lag\" aria-pressed=\"{lag_on}\">{}</button>",
+            "<button id=\"lag-toggle\" data-import=\"lag\" data-app=\"lag\" aria-pressed=\"{lag_on}\">{}</button>",
             if lag_on {
                 "Hide the lag on the grid"
             } else {
@@ -291,8 +333,8 @@ fn summary(
     m.push_str("</div>");
 }
 
-/// Marks each grid cell with its lag (`data-lag` 0 to 4, relative to the largest, and
-/// `data-lag-value`), or clears the marks (`None`).
+/// Marks each grid cell with its lag (`data-lag` 0 to 4, relative to the largest lag on the
+/// grid, and `data-lag-value`), or clears the marks (`None`).
 fn lag_overlay(imported: Option<&Imported>) {
     let doc = gloo::utils::document();
     let Some(grid) = doc.get_element_by_id("grid") else {
@@ -301,14 +343,6 @@ fn lag_overlay(imported: Option<&Imported>) {
     let Ok(cells) = grid.query_selector_all(".cell[data-topic]") else {
         return;
     };
-    let max = imported.map_or(0, |i| {
-        i.lag
-            .iter()
-            .flat_map(|(_, l)| l.iter().flatten())
-            .copied()
-            .max()
-            .unwrap_or(0)
-    });
     match imported {
         Some(_) => {
             let _ = grid.set_attribute("data-lag-on", "");
@@ -317,24 +351,26 @@ fn lag_overlay(imported: Option<&Imported>) {
             let _ = grid.remove_attribute("data-lag-on");
         }
     }
-    for k in 0..cells.length() {
-        let Some(cell) = cells
-            .item(k)
-            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-        else {
-            continue;
-        };
-        let lag = imported.and_then(|i| {
-            let t = cell.get_attribute("data-topic")?;
-            let p: usize = cell.get_attribute("data-partition")?.parse().ok()?;
-            (*i.lag.get(&t)?.get(p)?).map(|l| l.max(0))
-        });
+    // each cell with its lag (never below 0), then the level from the largest of them
+    let marked: Vec<(web_sys::Element, Option<i64>)> = (0..cells.length())
+        .filter_map(|k| cells.item(k)?.dyn_into::<web_sys::Element>().ok())
+        .map(|cell| {
+            let lag = imported.and_then(|i| {
+                let t = cell.get_attribute("data-topic")?;
+                let p: usize = cell.get_attribute("data-partition")?.parse().ok()?;
+                (*i.lag.get(&t)?.get(p)?).map(|l| l.max(0))
+            });
+            (cell, lag)
+        })
+        .collect();
+    let max = marked.iter().filter_map(|(_, l)| *l).max().unwrap_or(0);
+    for (cell, lag) in marked {
         match lag {
             Some(l) => {
                 let level = if max <= 0 || l == 0 {
                     0
                 } else {
-                    1 + (l * 3 / max).min(3)
+                    1 + (i128::from(l) * 3 / i128::from(max)).min(3) as i64
                 };
                 let _ = cell.set_attribute("data-lag", &level.to_string());
                 let _ = cell.set_attribute("data-lag-value", &l.to_string());
@@ -465,6 +501,10 @@ extern "C" {
 /// The planner's line colours (the Okabe-Ito palette's, as `styles/layout.css` has them).
 const PLAN_COLOURS: [&str; 4] = ["#0072b2", "#d55e00", "#009e73", "#cc79a7"];
 
+/// The most partitions the planner assigns in all (its member counts times the group's
+/// partitions): about a second of the page's main thread.
+const PLAN_WORK: u64 = 20_000_000;
+
 /// The largest member count the planner draws.
 const PLAN_CAP: u32 = 1_100;
 
@@ -476,6 +516,8 @@ const PLAN_CAP: u32 = 1_100;
 #[hook]
 pub fn use_planner(state: &AppState, dispatch: &Callback<Action>) -> Html {
     let open = use_state(|| false);
+    // (the table of numbers stays open across repaints: its markup says so)
+    let table_open = use_state(|| false);
     let s = state.scenario.clone();
     // (the joiners' ids: the same for the chart and the what-if its click applies)
     let seed = crate::scenario::planner::seed_for(&s);
@@ -492,19 +534,29 @@ pub fn use_planner(state: &AppState, dispatch: &Callback<Action>) -> Html {
                 ];
                 #[cfg(not(broker_page))]
                 let kinds = [AssignorKind::Range, AssignorKind::RoundRobin];
-                let last = crate::scenario::planner::last_count(s, PLAN_CAP);
+                // (a thousand groups of half a million partitions would hold the page for
+                // minutes: the counts stop where the work reaches the bound)
+                let partitions = s.total_partitions().max(1);
+                let last = crate::scenario::planner::last_count(s, PLAN_CAP)
+                    .min((PLAN_WORK / partitions).clamp(1, u64::from(PLAN_CAP)) as u32);
                 crate::scenario::planner::plan(s, &kinds, last, seed)
             })
         })
     };
     let click = {
-        let (d, open, group) = (dispatch.clone(), open.clone(), s.group_id.clone());
+        let (d, open, group, table_open) = (
+            dispatch.clone(),
+            open.clone(),
+            s.group_id.clone(),
+            table_open.clone(),
+        );
         Callback::from(move |e: MouseEvent| {
             let Some(b) = clicked(&e, "[data-plan]") else {
                 return;
             };
             match b.get_attribute("data-plan").as_deref() {
                 Some("open") => open.set(!*open),
+                Some("table") => table_open.set(!*table_open),
                 // the chart as it is drawn, standing alone (its colours are attributes)
                 Some(k @ ("svg" | "png")) => {
                     let Some(chart) = gloo::utils::document().get_element_by_id("planner-chart")
@@ -529,12 +581,21 @@ pub fn use_planner(state: &AppState, dispatch: &Callback<Action>) -> Html {
         })
     };
     let mut m = format!(
-        "<h3>Scale planner</h3><button id=\"planner-toggle\" data-plan=\"open\" aria-pressed=\"{}\">{}</button>",
+        "<h3>Scale planner</h3><button id=\"planner-toggle\" data-plan=\"open\" data-app=\"planner\" aria-pressed=\"{}\">{}</button>",
         *open,
         if *open { "Hide the planner" } else { "Plan the group's size: partitions per member from 1 member up" }
     );
     if let Some(lines) = &*lines {
-        m.push_str(&planner_chart(lines, s.members.len() as u32));
+        m.push_str(&planner_chart(lines, s.members.len() as u32, *table_open));
+        let drawn = lines
+            .iter()
+            .filter_map(|l| l.points.last())
+            .map(|p| p.members)
+            .max()
+            .unwrap_or(0);
+        if drawn < crate::scenario::planner::last_count(&s, PLAN_CAP) {
+            m.push_str(&format!("<p class=\"hint\" id=\"planner-bound\">Drawn up to {drawn} members: the page assigns at most {PLAN_WORK} partitions in all for the planner (member counts times this group's partitions).</p>"));
+        }
         m.push_str("<p class=\"export-buttons\"><button id=\"planner-svg\" data-plan=\"svg\">Chart as SVG</button><button id=\"planner-png\" data-plan=\"png\">Chart as PNG</button></p>");
     }
     html! {
@@ -547,7 +608,7 @@ pub fn use_planner(state: &AppState, dispatch: &Callback<Action>) -> Html {
 /// The chart as SVG (`#planner-chart`: a `polyline` per assignor for the largest and the
 /// smallest total, the group's own count marked, a column per count that applies it), the
 /// counts where members start to sit idle, and the same numbers as a table.
-fn planner_chart(lines: &[crate::scenario::planner::Line], own: u32) -> String {
+fn planner_chart(lines: &[crate::scenario::planner::Line], own: u32, table_open: bool) -> String {
     use crate::scenario::planner::idle_from;
     const W: u32 = 720;
     const H: u32 = 260;
@@ -649,7 +710,12 @@ fn planner_chart(lines: &[crate::scenario::planner::Line], own: u32) -> String {
     }
     m.push_str("</ul><p class=\"hint\">Fresh assignments (nobody owns anything yet), the group grown as \"members: N\" grows it. Click a column, or a row below, to try that many members as a what-if against the group now.</p>");
     // the numbers as a table: every count up to 60, then every tenth and the last
-    m.push_str("<details id=\"planner-table\"><summary>The numbers</summary><table class=\"compare\"><thead><tr><th scope=\"col\">members</th>");
+    m.push_str(if table_open {
+        "<details id=\"planner-table\" open>"
+    } else {
+        "<details id=\"planner-table\">"
+    });
+    m.push_str("<summary data-plan=\"table\">The numbers</summary><table class=\"compare\"><thead><tr><th scope=\"col\">members</th>");
     for l in lines {
         m.push_str(&format!(
             "<th scope=\"col\">{} max / min</th>",
@@ -675,7 +741,7 @@ fn planner_chart(lines: &[crate::scenario::planner::Line], own: u32) -> String {
             }
         }
         m.push_str(&format!(
-            "<td><button data-plan=\"{n}\">Try {n}</button></td></tr>"
+            "<td><button id=\"plan-try-{n}\" data-plan=\"{n}\" data-app=\"plan\">Try {n}</button></td></tr>"
         ));
     }
     m.push_str("</tbody></table></details>");

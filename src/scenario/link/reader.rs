@@ -341,7 +341,21 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                             shorten(&name)
                         )));
                     }
+                    // (the topics come first in a link: `t` before the `x` parts)
+                    if !topic_index.contains_key(&name) {
+                        return Err(val.err(format!(
+                            "topic ids: \"{}\" is not one of the link's topics",
+                            shorten(&name)
+                        )));
+                    }
                     state.scenario.topic_ids.insert(name, id.to_string());
+                }
+                if let Some((a, b, id)) = state.scenario.topic_id_clash() {
+                    return Err(val.err(format!(
+                        "topic ids: topics \"{}\" and \"{}\" both have the id {id}: a topic id names one topic",
+                        shorten(&a),
+                        shorten(&b)
+                    )));
                 }
             }
             "c" => {
