@@ -3,4 +3,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/bootstrap.sh
-exec trunk serve --offline --address 127.0.0.1 --port 8080
+# Extra arguments go to trunk: `--features lesson,broker,import` serves the full build, with
+# the pages the shipped bundle has no room for (README, Size).
+exec trunk serve --offline --address 127.0.0.1 --port 8080 "$@"
