@@ -33,6 +33,35 @@ pub fn use_import(state: &AppState, c: &Rc<Computed>, dispatch: &Callback<Action
         let (imported, on) = (imported.clone(), *lag_on);
         use_effect(move || {
             lag_overlay(imported.as_deref().filter(|_| on));
+            // (a large grid paints its later rows in tasks after the repaint, each row
+            // aria-busy until then: those rows get their marks once painted)
+            let pass = Rc::new(std::cell::RefCell::new(
+                None::<gloo::timers::callback::Timeout>,
+            ));
+            fn again(
+                imported: Option<Rc<Imported>>,
+                pass: Rc<std::cell::RefCell<Option<gloo::timers::callback::Timeout>>>,
+                left: u32,
+            ) {
+                let busy = gloo::utils::document()
+                    .query_selector("#grid [aria-busy=\"true\"]")
+                    .ok()
+                    .flatten()
+                    .is_some();
+                if !busy || left == 0 {
+                    return;
+                }
+                let next = pass.clone();
+                *pass.borrow_mut() = Some(gloo::timers::callback::Timeout::new(50, move || {
+                    lag_overlay(imported.as_deref());
+                    again(imported, next, left - 1);
+                }));
+            }
+            if on {
+                again(imported, pass.clone(), 200);
+            }
+            // (a newer repaint's pass replaces this one)
+            move || drop(pass.borrow_mut().take())
         });
     }
     let click = {
