@@ -69,24 +69,27 @@ impl Baseline {
     /// assignment): every member, every topic with partitions; a partition two members claim
     /// goes to the first.
     pub fn observed(s: &Scenario) -> Baseline {
-        let topics = s
-            .topics
-            .iter()
-            .filter(|t| t.partitions > 0)
-            .map(|t| {
-                let mut owners = vec![None; t.partitions as usize];
-                for (i, m) in s.members.iter().enumerate() {
-                    for p in m.owned.get(&t.name).into_iter().flatten() {
-                        if let Some(o @ None) =
-                            usize::try_from(*p).ok().and_then(|p| owners.get_mut(p))
-                        {
-                            *o = Some(i as u32);
-                        }
+        let mut topics: Vec<(String, Vec<Option<u32>>)> = Vec::new();
+        let mut slot: crate::collections::Names = Default::default();
+        for t in s.topics.iter().filter(|t| t.partitions > 0) {
+            slot.insert(t.name.clone(), topics.len() as u32);
+            topics.push((t.name.clone(), vec![None; t.partitions as usize]));
+        }
+        // (one pass over what each member owns)
+        for (i, m) in s.members.iter().enumerate() {
+            for (t, ps) in m.owned.iter() {
+                let Some(&k) = slot.get(t.as_str()) else {
+                    continue;
+                };
+                let owners = &mut topics[k as usize].1;
+                for p in ps {
+                    if let Some(o @ None) = usize::try_from(*p).ok().and_then(|p| owners.get_mut(p))
+                    {
+                        *o = Some(i as u32);
                     }
                 }
-                (t.name.clone(), owners)
-            })
-            .collect();
+            }
+        }
         Baseline {
             members: s.members.iter().map(|m| m.id.clone()).collect(),
             topics,
@@ -1129,6 +1132,22 @@ mod tests {
             coop.cells().unwrap()[3],
             format!("{} over 2 rebalances", coop.paused)
         );
+    }
+
+    #[test]
+    fn the_observed_baseline_is_what_members_own() {
+        let mut s = super::super::presets::preset("seven-three").unwrap();
+        // a owns 0 and 1 (and 1 again, 9 beyond the topic, -1, a topic not in metadata);
+        // b claims 1 too: the first claim holds
+        s.members[0].owned.insert("orders".into(), vec![0, 1, 1, 9, -1]);
+        s.members[0].owned.insert("gone".into(), vec![0]);
+        s.members[1].owned.insert("orders".into(), vec![1, 2]);
+        let b = Baseline::observed(&s);
+        assert_eq!(b.members.len(), 3);
+        assert_eq!(b.topics.len(), 1);
+        let owners: Vec<Option<&str>> = (0..7).map(|p| b.owner("orders", p)).collect();
+        let (a, bb) = (s.members[0].id.as_str(), s.members[1].id.as_str());
+        assert_eq!(owners, [Some(a), Some(a), Some(bb), None, None, None, None]);
     }
 
     #[test]

@@ -187,9 +187,22 @@ fn summary(
     let owners = |a: &crate::assignor::Assignment, input: &crate::assignor::GroupInput| -> u32 {
         let mut differ = 0;
         for t in &a.topics {
+            // (the topic's observed owners looked up once, not once per partition)
+            let observed = base
+                .topics
+                .iter()
+                .find(|(n, _)| *n == t.topic)
+                .map(|(_, o)| o.as_slice())
+                .unwrap_or(&[]);
             for (p, o) in t.owners.iter().enumerate() {
                 let now = (*o != UNASSIGNED).then(|| input.members[*o as usize].id.as_str());
-                if base.owner(&t.topic, p) != now {
+                let was = observed
+                    .get(p)
+                    .copied()
+                    .flatten()
+                    .and_then(|k| base.members.get(k as usize))
+                    .map(String::as_str);
+                if was != now {
                     differ += 1;
                 }
             }
@@ -282,16 +295,17 @@ fn summary(
                 }
             }
         }
+        let unsubscribed: crate::collections::Names = s
+            .members
+            .iter()
+            .filter(|mm| mm.topics.is_empty())
+            .map(|mm| (mm.id.clone(), 0))
+            .collect();
         let idle: Vec<&str> = base
             .members
             .iter()
             .zip(&owns)
-            .filter(|(id, owns)| {
-                !**owns
-                    && s.members
-                        .iter()
-                        .any(|mm| mm.id == **id && mm.topics.is_empty())
-            })
+            .filter(|(id, owns)| !**owns && unsubscribed.contains_key(id.as_str()))
             .map(|(id, _)| id.as_str())
             .collect();
         if !idle.is_empty() {
