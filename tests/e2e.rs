@@ -2722,6 +2722,19 @@ async fn import_paste_plan_and_export() {
     );
     assert!(c.find(Locator::Css("#grid[data-lag-on]")).await.is_ok());
     page_axe(&c, axe.as_deref(), "an imported group with its lag").await;
+    // the link keeps the group, its observed baseline and its lag: a reload shows them again
+    c.refresh().await.unwrap();
+    until("the lag after a reload", || async {
+        attr_of(
+            &c,
+            "#lag-members tr[data-lag-member^='consumer-orders-app-1']",
+            "data-lag-sum",
+        )
+        .await
+        .filter(|v| v == "40")
+    })
+    .await;
+    assert_eq!(link_state(&c).await.baseline, Some(Ok(observed.clone())));
     // exports: the SVG parses with one cell per partition; the PNG is that picture
     click(&c, Locator::Id("export-svg")).await;
     let svg = downloaded(&c, ".svg").await;

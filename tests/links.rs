@@ -191,6 +191,18 @@ fn link_state() -> impl Strategy<Value = LinkState> {
                 st.pinned = Some((was, renames));
             }
             st.story_step = step;
+            // an imported group's lag on some topics (up to 5 partitions each, some unknown)
+            let mut lag = rebalance_lab::import::Lag::new();
+            for (i, t) in s.topics.iter().enumerate() {
+                if t.partitions > 0 && ids >> ((i + 3) % 8) & 1 == 1 {
+                    let n = t.partitions.min(5) as i64;
+                    lag.insert(
+                        t.name.clone(),
+                        (0..n).map(|k| (k % 3 != 2).then_some(k * 7 - 3)).collect(),
+                    );
+                }
+            }
+            st.lag = (!lag.is_empty()).then_some(lag);
             st.scenario = s;
             st
         })
@@ -538,4 +550,48 @@ fn topic_ids_are_typed_checked_carried_and_kept_through_renames() {
     let json = rebalance_lab::export::json::scenario_json(&r, None, None, None);
     let v: serde_json::Value = serde_json::from_str(&json).unwrap();
     assert_eq!(v["topic_ids"][&r.topics[1].name], serde_json::json!(taken));
+}
+
+#[test]
+fn an_imported_group_s_lag_rides_in_the_link() {
+    fn t0_name(s: &rebalance_lab::scenario::Scenario) -> &str {
+        &s.topics[0].name
+    }
+    let s = rebalance_lab::scenario::presets::preset("three-topics").unwrap();
+    let mut lag = rebalance_lab::import::Lag::new();
+    lag.insert(s.topics[0].name.clone(), vec![Some(10), None, Some(-2)]);
+    let st = LinkState {
+        scenario: s.clone(),
+        lag: Some(lag.clone()),
+        ..Default::default()
+    };
+    let f = to_fragment(&st);
+    assert!(f.contains(";xg="), "{f}");
+    assert_eq!(from_fragment(&f).unwrap().lag, Some(lag));
+    // a topic renamed, removed or shrunk since: the link stays readable
+    let mut gone = st.clone();
+    gone.scenario.topics[0].partitions = 2;
+    let back = from_fragment(&to_fragment(&gone)).unwrap();
+    assert_eq!(back.lag.unwrap()[t0_name(&s)], vec![Some(10), None]);
+    gone.scenario.topics.remove(0);
+    assert_eq!(from_fragment(&to_fragment(&gone)).unwrap().lag, None);
+    // refused with what and where: a topic the link does not have, more lags than
+    // partitions, a lag that is no number
+    let head = f.split(";xg=").next().unwrap();
+    let t = &s.topics[0].name;
+    let many = vec!["1"; s.topics[0].partitions as usize + 1].join(".");
+    for (bad, says) in [
+        (
+            format!("{head};xg=nowhere%211"),
+            "not one of the link's topics",
+        ),
+        (format!("{head};xg={t}%21{many}"), "more lags"),
+        (format!("{head};xg={t}%211.x"), "is not a lag"),
+    ] {
+        let e = from_fragment(&bad).unwrap_err();
+        assert!(
+            e.message.starts_with("lag: ") && e.message.contains(says),
+            "{e}"
+        );
+    }
 }

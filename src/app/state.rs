@@ -302,6 +302,14 @@ impl AppState {
             Action::RenameTopic { index, name } => {
                 let old = s.topics.get(index).map(|t| t.name.clone());
                 let r = edit::rename_topic(s, index, &name);
+                // (an imported group's lag follows its topic)
+                #[cfg(import_page)]
+                if let (Ok(()), Some(old), Some(i)) = (&r, &old, next.imported.as_mut()) {
+                    let i = Rc::make_mut(i);
+                    if let Some(l) = i.lag.remove(old) {
+                        i.lag.insert(name.clone(), l);
+                    }
+                }
                 if r.is_ok() && next.selected_topic == old {
                     next.selected_topic = Some(name);
                 }
@@ -458,9 +466,18 @@ impl AppState {
             Action::LoadLink(state) => {
                 let state = *state;
                 next.preset = None;
+                // (an imported group's lag comes back with its link; what Kafka's tool said
+                // beside it does not travel)
                 #[cfg(import_page)]
                 {
-                    next.imported = None;
+                    next.imported = state.lag.map(|lag| {
+                        Rc::new(Imported {
+                            lag,
+                            warnings: Vec::new(),
+                            state: None,
+                            strategy: None,
+                        })
+                    });
                 }
                 *s = state.scenario;
                 next.broken_link = None;
@@ -874,6 +891,8 @@ impl AppState {
                 (!plain).then_some(slots)
             },
             group_log: self.group_log.clone(),
+            #[cfg(import_page)]
+            lag: self.imported.as_ref().map(|i| i.lag.clone()),
             extra: Vec::new(),
         }
     }

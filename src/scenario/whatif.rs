@@ -1139,7 +1139,9 @@ mod tests {
         let mut s = super::super::presets::preset("seven-three").unwrap();
         // a owns 0 and 1 (and 1 again, 9 beyond the topic, -1, a topic not in metadata);
         // b claims 1 too: the first claim holds
-        s.members[0].owned.insert("orders".into(), vec![0, 1, 1, 9, -1]);
+        s.members[0]
+            .owned
+            .insert("orders".into(), vec![0, 1, 1, 9, -1]);
         s.members[0].owned.insert("gone".into(), vec![0]);
         s.members[1].owned.insert("orders".into(), vec![1, 2]);
         let b = Baseline::observed(&s);

@@ -32,7 +32,10 @@
 //!   (itself a link fragment: its `t`, `m` and `p` sections), `xr` renames since the pin
 //!   (`old!new` pairs split by `,`, names percent-encoded), `xj` the group's joins and leaves
 //!   since the members were listed, when a member was removed ([`log`]: who leads depends
-//!   on them); other keys are kept verbatim.
+//!   on them); `xi` the topics' ids (`name!id` pairs split by `,`, where the page runs the
+//!   broker's assignors), `xg` an imported group's lag (`topic!lag.lag...` split by `,`, empty
+//!   where not shown, where the page has your own group's page); other keys are kept
+//!   verbatim.
 //!
 //! Names are percent-encoded except `A-Z a-z 0-9 - . _`, so every separator is unambiguous,
 //! a browser never rewrites the fragment, and a link is ASCII. Names are never empty. Every
@@ -110,6 +113,10 @@ pub struct LinkState {
     #[cfg(lesson_page)]
     /// The lesson on screen (its key) and the learner's place and outcomes in it.
     pub lesson: Option<(&'static str, crate::lesson::Progress)>,
+    /// An imported group's lag per partition (`xg`), where the page has your own group's
+    /// page (issue 18).
+    #[cfg(import_page)]
+    pub lag: Option<crate::import::Lag>,
     /// Hex being typed per member (index) that is not whole bytes yet.
     pub hex_drafts: VecMap<usize, String>,
     /// Colour slot per member (index), when not simply 0, 1, 2, ... in list order.
@@ -193,6 +200,8 @@ mod tests {
                 crate::group::GroupEvent::Join("c2".into()),
                 crate::group::GroupEvent::Leave("gone".into()),
             ],
+            #[cfg(import_page)]
+            lag: None,
             extra: vec![("base".into(), "x;y=z".into())],
         };
         let f = to_fragment(&st);

@@ -319,6 +319,50 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                     }
                 }
             }
+            #[cfg(import_page)]
+            "g" => {
+                // `topic!lag.lag...,`: an imported group's lag, empty where not shown; at most
+                // one entry per partition of a topic the link has
+                let mut lag = crate::import::Lag::new();
+                for item in v.split(',') {
+                    let (name, lags) = item
+                        .split_once('!')
+                        .ok_or_else(|| val.err("lag: expected topic!lag.lag... split by ','"))?;
+                    let name =
+                        super::text::unescape(name).map_err(|e| val.err(format!("lag: {e}")))?;
+                    let Some(&t) = topic_index.get(&name) else {
+                        return Err(val.err(format!(
+                            "lag: \"{}\" is not one of the link's topics",
+                            shorten(&name)
+                        )));
+                    };
+                    let partitions = state.scenario.topics[t as usize].partitions as usize;
+                    if lags.split('.').count() > partitions.max(1) {
+                        return Err(val.err(format!(
+                            "lag: topic \"{}\" has {partitions} partitions and more lags",
+                            shorten(&name)
+                        )));
+                    }
+                    let mut list = Vec::new();
+                    for l in lags.split('.') {
+                        list.push(if l.is_empty() {
+                            None
+                        } else {
+                            Some(l.parse::<i64>().map_err(|_| {
+                                val.err(format!(
+                                    "lag: topic \"{}\": \"{}\" is not a lag",
+                                    shorten(&name),
+                                    shorten(l)
+                                ))
+                            })?)
+                        });
+                    }
+                    if lag.insert(name, list).is_some() {
+                        return Err(val.err("lag: a topic is listed twice"));
+                    }
+                }
+                state.lag = Some(lag);
+            }
             #[cfg(broker_page)]
             "i" => {
                 // `name!id,name!id`: each topic's id, Kafka's Uuid text

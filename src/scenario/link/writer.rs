@@ -261,6 +261,38 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
     for (i, t) in &state.hex_drafts {
         extra(&format!("h{i}"), t);
     }
+    // An imported group's lag: `topic!lag.lag...` per topic, empty where not shown.
+    #[cfg(import_page)]
+    if let Some(lag) = state.lag.as_ref().filter(|l| !l.is_empty()) {
+        let mut v = String::new();
+        // (only the topics the link has, at most one lag per partition: a topic renamed,
+        // removed or shrunk since the import keeps the link readable)
+        for (topic, lags) in lag.iter() {
+            let Some(t) = s.topics.iter().find(|t| t.name == *topic) else {
+                continue;
+            };
+            let lags = &lags[..lags.len().min(t.partitions as usize)];
+            if lags.is_empty() {
+                continue;
+            }
+            if !v.is_empty() {
+                v.push(',');
+            }
+            escape(topic, &mut v);
+            v.push('!');
+            for (k, l) in lags.iter().enumerate() {
+                if k > 0 {
+                    v.push('.');
+                }
+                if let Some(l) = l {
+                    v.push_str(&l.to_string());
+                }
+            }
+        }
+        if !v.is_empty() {
+            extra("g", &v);
+        }
+    }
     // The topics' ids (the broker's assignors read them), where the page runs those: a
     // page without them keeps the part as it came (app state from another build).
     #[cfg(broker_page)]
