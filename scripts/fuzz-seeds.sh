@@ -44,6 +44,14 @@ for f in range roundrobin sticky cooperative-sticky; do
 done
 echo "text: $links link seeds ($skipped vectors the CLI refuses)"
 
+# What kafka-consumer-groups.sh prints (the import's fixtures), for the import's reader.
+imports=0
+for f in tests/fixtures/kafka-consumer-groups/*.txt; do
+  cp "$f" "$TXT/import-$(basename "$f")"
+  imports=$((imports + 1))
+done
+echo "text: $imports kafka-consumer-groups.sh seeds"
+
 # Assignments: what `rebalance-lab assign` gives each member of the first roundrobin and
 # range vectors, written as ConsumerProtocolAssignment v0 and v3 (same layout; null user
 # data), and one with user data.
