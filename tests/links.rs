@@ -595,3 +595,49 @@ fn an_imported_group_s_lag_rides_in_the_link() {
         );
     }
 }
+
+#[test]
+fn no_edit_gives_two_topics_one_id_and_every_link_written_reads_back() {
+    use rebalance_lab::assignor::derived_topic_id;
+    use rebalance_lab::scenario::edit;
+    let reads_back = |s: &Scenario| {
+        let st = LinkState {
+            scenario: s.clone(),
+            ..Default::default()
+        };
+        assert_eq!(
+            from_fragment(&to_fragment(&st)).unwrap().scenario.topic_ids,
+            s.topic_ids
+        );
+    };
+    let mut s = rebalance_lab::scenario::presets::preset("three-topics").unwrap();
+    let (a, b) = (s.topics[0].name.clone(), s.topics[1].name.clone());
+    // a typed id on the first topic frees its derived id, which the second may then take;
+    // clearing the first one's id would give both one id: refused, nothing changed
+    edit::set_topic_id(&mut s, 0, &derived_topic_id("elsewhere").to_string()).unwrap();
+    edit::set_topic_id(&mut s, 1, &derived_topic_id(&a).to_string()).unwrap();
+    let kept = s.clone();
+    let e = edit::set_topic_id(&mut s, 0, "").unwrap_err();
+    assert!(e.contains(&b) && e.contains("names one topic"), "{e}");
+    assert_eq!(s, kept);
+    reads_back(&s);
+    // a new topic never takes a name whose derived id a topic has been given
+    let next = {
+        let mut t = s.clone();
+        edit::add_topic(&mut t)
+    };
+    edit::set_topic_id(&mut s, 2, &derived_topic_id(&next).to_string()).unwrap();
+    let added = edit::add_topic(&mut s);
+    assert_ne!(added, next);
+    assert!(s.topic_id_clash().is_none());
+    reads_back(&s);
+    // a group read as it came with two topics on one id (the CLI's JSON may say so):
+    // renaming any topic answers at once, whatever it answers
+    let mut c = rebalance_lab::scenario::presets::preset("three-topics").unwrap();
+    let id = derived_topic_id("same").to_string();
+    c.topic_ids.insert(c.topics[0].name.clone(), id.clone());
+    c.topic_ids.insert(c.topics[1].name.clone(), id);
+    assert!(c.topic_id_clash().is_some());
+    let _ = edit::rename_topic(&mut c, 2, "renamed");
+    let _ = edit::rename_topic(&mut c, 0, "renamed-too");
+}

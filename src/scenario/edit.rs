@@ -33,12 +33,28 @@ fn unused(prefix: &str, taken: impl Fn(&str) -> bool) -> String {
 
 /// Adds a topic with a fresh name and 3 partitions; returns its name.
 pub fn add_topic(s: &mut Scenario) -> String {
-    let name = unused("topic-", |n| s.topics.iter().any(|t| t.name == n));
+    // (nor, where ids are typed at all, a name whose derived id a topic has been given: a
+    // topic id names one topic)
+    let name = unused("topic-", |n| {
+        s.topics.iter().any(|t| t.name == n) || id_taken(s, n)
+    });
     s.topics.push(Topic {
         name: name.clone(),
         partitions: 3,
     });
     name
+}
+
+#[cfg(broker_page)]
+fn id_taken(s: &Scenario, name: &str) -> bool {
+    !s.topic_ids.is_empty()
+        && s.topic_with_id(&crate::assignor::derived_topic_id(name).to_string(), name)
+            .is_some()
+}
+
+#[cfg(not(broker_page))]
+fn id_taken(_: &Scenario, _: &str) -> bool {
+    false
 }
 
 /// Renames a topic; subscriptions (and owned partitions, racks) follow the new name.
@@ -52,6 +68,18 @@ pub fn rename_topic(s: &mut Scenario, index: usize, name: &str) -> Result<(), St
     }
     if s.topics.iter().any(|t| t.name == name) {
         return Err(format!("there is already a topic named \"{name}\""));
+    }
+    // (the topic keeps a typed id; without one its id is the new name's, which no other
+    // topic may have: checked before anything changes)
+    // (ids derived from distinct names never meet: only typed ones can be in the way)
+    #[cfg(broker_page)]
+    if !s.topic_ids.is_empty() && !s.topic_ids.contains_key(&old) {
+        let id = crate::assignor::derived_topic_id(name).to_string();
+        if let Some(other) = s.topic_with_id(&id, &old) {
+            return Err(format!(
+                "topic \"{other}\" has the id {id}, the id the name \"{name}\" gives: a topic id names one topic"
+            ));
+        }
     }
     s.topics[index].name = name.to_string();
     for m in &mut s.members {
@@ -83,18 +111,8 @@ pub fn rename_topic(s: &mut Scenario, index: usize, name: &str) -> Result<(), St
     // (the topic keeps its id: only the broker's assignors read ids, and only a page that
     // runs them has any)
     #[cfg(broker_page)]
-    {
-        if let Some(id) = s.topic_ids.remove(&old) {
-            s.topic_ids.insert(name.to_string(), id);
-        }
-        // (a name whose derived id another topic has typed: refused, the topic keeps its name)
-        if let Some((a, b, id)) = s.topic_id_clash() {
-            rename_topic(s, index, &old)?;
-            let other = if a == name { b } else { a };
-            return Err(format!(
-                "topic \"{other}\" has the id {id}, the id the name \"{name}\" gives: a topic id names one topic"
-            ));
-        }
+    if let Some(id) = s.topic_ids.remove(&old) {
+        s.topic_ids.insert(name.to_string(), id);
     }
     Ok(())
 }
@@ -106,24 +124,23 @@ pub fn rename_topic(s: &mut Scenario, index: usize, name: &str) -> Result<(), St
 pub fn set_topic_id(s: &mut Scenario, index: usize, text: &str) -> Result<(), String> {
     let name = s.topics.get(index).ok_or("no such topic")?.name.clone();
     let text = text.trim();
-    if text.is_empty() {
-        s.topic_ids.remove(&name);
-        return Ok(());
-    }
-    let id = crate::java::Uuid::parse(text)
-        .map_err(|e| e.message)?
-        .to_string();
-    let before = s.topic_ids.insert(name.clone(), id.clone());
-    if let Some((a, b, _)) = s.topic_id_clash() {
-        // (refused: the topic keeps the id it had)
-        match before {
-            Some(old) => s.topic_ids.insert(name.clone(), old),
-            None => s.topic_ids.remove(&name),
-        };
-        let other = if a == name { b } else { a };
+    // (empty: the id derived from the name, which no other topic may have either)
+    let id = if text.is_empty() {
+        crate::assignor::derived_topic_id(&name).to_string()
+    } else {
+        crate::java::Uuid::parse(text)
+            .map_err(|e| e.message)?
+            .to_string()
+    };
+    if let Some(other) = s.topic_with_id(&id, &name) {
         return Err(format!(
             "topic \"{other}\" already has the id {id}: a topic id names one topic"
         ));
+    }
+    if text.is_empty() {
+        s.topic_ids.remove(&name);
+    } else {
+        s.topic_ids.insert(name, id);
     }
     Ok(())
 }

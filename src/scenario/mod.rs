@@ -337,21 +337,38 @@ impl Scenario {
         out
     }
 
-    /// Two topics with one id (the ids typed, `topic_ids`, and the ids derived from the
-    /// names of the others, [`crate::assignor::derived_topic_id`]): the first such pair of
-    /// topic names and the id, if any. A topic id names one topic in Kafka.
+    /// Topic `name`'s id: the one typed for it (`topic_ids`), else the one derived from its
+    /// name ([`crate::assignor::derived_topic_id`]).
+    pub fn topic_id_of(&self, name: &str) -> String {
+        self.topic_ids
+            .get(name)
+            .cloned()
+            .unwrap_or_else(|| crate::assignor::derived_topic_id(name).to_string())
+    }
+
+    /// The topic other than the one named `except` whose id is `id`, if any (a topic id
+    /// names one topic in Kafka).
+    pub fn topic_with_id(&self, id: &str, except: &str) -> Option<&str> {
+        self.topics
+            .iter()
+            .find(|t| t.name != except && self.topic_id_of(&t.name) == id)
+            .map(|t| t.name.as_str())
+    }
+
+    /// Two topics with one id: the first such pair of topic names and the id, if any (a link
+    /// read as it came may have them; the edits never make them). Hashed, and nothing to do
+    /// without typed ids.
     pub fn topic_id_clash(&self) -> Option<(String, String, String)> {
-        let mut seen: VecMap<String, String> = VecMap::new();
+        if self.topic_ids.is_empty() {
+            return None;
+        }
+        let mut seen: crate::collections::FastMap<String, &str> = Default::default();
         for t in &self.topics {
-            let id = self
-                .topic_ids
-                .get(&t.name)
-                .cloned()
-                .unwrap_or_else(|| crate::assignor::derived_topic_id(&t.name).to_string());
+            let id = self.topic_id_of(&t.name);
             if let Some(other) = seen.get(&id) {
-                return Some((other.clone(), t.name.clone(), id));
+                return Some((other.to_string(), t.name.clone(), id));
             }
-            seen.insert(id, t.name.clone());
+            seen.insert(id, t.name.as_str());
         }
         None
     }
