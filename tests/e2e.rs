@@ -2722,6 +2722,17 @@ async fn import_paste_plan_and_export() {
     );
     assert!(c.find(Locator::Css("#grid[data-lag-on]")).await.is_ok());
     page_axe(&c, axe.as_deref(), "an imported group with its lag").await;
+    // hidden again: no cell keeps a mark
+    click(&c, Locator::Id("lag-toggle")).await;
+    until("the lag hidden", || async {
+        let marked = c
+            .find_all(Locator::Css("#grid .cell[data-lag]"))
+            .await
+            .ok()?;
+        (marked.is_empty() && c.find(Locator::Css("#grid[data-lag-on]")).await.is_err())
+            .then_some(())
+    })
+    .await;
     // the link keeps the group, its observed baseline and its lag: a reload shows them again
     c.refresh().await.unwrap();
     until("the lag after a reload", || async {

@@ -383,6 +383,10 @@ fn lag_overlay(imported: Option<&Imported>) {
     let Some(grid) = doc.get_element_by_id("grid") else {
         return;
     };
+    // (nothing to clear where nothing was marked: every repaint comes here)
+    if imported.is_none() && !grid.has_attribute("data-lag-on") {
+        return;
+    }
     let Ok(cells) = grid.query_selector_all(".cell[data-topic]") else {
         return;
     };
