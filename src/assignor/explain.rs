@@ -96,7 +96,7 @@ pub fn ratio(max: u32, min: u32) -> String {
     format!("{}.{:02}", hundredths / 100, hundredths % 100)
 }
 
-fn plural(n: u32, one: &str, many: &str) -> String {
+pub(crate) fn plural(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 

@@ -308,10 +308,6 @@ fn heartbeats_of(_: AssignorKind, _: &Baseline, _: &GroupInput, _: &Assignment) 
     None
 }
 
-fn plural(n: u32, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 /// One assignor's before and after for a what-if: the group as pinned against the group
 /// now, each under that assignor.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -386,7 +382,7 @@ impl AssignorChange {
                 format!(
                     "{} until stable, after {}",
                     self.paused,
-                    plural(self.rebalances, "heartbeat", "heartbeats")
+                    crate::assignor::explain::plural(self.rebalances, "heartbeat", "heartbeats")
                 )
             } else if self.rebalances > 1 {
                 format!("{} over {} rebalances", self.paused, self.rebalances)

@@ -127,12 +127,7 @@ fn topic_id_field(_: &TopicRowProps) -> Html {
 /// A topic's id as its row shows it (None: the row shows none).
 #[cfg(broker_page)]
 fn topic_id(s: &crate::scenario::Scenario, name: &str) -> Option<String> {
-    s.assignor.is_broker().then(|| {
-        s.topic_ids
-            .get(name)
-            .cloned()
-            .unwrap_or_else(|| crate::assignor::derived_topic_id(name).to_string())
-    })
+    s.assignor.is_broker().then(|| s.topic_id_of(name))
 }
 
 /// Above this many topics a member's subscription is one line until opened.

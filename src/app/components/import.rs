@@ -7,7 +7,7 @@ use crate::app::components::clicked;
 use crate::app::markup::{escape_into, list};
 use crate::app::state::{Action, AppState, Imported};
 use crate::app::Computed;
-use crate::assignor::{AssignorKind, UNASSIGNED};
+use crate::assignor::AssignorKind;
 use crate::scenario::whatif::{self, Baseline};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -184,30 +184,10 @@ fn summary(
     }
     // The observed assignment against each assignor's, the observed being the previous
     // assignment of the sticky ones (a group within the page's bound for computing first).
+    // (partitions whose owner is not the observed one: moved, newly owned or no longer owned)
     let owners = |a: &crate::assignor::Assignment, input: &crate::assignor::GroupInput| -> u32 {
-        let mut differ = 0;
-        for t in &a.topics {
-            // (the topic's observed owners looked up once, not once per partition)
-            let observed = base
-                .topics
-                .iter()
-                .find(|(n, _)| *n == t.topic)
-                .map(|(_, o)| o.as_slice())
-                .unwrap_or(&[]);
-            for (p, o) in t.owners.iter().enumerate() {
-                let now = (*o != UNASSIGNED).then(|| input.members[*o as usize].id.as_str());
-                let was = observed
-                    .get(p)
-                    .copied()
-                    .flatten()
-                    .and_then(|k| base.members.get(k as usize))
-                    .map(String::as_str);
-                if was != now {
-                    differ += 1;
-                }
-            }
-        }
-        differ
+        let d = whatif::diff(base, input, a);
+        d.moved + d.newly_assigned + d.unassigned
     };
     let unowned: usize = base
         .topics
