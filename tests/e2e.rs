@@ -2750,6 +2750,19 @@ async fn import_paste_plan_and_export() {
     })
     .await;
     assert_eq!(link_state(&c).await.baseline, Some(Ok(observed.clone())));
+    // and what Kafka's tool said beside it: the state, the strategy, its messages
+    let summary = text_of(&c, "#import-summary").await.unwrap_or_default();
+    assert!(
+        summary.contains("state Stable") && summary.contains("assignment strategy roundrobin"),
+        "{summary}"
+    );
+    assert_eq!(
+        c.find_all(Locator::Css("#import-warnings li"))
+            .await
+            .unwrap()
+            .len(),
+        import.warnings.len()
+    );
     // exports: the SVG parses with one cell per partition; the PNG is that picture
     click(&c, Locator::Id("export-svg")).await;
     let svg = downloaded(&c, ".svg").await;

@@ -203,6 +203,26 @@ fn link_state() -> impl Strategy<Value = LinkState> {
                 }
             }
             st.lag = (!lag.is_empty()).then_some(lag);
+            // what Kafka's tool said of it: any text, any cell absent or empty
+            if ids & 4 == 4 {
+                let any = |k: u8| match k % 3 {
+                    0 => None,
+                    1 => Some(String::new()),
+                    _ => Some(format!("Preparing*Rebalance ~{k},!%.é")),
+                };
+                let said = rebalance_lab::import::Said {
+                    state: any(ids),
+                    strategy: any(ids / 3),
+                    warnings: (0..ids % 3)
+                        .map(|k| rebalance_lab::import::Warning {
+                            line: k as usize * 1000 + 1,
+                            message: format!("Consumer group 'g.{k}' is rebalancing, ~*!,."),
+                        })
+                        .collect(),
+                };
+                // (nothing said is no part at all)
+                st.said = (!said.is_empty()).then_some(said);
+            }
             st.scenario = s;
             st
         })
@@ -592,6 +612,68 @@ fn an_imported_group_s_lag_rides_in_the_link() {
         assert!(
             e.message.starts_with("lag: ") && e.message.contains(says),
             "{e}"
+        );
+    }
+}
+
+#[test]
+fn what_kafka_s_tool_said_rides_in_the_link() {
+    use rebalance_lab::import::{Said, Warning};
+    let s = rebalance_lab::scenario::presets::preset("three-topics").unwrap();
+    let said = Said {
+        state: Some("PreparingRebalance".into()),
+        strategy: Some(String::new()),
+        warnings: vec![
+            Warning {
+                line: 3,
+                message: "Warning: Consumer group 'orders, app' is rebalancing.".into(),
+            },
+            Warning {
+                line: 12,
+                message: "partition orders-1 is shown with two owners: a*b ~c!d".into(),
+            },
+        ],
+    };
+    let st = LinkState {
+        scenario: s.clone(),
+        said: Some(said.clone()),
+        ..Default::default()
+    };
+    let f = to_fragment(&st);
+    assert!(f.contains(";xk=%7EPreparingRebalance%2A%7E%2A3."), "{f}");
+    assert_eq!(from_fragment(&f).unwrap(), st);
+    // nothing said: no part; a state alone
+    let none = LinkState {
+        said: Some(Said::default()),
+        ..st.clone()
+    };
+    assert!(!to_fragment(&none).contains(";xk="));
+    let alone = LinkState {
+        said: Some(Said {
+            state: Some("Stable".into()),
+            ..Default::default()
+        }),
+        ..st.clone()
+    };
+    assert_eq!(from_fragment(&to_fragment(&alone)).unwrap(), alone);
+    // refused with what: too few parts, a cell without its '~', a message without its line,
+    // a line that is no number (a huge one among them), a bad escape
+    // (the part's value as the page writes it: escaped as a whole)
+    let head = f.split(";xk=").next().unwrap();
+    for (inner, says) in [
+        ("~Stable", "expected state*strategy*warnings"),
+        ("Stable**", "expected '~'"),
+        ("**no-line", "expected line.message"),
+        ("**x.message", "is not a line number"),
+        ("**99999999999999999999999.message", "is not a line number"),
+        ("~%zz**", "state"),
+    ] {
+        let mut bad = format!("{head};xk=");
+        rebalance_lab::scenario::link::escape(inner, &mut bad);
+        let e = from_fragment(&bad).unwrap_err();
+        assert!(
+            e.message.starts_with("Kafka's output") && e.message.contains(says),
+            "{bad}: {e}"
         );
     }
 }

@@ -94,12 +94,8 @@ pub struct AppState {
 pub struct Imported {
     /// Lag per partition.
     pub lag: crate::import::Lag,
-    /// Kafka's messages, and what did not add up.
-    pub warnings: Vec<crate::import::Warning>,
-    /// The STATE cell.
-    pub state: Option<String>,
-    /// The ASSIGNMENT-STRATEGY cell.
-    pub strategy: Option<String>,
+    /// The STATE and ASSIGNMENT-STRATEGY cells, and Kafka's messages.
+    pub said: crate::import::Said,
 }
 
 #[cfg(lesson_page)]
@@ -417,9 +413,11 @@ impl AppState {
                 next.pinned = Some((s.clone(), Vec::new()));
                 next.imported = Some(Rc::new(Imported {
                     lag: i.lag,
-                    warnings: i.warnings,
-                    state: i.state,
-                    strategy: i.strategy,
+                    said: crate::import::Said {
+                        state: i.state,
+                        strategy: i.strategy,
+                        warnings: i.warnings,
+                    },
                 }));
                 (Ok(()), HistoryMode::Push, String::new())
             }
@@ -466,16 +464,14 @@ impl AppState {
             Action::LoadLink(state) => {
                 let state = *state;
                 next.preset = None;
-                // (an imported group's lag comes back with its link; what Kafka's tool said
-                // beside it does not travel)
+                // (an imported group's lag and what Kafka's tool said of it come back with
+                // its link)
                 #[cfg(import_page)]
                 {
-                    next.imported = state.lag.map(|lag| {
+                    next.imported = (state.lag.is_some() || state.said.is_some()).then(|| {
                         Rc::new(Imported {
-                            lag,
-                            warnings: Vec::new(),
-                            state: None,
-                            strategy: None,
+                            lag: state.lag.unwrap_or_default(),
+                            said: state.said.unwrap_or_default(),
                         })
                     });
                 }
@@ -893,6 +889,8 @@ impl AppState {
             group_log: self.group_log.clone(),
             #[cfg(import_page)]
             lag: self.imported.as_ref().map(|i| i.lag.clone()),
+            #[cfg(import_page)]
+            said: self.imported.as_ref().map(|i| i.said.clone()),
             extra: Vec::new(),
         }
     }

@@ -45,6 +45,26 @@ pub struct Warning {
     pub message: String,
 }
 
+/// What Kafka's tool printed of a group beside its members, partitions and lag: the STATE
+/// and ASSIGNMENT-STRATEGY cells and its messages. The page keeps it in a link (`xk`), so a
+/// shared import tells the same story.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Said {
+    /// The STATE cell as printed.
+    pub state: Option<String>,
+    /// The ASSIGNMENT-STRATEGY cell as printed (empty for a group without members).
+    pub strategy: Option<String>,
+    /// Kafka's messages, and what did not add up.
+    pub warnings: Vec<Warning>,
+}
+
+impl Said {
+    /// Nothing said.
+    pub fn is_empty(&self) -> bool {
+        self.state.is_none() && self.strategy.is_none() && self.warnings.is_empty()
+    }
+}
+
 /// What an import read.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Import {

@@ -156,10 +156,10 @@ fn summary(
         format!("{} members", s.members.len()),
         format!("{} topics, {partitions} partitions", s.topics.len()),
     ];
-    if let Some(st) = &i.state {
+    if let Some(st) = &i.said.state {
         facts.push(format!("state {st}"));
     }
-    if let Some(st) = &i.strategy {
+    if let Some(st) = &i.said.strategy {
         facts.push(format!(
             "assignment strategy {}",
             if st.is_empty() {
@@ -174,8 +174,9 @@ fn summary(
     }
     escape_into(&facts.join(" · "), m);
     m.push_str("</p>");
-    if !i.warnings.is_empty() {
+    if !i.said.warnings.is_empty() {
         let lines: Vec<String> = i
+            .said
             .warnings
             .iter()
             .map(|w| format!("line {}: {}", w.line, w.message))
@@ -256,10 +257,10 @@ fn summary(
         } else {
             reasons.push("No assignor gives exactly this assignment.".to_string());
         }
-        if i.state.as_deref().is_some_and(|st| st != "Stable") {
+        if i.said.state.as_deref().is_some_and(|st| st != "Stable") {
             reasons.push(format!(
                 "The group was {} when this was printed: the assignment may be mid-rebalance.",
-                i.state.as_deref().unwrap_or_default()
+                i.said.state.as_deref().unwrap_or_default()
             ));
         }
         if unowned > 0 {

@@ -34,8 +34,9 @@
 //!   since the members were listed, when a member was removed ([`log`]: who leads depends
 //!   on them); `xi` the topics' ids (`name!id` pairs split by `,`, where the page runs the
 //!   broker's assignors), `xg` an imported group's lag (`topic!lag.lag...` split by `,`, empty
-//!   where not shown, where the page has your own group's page); other keys are kept
-//!   verbatim.
+//!   where not shown, where the page has your own group's page), `xk` what Kafka's tool said
+//!   of an imported group (`[~state]*[~strategy]*line.message,...`, each text escaped, a
+//!   cell empty when not printed: the same page); other keys are kept verbatim.
 //!
 //! Names are percent-encoded except `A-Z a-z 0-9 - . _`, so every separator is unambiguous,
 //! a browser never rewrites the fragment, and a link is ASCII. Names are never empty. Every
@@ -117,6 +118,10 @@ pub struct LinkState {
     /// page (issue 18).
     #[cfg(import_page)]
     pub lag: Option<crate::import::Lag>,
+    /// What Kafka's tool said of an imported group (`xk`): its state, its strategy and its
+    /// messages, where the page has your own group's page (issue 18).
+    #[cfg(import_page)]
+    pub said: Option<crate::import::Said>,
     /// Hex being typed per member (index) that is not whole bytes yet.
     pub hex_drafts: VecMap<usize, String>,
     /// Colour slot per member (index), when not simply 0, 1, 2, ... in list order.
@@ -202,6 +207,8 @@ mod tests {
             ],
             #[cfg(import_page)]
             lag: None,
+            #[cfg(import_page)]
+            said: None,
             extra: vec![("base".into(), "x;y=z".into())],
         };
         let f = to_fragment(&st);

@@ -363,6 +363,53 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                 }
                 state.lag = Some(lag);
             }
+            #[cfg(import_page)]
+            "k" => {
+                // `[~state]*[~strategy]*line.message,...`: what Kafka's tool said of an
+                // imported group, each text escaped, a cell empty when it was not printed
+                let parts: Vec<&str> = v.splitn(3, '*').collect();
+                let [st, strategy, warnings] = parts[..] else {
+                    return Err(val.err(
+                        "Kafka's output: expected state*strategy*warnings (each part may be empty)",
+                    ));
+                };
+                let text = |t: &str, what: &str| {
+                    super::text::unescape(t)
+                        .map_err(|e| val.err(format!("Kafka's output, {what}: {e}")))
+                };
+                let cell = |t: &str, what: &str| {
+                    match t {
+                    "" => Ok(None),
+                    t => match t.strip_prefix('~') {
+                        Some(t) => text(t, what).map(Some),
+                        None => Err(val.err(format!(
+                            "Kafka's output, {what}: expected '~' before it (an empty part: not printed)"
+                        ))),
+                    },
+                }
+                };
+                let mut said = crate::import::Said {
+                    state: cell(st, "state")?,
+                    strategy: cell(strategy, "strategy")?,
+                    warnings: Vec::new(),
+                };
+                for w in warnings.split(',').filter(|_| !warnings.is_empty()) {
+                    let (line, message) = w.split_once('.').ok_or_else(|| {
+                        val.err("Kafka's output, a message: expected line.message")
+                    })?;
+                    let line = line.parse::<usize>().map_err(|_| {
+                        val.err(format!(
+                            "Kafka's output, a message: \"{}\" is not a line number",
+                            shorten(line)
+                        ))
+                    })?;
+                    said.warnings.push(crate::import::Warning {
+                        line,
+                        message: text(message, "a message")?,
+                    });
+                }
+                state.said = Some(said);
+            }
             #[cfg(broker_page)]
             "i" => {
                 // `name!id,name!id`: each topic's id, Kafka's Uuid text

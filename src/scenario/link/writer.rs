@@ -293,6 +293,26 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
             extra("g", &v);
         }
     }
+    // What Kafka's tool said of an imported group: `[~state]*[~strategy]*line.message,...`.
+    #[cfg(import_page)]
+    if let Some(said) = state.said.as_ref().filter(|s| !s.is_empty()) {
+        let mut v = String::new();
+        for cell in [&said.state, &said.strategy] {
+            if let Some(t) = cell {
+                v.push('~');
+                escape(t, &mut v);
+            }
+            v.push('*');
+        }
+        for (k, w) in said.warnings.iter().enumerate() {
+            if k > 0 {
+                v.push(',');
+            }
+            v.push_str(&format!("{}.", w.line));
+            escape(&w.message, &mut v);
+        }
+        extra("k", &v);
+    }
     // The topics' ids (the broker's assignors read them), where the page runs those: a
     // page without them keeps the part as it came (app state from another build).
     #[cfg(broker_page)]
