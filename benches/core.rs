@@ -126,6 +126,24 @@ fn main() {
             );
         }
     }
+    if want("vote") {
+        // The group panel's vote at 10,000 members, each listing the Java client's default
+        // (range, cooperative-sticky): every render of the panel at that size runs it.
+        let names = ["orders"];
+        let s = rebalance_lab::scenario::Scenario {
+            members: (0..10_000)
+                .map(|i| rebalance_lab::scenario::Member::new(&format!("c-{i:05}"), &names))
+                .collect(),
+            ..Default::default()
+        };
+        let us = median_us(21, || {
+            black_box(black_box(&s).vote());
+        });
+        println!(
+            "the classic group's vote, 10,000 members: median {:.2} ms",
+            us / 1000.0
+        );
+    }
     if want("range") || want("roundrobin") {
         let input = benchmark_input(1000, 50, 200);
         if want("range") {

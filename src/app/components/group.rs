@@ -244,6 +244,36 @@ pub fn use_group_panel(p: &Props) -> Html {
     (*use_memo(deps, |_| group_panel(p, &step, &all, &typed))).clone()
 }
 
+thread_local! {
+    /// The last vote and the group it is for: a repaint whose members and their protocol
+    /// lists are as they were (the assignor switched, a topic or a subscription changed, a
+    /// baseline pinned) reads it instead of voting again, the panel's largest cost at 10,000
+    /// members.
+    static VOTED: std::cell::RefCell<Option<(Rc<Scenario>, Rc<crate::group::ProtocolSelection>)>> =
+        const { std::cell::RefCell::new(None) };
+}
+
+/// The vote of `s`'s members, computed once per such group.
+fn vote_of(s: &Rc<Scenario>) -> Rc<crate::group::ProtocolSelection> {
+    VOTED.with(|v| {
+        let mut v = v.borrow_mut();
+        if let Some((was, r)) = &*v {
+            if was.members.len() == s.members.len()
+                && was
+                    .members
+                    .iter()
+                    .zip(&s.members)
+                    .all(|(a, b)| a.id == b.id && a.protocols == b.protocols)
+            {
+                return r.clone();
+            }
+        }
+        let r = Rc::new(s.vote());
+        *v = Some((s.clone(), r.clone()));
+        r
+    })
+}
+
 fn group_panel(
     p: &Props,
     step: &UseStateHandle<usize>,
@@ -254,7 +284,7 @@ fn group_panel(
     let d = &p.dispatch;
     let shown = crate::app::components::members_shown(**all, s.members.len());
     let coord = s.coordinator();
-    let vote = s.vote();
+    let vote = &*vote_of(s);
     let accepted = vote.accepted_ids();
     let refused: Vec<&str> = vote.refused.iter().map(|r| r.id.as_str()).collect();
     let lead = group_leader(&p.group_log, &accepted, &refused);
@@ -276,7 +306,7 @@ fn group_panel(
         None => (None, None),
     };
     let members = round_members(s, &p.computed, cooperative_all, shown);
-    let voted = crate::scenario::assignor_of(&vote);
+    let voted = crate::scenario::assignor_of(vote);
     let runs = RoundAssignor {
         name: s.assignor.name().to_string(),
         by_vote: s.assignor_by_vote && voted == Some(s.assignor),
@@ -286,14 +316,7 @@ fn group_panel(
             _ => 0,
         },
     };
-    let steps = round(
-        &coord,
-        &vote,
-        lead.leader.as_deref(),
-        &runs,
-        &members,
-        shown,
-    );
+    let steps = round(&coord, vote, lead.leader.as_deref(), &runs, &members, shown);
     let rev = revocations(&members);
     let k = (**step).min(steps.len() - 1);
 
@@ -387,7 +410,7 @@ fn group_panel(
                 }) }
             </table>
             { crate::app::components::show_all_toggle(all, s.members.len(), "group") }
-            { crate::app::components::markup("vote-wrap", markup::vote_and_leader(&vote, &leader, &next, last_why)) }
+            { crate::app::components::markup("vote-wrap", markup::vote_and_leader(vote, &leader, &next, last_why)) }
             <p class="assignor-source">{ "Assignor: " }{ s.assignor.name() }{ ", " }{ source }</p>
             <p class="leader-client">
                 <label for="leader-client">{ "The leader's client " }</label>
