@@ -126,6 +126,38 @@ fn main() {
             );
         }
     }
+    if want("link") {
+        // Opening Kafka's largest benchmark group from its link: 10,000 members, each
+        // subscribed to 50 topics of 10,000 partitions (the page reads it on opening).
+        use rebalance_lab::scenario::link::{from_fragment, to_fragment, LinkState};
+        let names: Vec<String> = (0..50).map(|i| format!("topic-{i}")).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let s = rebalance_lab::scenario::Scenario {
+            topics: names
+                .iter()
+                .map(|n| rebalance_lab::scenario::Topic {
+                    name: n.clone(),
+                    partitions: 10_000,
+                })
+                .collect(),
+            members: (0..10_000)
+                .map(|i| rebalance_lab::scenario::Member::new(&format!("c-{i:05}"), &refs))
+                .collect(),
+            ..Default::default()
+        };
+        let f = to_fragment(&LinkState {
+            scenario: s,
+            ..Default::default()
+        });
+        let us = median_us(21, || {
+            black_box(from_fragment(black_box(&f)).unwrap());
+        });
+        println!(
+            "read the link of 10,000 members x 500,000 partitions ({} bytes): median {:.2} ms",
+            f.len(),
+            us / 1000.0
+        );
+    }
     if want("vote") {
         // The group panel's vote at 10,000 members, each listing the Java client's default
         // (range, cooperative-sticky): every render of the panel at that size runs it.
