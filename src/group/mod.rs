@@ -56,8 +56,8 @@ pub fn quoted(s: &str) -> String {
 }
 
 pub use vote::{
-    select_protocol, tally, Admission, DuplicateMemberId, JoinError, JoinRequest, MemberVote,
-    ProtocolSelection, Refusal, Tally,
+    select, select_protocol, tally, Admission, DuplicateMemberId, Join, JoinError, JoinRequest,
+    MemberVote, ProtocolSelection, Refusal, Tally,
 };
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use super::{Scenario, DEFAULT_GROUP_ID};
 use crate::assignor::AssignorKind;
-use crate::group::{self, Coordinator, JoinRequest, ProtocolSelection};
+use crate::group::{self, Coordinator, ProtocolSelection};
 
 impl Scenario {
     /// The group id, or [`DEFAULT_GROUP_ID`] when none is set.
@@ -20,21 +20,19 @@ impl Scenario {
             .expect("50 partitions is in range")
     }
 
-    /// The JoinGroup requests, one per member in list order (the order they join).
-    pub fn join_requests(&self) -> Vec<JoinRequest> {
-        self.members
-            .iter()
-            .map(|m| JoinRequest {
-                id: m.id.clone(),
-                protocols: m.protocols.clone(),
-            })
-            .collect()
-    }
-
-    /// The join and the vote (a group with a repeated member id selects nothing, with why:
-    /// the scenario's problems already say it).
+    /// The join and the vote, each member's JoinGroup request read where the member keeps
+    /// its id and protocol list, in list order (the order they join); a group with a
+    /// repeated member id selects nothing, with why: the scenario's problems already say it.
     pub fn vote(&self) -> ProtocolSelection {
-        group::select_protocol(&self.join_requests()).unwrap_or_else(|e| ProtocolSelection {
+        let joins: Vec<group::Join<'_>> = self
+            .members
+            .iter()
+            .map(|m| group::Join {
+                id: &m.id,
+                protocols: &m.protocols,
+            })
+            .collect();
+        group::select(&joins).unwrap_or_else(|e| ProtocolSelection {
             why: e.to_string(),
             ..Default::default()
         })
