@@ -175,6 +175,19 @@ fn main() {
             "the classic group's vote, 10,000 members: median {:.2} ms",
             us / 1000.0
         );
+        // and who leads after those 10,000 joins (the panel's round reads it)
+        let joins: Vec<rebalance_lab::group::GroupEvent> = s
+            .members
+            .iter()
+            .map(|m| rebalance_lab::group::GroupEvent::Join(m.id.clone()))
+            .collect();
+        let us = median_us(21, || {
+            black_box(rebalance_lab::group::run_events_briefly(black_box(&joins)));
+        });
+        println!(
+            "the group's leader after 10,000 joins: median {:.2} ms",
+            us / 1000.0
+        );
     }
     if want("range") || want("roundrobin") {
         let input = benchmark_input(1000, 50, 200);

@@ -70,7 +70,9 @@ fn history(events: &[GroupEvent], snapshots: bool) -> LeaderHistory {
     let mut leader: Option<String> = None;
     let mut steps = Vec::with_capacity(events.len());
     for e in events {
-        let before = leader.clone();
+        // (set where the leader changes, instead of a copy of the leader per event to
+        // compare with)
+        let mut changed = false;
         let q = |id: &str| super::quoted(id);
         let why = match e {
             GroupEvent::Join(id) => {
@@ -80,6 +82,7 @@ fn history(events: &[GroupEvent], snapshots: bool) -> LeaderHistory {
                     members.insert(id.as_str(), 0);
                     if leader.is_none() {
                         leader = Some(id.clone());
+                        changed = true;
                         format!("{} is the first member added: it leads", q(id))
                     } else {
                         format!("{} joins; the leader stays", q(id))
@@ -91,6 +94,7 @@ fn history(events: &[GroupEvent], snapshots: bool) -> LeaderHistory {
                     format!("{} was not a member: no change", q(id))
                 } else if leader.as_deref() == Some(id.as_str()) {
                     leader = members.keys().next().map(|k| k.to_string());
+                    changed = true;
                     match &leader {
                         Some(n) => format!(
                             "the leader {} left: {} leads, the first key of the members \
@@ -112,11 +116,11 @@ fn history(events: &[GroupEvent], snapshots: bool) -> LeaderHistory {
         };
         steps.push(LeaderStep {
             event: e.clone(),
-            changed: leader != before,
+            changed,
             leader: leader.clone(),
             // After a leave or a change of leader only: a snapshot after every join would make
             // a 10,000-member group's history quadratic (seconds in the page).
-            members: if snapshots && (matches!(e, GroupEvent::Leave(_)) || leader != before) {
+            members: if snapshots && (matches!(e, GroupEvent::Leave(_)) || changed) {
                 members.keys().map(|k| k.to_string()).collect()
             } else {
                 Vec::new()
