@@ -220,8 +220,7 @@ fn link_state() -> impl Strategy<Value = LinkState> {
                         })
                         .collect(),
                 };
-                // (nothing said is no part at all)
-                st.said = (!said.is_empty()).then_some(said);
+                st.said = Some(said);
             }
             st.scenario = s;
             st
@@ -642,12 +641,19 @@ fn what_kafka_s_tool_said_rides_in_the_link() {
     let f = to_fragment(&st);
     assert!(f.contains(";xk=%7EPreparingRebalance%2A%7E%2A3."), "{f}");
     assert_eq!(from_fragment(&f).unwrap(), st);
-    // nothing said: no part; a state alone
+    // nothing said (an import of the members alone): an empty part, read back as such; no
+    // import: no part; a state alone
     let none = LinkState {
         said: Some(Said::default()),
         ..st.clone()
     };
-    assert!(!to_fragment(&none).contains(";xk="));
+    assert!(to_fragment(&none).contains(";xk=%2A%2A"));
+    assert_eq!(from_fragment(&to_fragment(&none)).unwrap(), none);
+    assert!(!to_fragment(&LinkState {
+        said: None,
+        ..st.clone()
+    })
+    .contains(";xk="));
     let alone = LinkState {
         said: Some(Said {
             state: Some("Stable".into()),

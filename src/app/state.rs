@@ -628,6 +628,12 @@ impl AppState {
             Action::StoryStep(k) => match whatif::story().into_iter().nth(k) {
                 Some(step) => {
                     *s = step.scenario;
+                    // (the story's group is not the imported one: its lag and what Kafka's
+                    // tool said of it go)
+                    #[cfg(import_page)]
+                    {
+                        next.imported = None;
+                    }
                     next.baseline = step.baseline;
                     next.pinned = step.previous.map(|p| (p, step.renames));
                     next.story_step = Some(k);
@@ -725,8 +731,13 @@ impl AppState {
                             checked: None,
                         });
                         // A new group, as a preset is: colours in list order, nothing
-                        // pinned unless the step is a what-if (its group before the change).
+                        // pinned unless the step is a what-if (its group before the change),
+                        // nothing imported.
                         *s = group;
+                        #[cfg(import_page)]
+                        {
+                            next.imported = None;
+                        }
                         s.assignor_by_vote = s.voted_assignor() == Some(s.assignor);
                         next.baseline = before.as_ref().map(|b| Baseline::now(b, None));
                         next.pinned = before.map(|b| (b, Vec::new()));
@@ -1059,6 +1070,26 @@ mod tests {
 
     fn start(fragment: &str) -> AppState {
         AppState::default().apply(Action::LoadLink(Box::new(from_fragment(fragment).unwrap())))
+    }
+
+    /// An import's lag and what Kafka's tool said of it ride in the link, even when the
+    /// tool said nothing beside the members (the summary comes back on reload); a story
+    /// step or a lesson step, another group, lets them go.
+    #[test]
+    fn an_import_survives_a_reload_and_goes_with_its_group() {
+        let members_only = crate::import::parse(
+            "GROUP  CONSUMER-ID  HOST  CLIENT-ID  #PARTITIONS\ng  c-1  /10.0.0.1  c  0\n",
+        )
+        .unwrap();
+        let imported = AppState::default().apply(Action::Import(Box::new(members_only)));
+        assert!(imported.imported.is_some());
+        let reloaded = start(&to_fragment(&imported.link_state()));
+        assert_eq!(reloaded.imported, imported.imported);
+        let story = imported.apply(Action::StoryStep(0));
+        assert_eq!(story.imported, None);
+        assert!(!to_fragment(&story.link_state()).contains(";xk="));
+        #[cfg(lesson_page)]
+        assert_eq!(imported.apply(Action::LessonGo(0)).imported, None);
     }
 
     #[cfg(lesson_page)]

@@ -58,13 +58,6 @@ pub struct Said {
     pub warnings: Vec<Warning>,
 }
 
-impl Said {
-    /// Nothing said.
-    pub fn is_empty(&self) -> bool {
-        self.state.is_none() && self.strategy.is_none() && self.warnings.is_empty()
-    }
-}
-
 /// What an import read.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Import {

@@ -295,7 +295,8 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
     }
     // What Kafka's tool said of an imported group: `[~state]*[~strategy]*line.message,...`.
     #[cfg(import_page)]
-    if let Some(said) = state.said.as_ref().filter(|s| !s.is_empty()) {
+    // (written when nothing was said too: the part is what brings an import's summary back)
+    if let Some(said) = &state.said {
         let mut v = String::new();
         for cell in [&said.state, &said.strategy] {
             if let Some(t) = cell {
