@@ -2308,13 +2308,14 @@ async fn a_large_group_is_computed_in_the_worker() {
         .await
         .unwrap();
     // The page's "computing" is watched from the first moment the test can (goto returns at
-    // the load event; the app starts after it): an observer in the page records it, so a
-    // worker quicker than the test's polls is not mistaken for none. (The check against the
+    // the load event; the app starts after it): an observer in the page records every time
+    // it is added (even if gone again within the task), so a worker quicker than the test's
+    // polls is not mistaken for none. (The check against the
     // core's answer, a debug build reading the whole link, comes only once it was seen.)
     until("the page saying it is computing", || async {
         let saw = c
             .execute(
-                "if (!window.rlSawComputing) { window.rlSawComputing = { seen: false }; const look = () => { if (document.getElementById('computing')) window.rlSawComputing.seen = true; }; new MutationObserver(look).observe(document.documentElement, { childList: true, subtree: true }); } if (document.getElementById('computing')) window.rlSawComputing.seen = true; return window.rlSawComputing.seen;",
+                "if (!window.rlSawComputing) { const saw = window.rlSawComputing = { seen: false }; new MutationObserver((records) => { for (const r of records) for (const n of r.addedNodes) if (n.nodeType === 1 && (n.id === 'computing' || n.querySelector('#computing'))) saw.seen = true; }).observe(document.documentElement, { childList: true, subtree: true }); } if (document.getElementById('computing')) window.rlSawComputing.seen = true; return window.rlSawComputing.seen;",
                 vec![],
             )
             .await
