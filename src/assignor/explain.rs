@@ -2,7 +2,6 @@
 //! mistakes where they apply.
 
 use super::{Assignment, AssignorKind, GroupInput, TopicAssignment, UNASSIGNED};
-use crate::java::JavaHashMap;
 
 /// One subscriber's row in a topic's arithmetic.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -59,8 +58,8 @@ fn trailing_number(s: &str) -> Option<(&str, u64)> {
 /// UUID-suffixed ids.
 fn against_numeric_order(ids: &[&str]) -> Option<(usize, usize)> {
     // Each head's smallest number after the id at hand, found through a map from the head
-    // to its slot (the page's one string-keyed map type: no new map code in the bundle).
-    let mut slot: JavaHashMap<&str, u32> = JavaHashMap::new();
+    // to its slot (a plain hash map the page already has: the order never shows).
+    let mut slot: crate::collections::FastMap<&str, usize> = Default::default();
     let mut min_after: Vec<u64> = Vec::new();
     // (from the end: the last found is the first x)
     let mut x = None;
@@ -69,9 +68,9 @@ fn against_numeric_order(ids: &[&str]) -> Option<(usize, usize)> {
             continue;
         };
         let k = match slot.get(&head) {
-            Some(&k) => k as usize,
+            Some(&k) => k,
             None => {
-                slot.insert(head, min_after.len() as u32);
+                slot.insert(head, min_after.len());
                 min_after.push(u64::MAX);
                 min_after.len() - 1
             }
