@@ -120,6 +120,4 @@ if (!self.document) {
     stopped(e, !trap(e));
     throw e;
   }
-  // The app is on the page (its stylesheet already hides the first paint): remove it.
-  document.getElementById("first-paint")?.remove();
 }

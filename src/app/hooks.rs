@@ -24,6 +24,21 @@ pub fn current_fragment() -> String {
         .unwrap_or_default()
 }
 
+/// A link longer than this is read in a task of its own, before the app's first render
+/// ([`super::start`]): at 10,000 members (170 KB) reading it and drawing the group in one
+/// task held the main thread for the whole opening.
+pub const READ_FIRST: usize = 65_536;
+
+thread_local! {
+    /// What reading a long link gave, for the first render to start from.
+    static OPENED: std::cell::Cell<Option<Action>> = const { std::cell::Cell::new(None) };
+}
+
+/// Reads the page's link now, for the first render ([`initial_state`]) to start from.
+pub fn read_first() {
+    OPENED.with(|o| o.set(Some(read_fragment(&current_fragment()))));
+}
+
 fn storage() -> Option<web_sys::Storage> {
     window().and_then(|w| w.local_storage().ok().flatten())
 }
@@ -58,11 +73,18 @@ pub fn initial_state() -> AppState {
             None => (AppState::default(), false),
         }
     };
-    let fragment = current_fragment();
-    if fragment.is_empty() {
-        return last().0;
-    }
-    match read_fragment(&fragment) {
+    // (a long link was read already, in the task before)
+    let read = match OPENED.with(|o| o.take()) {
+        Some(read) => read,
+        None => {
+            let fragment = current_fragment();
+            if fragment.is_empty() {
+                return last().0;
+            }
+            read_fragment(&fragment)
+        }
+    };
+    match read {
         Action::LinkBroken(mut b) => {
             let (base, stored) = last();
             b.fallback = if stored {

@@ -804,5 +804,30 @@ pub fn start() {
             }
         }
     }));
-    yew::Renderer::<App>::new().render();
+    // The app's page, and the first paint (index.html) gone as it comes, in the same task.
+    fn draw() {
+        yew::Renderer::<App>::new().render();
+        if let Some(first) = gloo::utils::document().get_element_by_id("first-paint") {
+            first.remove();
+        }
+    }
+    // A long link (a large group) is read in a task of its own and the page drawn in the
+    // next: the first paint stays on screen meanwhile, and neither task holds the main
+    // thread for both.
+    fn then(read: bool) {
+        gloo::timers::callback::Timeout::new(0, move || {
+            if read {
+                super::hooks::read_first();
+                then(false);
+            } else {
+                draw();
+            }
+        })
+        .forget();
+    }
+    if super::hooks::current_fragment().len() > super::hooks::READ_FIRST {
+        then(true);
+    } else {
+        draw();
+    }
 }
