@@ -30,13 +30,20 @@ pub fn current_fragment() -> String {
 pub const READ_FIRST: usize = 65_536;
 
 thread_local! {
-    /// What reading a long link gave, for the first render to start from.
-    static OPENED: std::cell::Cell<Option<Action>> = const { std::cell::Cell::new(None) };
+    /// What reading a long link gave, for the first render to start from, with the link's
+    /// hash (the address may change before that render).
+    static OPENED: std::cell::Cell<Option<(u64, Action)>> = const { std::cell::Cell::new(None) };
+}
+
+fn hash_of(fragment: &str) -> u64 {
+    use std::hash::BuildHasher;
+    std::hash::BuildHasherDefault::<crate::collections::FxHasher>::default().hash_one(fragment)
 }
 
 /// Reads the page's link now, for the first render ([`initial_state`]) to start from.
 pub fn read_first() {
-    OPENED.with(|o| o.set(Some(read_fragment(&current_fragment()))));
+    let fragment = current_fragment();
+    OPENED.with(|o| o.set(Some((hash_of(&fragment), read_fragment(&fragment)))));
 }
 
 fn storage() -> Option<web_sys::Storage> {
@@ -73,16 +80,15 @@ pub fn initial_state() -> AppState {
             None => (AppState::default(), false),
         }
     };
-    // (a long link was read already, in the task before)
+    let fragment = current_fragment();
+    if fragment.is_empty() {
+        return last().0;
+    }
+    // (a long link was read already, in the task before, unless the address changed since:
+    // nothing listened for Back or a pasted link before the first render)
     let read = match OPENED.with(|o| o.take()) {
-        Some(read) => read,
-        None => {
-            let fragment = current_fragment();
-            if fragment.is_empty() {
-                return last().0;
-            }
-            read_fragment(&fragment)
-        }
+        Some((read_from, read)) if read_from == hash_of(&fragment) => read,
+        _ => read_fragment(&fragment),
     };
     match read {
         Action::LinkBroken(mut b) => {

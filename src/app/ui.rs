@@ -804,12 +804,10 @@ pub fn start() {
             }
         }
     }));
-    // The app's page, and the first paint (index.html) gone as it comes, in the same task.
+    // The app's page (yew empties the body as it mounts: the first paint of index.html goes
+    // in the same task).
     fn draw() {
         yew::Renderer::<App>::new().render();
-        if let Some(first) = gloo::utils::document().get_element_by_id("first-paint") {
-            first.remove();
-        }
     }
     // A long link (a large group) is read in a task of its own and the page drawn in the
     // next: the first paint stays on screen meanwhile, and neither task holds the main
