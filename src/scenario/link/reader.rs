@@ -377,16 +377,15 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                     super::text::unescape(t)
                         .map_err(|e| val.err(format!("Kafka's output, {what}: {e}")))
                 };
-                let cell = |t: &str, what: &str| {
-                    match t {
+                let cell = |t: &str, what: &str| match t {
                     "" => Ok(None),
                     t => match t.strip_prefix('~') {
                         Some(t) => text(t, what).map(Some),
                         None => Err(val.err(format!(
-                            "Kafka's output, {what}: expected '~' before it (an empty part: not printed)"
+                            "Kafka's output, {what}: expected '~' before it \
+                             (an empty part: not printed)"
                         ))),
                     },
-                }
                 };
                 let mut said = crate::import::Said {
                     state: cell(st, "state")?,

@@ -309,7 +309,8 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
             if k > 0 {
                 v.push(',');
             }
-            v.push_str(&format!("{}.", w.line));
+            v.push_str(&w.line.to_string());
+            v.push('.');
             escape(&w.message, &mut v);
         }
         extra("k", &v);
