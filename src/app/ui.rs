@@ -95,6 +95,10 @@ pub struct Later {
     before: Option<Before>,
     /// The cooperative column is still to compute.
     pub cooperative: bool,
+    /// The group panel is still to draw: in a large group it waits for the task after the
+    /// grid's repaint (its vote, leader and round at 10,000 members were a third of the
+    /// opening's longest task), the panel drawn last staying on screen meanwhile.
+    pub group: bool,
 }
 
 /// Above this many members times partitions, the what-if's lines and the cooperative column
@@ -168,6 +172,11 @@ impl Computed {
     ) {
         let mut changes = self.changes.borrow_mut();
         let mut l = self.later.borrow_mut();
+        // (the group panel first: it is drawn in the repaint that follows)
+        if l.group {
+            l.group = false;
+            return;
+        }
         let row = changes.iter_mut().find(|c| c.is_pending());
         if let Some(row) = row {
             match (l.before.take(), pinned) {
@@ -193,7 +202,8 @@ impl Computed {
             .iter()
             .filter(|c| c.is_pending())
             .count();
-        pending + self.later.borrow().cooperative as usize
+        let l = self.later.borrow();
+        pending + l.cooperative as usize + l.group as usize
     }
 
     /// Why the scenario's assignor gives no answer (the exception Java throws).
@@ -353,6 +363,7 @@ pub fn app() -> Html {
             let later = Later {
                 before: None,
                 cooperative: owned_before && s.assignor != AssignorKind::CooperativeSticky,
+                group: !small,
             };
             let mut c = Computed {
                 #[cfg(broker_page)]
@@ -444,6 +455,7 @@ pub fn app() -> Html {
         group_log: state.group_log.clone(),
         computed: computed.clone(),
         later: computed.later.borrow().cooperative,
+        waiting: computed.later.borrow().group,
         refusal: state.refusal.clone(),
         dispatch: dispatch.clone(),
     });

@@ -23,6 +23,8 @@ pub struct Props {
     pub computed: Rc<Computed>,
     /// The cooperative column is still to compute (it repaints the panel once computed).
     pub later: bool,
+    /// The panel waits for the task after the grid's repaint ([`crate::app::Later`]).
+    pub waiting: bool,
     pub refusal: Option<(String, String)>,
     pub dispatch: Callback<Action>,
 }
@@ -228,6 +230,10 @@ pub fn use_group_panel(p: &Props) -> Html {
     // asked for all.
     let all = use_state(|| false);
     let typed: Typed = (use_state(|| None), use_state(|| 0));
+    // The panel drawn last and what it showed: drawn again only when that changes, and what
+    // a large group shows while its panel waits for the task after the grid's repaint
+    // (nothing of it is lost meanwhile: a field being typed in stays).
+    let last = use_mut_ref(|| None);
     // (the typed text too: the panel's view written again with the field as the person
     // typed it; the cached one would set the field back to the list as the page writes it)
     let deps = (
@@ -241,7 +247,16 @@ pub fn use_group_panel(p: &Props) -> Html {
         (*typed.0).clone(),
         *typed.1,
     );
-    (*use_memo(deps, |_| group_panel(p, &step, &all, &typed))).clone()
+    let mut last = last.borrow_mut();
+    match &*last {
+        Some((was, view)) if p.waiting || *was == deps => return Html::clone(view),
+        // (nothing until the first: the grid above is what the page opens with)
+        _ if p.waiting => return Html::default(),
+        _ => {}
+    }
+    let view = group_panel(p, &step, &all, &typed);
+    *last = Some((deps, view.clone()));
+    view
 }
 
 thread_local! {
@@ -274,6 +289,7 @@ fn vote_of(s: &Rc<Scenario>) -> Rc<crate::group::ProtocolSelection> {
     })
 }
 
+#[inline(never)]
 fn group_panel(
     p: &Props,
     step: &UseStateHandle<usize>,
