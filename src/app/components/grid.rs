@@ -87,8 +87,9 @@ fn cell_class(o: &Owner) -> String {
 struct Drawn {
     topic: AttrValue,
     owners: Vec<Option<Owner>>,
-    /// The cell elements, fetched once after the row's markup is written.
-    cells: Vec<web_sys::Element>,
+    /// The row's cell elements (the live collection: a cell is fetched only when it changes,
+    /// not all 10,000 of a large grid as it opens).
+    cells: Option<web_sys::HtmlCollection>,
 }
 
 /// A cell's role and place in the keyboard order: each row's first cell is a Tab stop; the
@@ -237,17 +238,14 @@ fn paint(el: &web_sys::Element, drawn: &mut Drawn, topic: &AttrValue, owners: &[
             .any(|(a, b)| (revoking(a) || revoking(b)) && a != b)
     {
         el.set_inner_html(&row_markup(topic, owners));
-        let children = el.children();
-        drawn.cells = (0..children.length())
-            .filter_map(|i| children.item(i))
-            .collect();
+        drawn.cells = Some(el.children());
     } else {
         for (i, o) in owners.iter().enumerate() {
             let old = &drawn.owners[i];
             if old == o {
                 continue;
             }
-            let Some(cell) = drawn.cells.get(i) else {
+            let Some(cell) = drawn.cells.as_ref().and_then(|c| c.item(i as u32)) else {
                 continue;
             };
             match o {
