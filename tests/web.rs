@@ -14,8 +14,18 @@ fn document() -> web_sys::Document {
     web_sys::window().unwrap().document().unwrap()
 }
 
-/// Mounts the app on a fresh element with `fragment` in the URL.
+/// Mounts the app on a fresh element with `fragment` in the URL, and waits for the task
+/// after its first paint (the group panel is drawn there: a person sees the whole page once
+/// it has run).
 async fn mount(fragment: &str) -> web_sys::Element {
+    let root = first_paint(fragment).await;
+    gloo_timers::future::TimeoutFuture::new(0).await;
+    yew::scheduler::flush().await;
+    root
+}
+
+/// Mounts the app on a fresh element with `fragment` in the URL: its first paint only.
+async fn first_paint(fragment: &str) -> web_sys::Element {
     let w = web_sys::window().unwrap();
     w.history()
         .unwrap()
@@ -1109,7 +1119,11 @@ async fn a_large_grid_paints_its_later_rows_after_the_repaint() {
     use rebalance_lab::app::components::grid::CELLS_AT_ONCE;
     use rebalance_lab::assignor;
     let s = scenario(10, 1_000, 7);
-    let root = mount_scenario(s.clone()).await;
+    let root = first_paint(&to_fragment(&LinkState {
+        scenario: s.clone(),
+        ..Default::default()
+    }))
+    .await;
     let count = |sel: &str| root.query_selector_all(sel).unwrap().length() as usize;
     // rows of 1,000: the first CELLS_AT_ONCE cells at once, the rest later
     assert_eq!(count(".cell"), CELLS_AT_ONCE);

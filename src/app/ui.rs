@@ -261,6 +261,9 @@ pub fn app() -> Html {
     // Stable across renders, so rows whose props did not change skip their repaint.
     let dispatch: Callback<Action> = use_callback(state.dispatcher(), |a: Action, d| d.dispatch(a));
     let update = use_force_update();
+    // Whether the page has drawn its first computation (the group panel waits for the task
+    // after the page's first paint, which splits the module's start in two).
+    let opened = use_mut_ref(|| false);
     // (the state this render saw, which the computation below is computed from)
     let later_state = state.clone();
     let computed = {
@@ -274,6 +277,7 @@ pub fn app() -> Html {
         );
         let on_answer = update.clone();
         use_memo(deps, move |(s, baseline, pinned, round2, _)| {
+            let first = !opened.replace(true);
             // A large group's range and round-robin come from the worker: its answer for
             // this scenario (with the input computed for its job), or a job for it posted
             // after the repaint. Otherwise (and when the worker could not compute them) they
@@ -393,6 +397,7 @@ pub fn app() -> Html {
                 while c.left() > 0 {
                     c.work(s, pinned, baseline.as_ref());
                 }
+                c.later.get_mut().group = first;
             }
             let c = Rc::new(c);
             // (nothing later while the worker computes: the answer brings a new computation)
