@@ -240,8 +240,10 @@ async fn finish(c: Client) {
 }
 
 async fn wait_for_app(c: &Client) {
+    // (the grid comes with the page's first paint, the group panel in the task after it)
     until("the app to render", || async {
-        c.find(Locator::Css("#grid")).await.ok().map(|_| ())
+        c.find(Locator::Css("#grid")).await.ok()?;
+        c.find(Locator::Css("#group")).await.ok().map(|_| ())
     })
     .await;
 }
