@@ -97,7 +97,8 @@ pub struct Later {
     pub cooperative: bool,
     /// The group panel is still to draw: in a large group it waits for the task after the
     /// grid's repaint (its vote, leader and round at 10,000 members were a third of the
-    /// opening's longest task), the panel drawn last staying on screen meanwhile.
+    /// opening's longest task), and so it does after the page's first paint at any size (the
+    /// module's start split in two), the panel drawn last staying on screen meanwhile.
     pub group: bool,
 }
 
