@@ -368,7 +368,8 @@ pub fn app() -> Html {
             let later = Later {
                 before: None,
                 cooperative: owned_before && s.assignor != AssignorKind::CooperativeSticky,
-                group: !small,
+                // (set below, once a small group's parts are computed)
+                group: false,
             };
             let mut c = Computed {
                 #[cfg(broker_page)]
@@ -398,8 +399,8 @@ pub fn app() -> Html {
                 while c.left() > 0 {
                     c.work(s, pinned, baseline.as_ref());
                 }
-                c.later.get_mut().group = first;
             }
+            c.later.get_mut().group = !small || first;
             let c = Rc::new(c);
             // (nothing later while the worker computes: the answer brings a new computation)
             if c.left() > 0 && !c.pending {
