@@ -210,6 +210,27 @@ async fn a_million_partitions_are_summarized() {
     root.remove();
 }
 
+/// A link over the 2 MiB Chromium keeps of an address is said beside it: the browser never
+/// stores it (a reload opens the link before it) and no browser opens its copy. A link under
+/// it says nothing.
+#[wasm_bindgen_test]
+async fn a_link_over_2_mb_is_said() {
+    let root = mount_scenario(scenario(1, 1, 3)).await;
+    assert!(root.query_selector("#link-too-long").unwrap().is_none());
+    root.remove();
+    // 10,000 members whose ids are 230 characters: a link of about 2.3 MB
+    let mut s = scenario(1, 1, 10_000);
+    for (i, m) in s.members.iter_mut().enumerate() {
+        m.id = format!("{i:05}-{}", "x".repeat(224));
+    }
+    let root = mount_scenario(s).await;
+    let link: web_sys::HtmlInputElement = find(&root, "#link");
+    assert!(link.value().len() > 2 << 20, "{}", link.value().len());
+    let said = find::<web_sys::Element>(&root, "#link-too-long").text_content().unwrap();
+    assert!(said.contains("over the 2 MB"), "{said}");
+    root.remove();
+}
+
 /// A large group draws its first 50 members in each per-member list until asked for all;
 /// the grid still shows every partition's owner.
 #[wasm_bindgen_test]

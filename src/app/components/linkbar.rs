@@ -25,6 +25,11 @@ pub fn link_bar(fragment: &str) -> Html {
     );
     escape_into(&url, &mut m);
     m.push_str("\">");
+    // (Chromium keeps an address of at most 2 MiB: a longer one is never stored, so a reload
+    // opens the link before it, and no browser opens the copy)
+    if url.len() > 2 << 20 {
+        m.push_str("<p class=\"alert\" id=\"link-too-long\">This link is over the 2 MB a browser keeps of an address: reloading opens an older link, and the copy cannot be opened.</p>");
+    }
     html! {
         <div class="linkbar">
             { Html::from_html_unchecked(AttrValue::Static("<button id=\"copy-link\" data-app=\"copy-link\">Copy link</button><span class=\"copied\" id=\"link-copied\" role=\"status\"></span>")) }
