@@ -226,7 +226,9 @@ async fn a_link_over_2_mb_is_said() {
     let root = mount_scenario(s).await;
     let link: web_sys::HtmlInputElement = find(&root, "#link");
     assert!(link.value().len() > 2 << 20, "{}", link.value().len());
-    let said = find::<web_sys::Element>(&root, "#link-too-long").text_content().unwrap();
+    let said = find::<web_sys::Element>(&root, "#link-too-long")
+        .text_content()
+        .unwrap();
     assert!(said.contains("over the 2 MB"), "{said}");
     root.remove();
 }
