@@ -73,11 +73,17 @@ pub fn read_baseline(text: &str) -> Result<Baseline, String> {
         if owners == "=" {
             // (bounded: every partition of the baseline counts against the scenario's limit)
             match topics.last() {
-                Some((_, l)) if total + l.len() as u64 <= MAX_TOTAL_PARTITIONS => {
-                    list = l.clone()
+                Some((_, l)) if total + l.len() as u64 <= MAX_TOTAL_PARTITIONS => list = l.clone(),
+                Some(_) => {
+                    return Err(format!(
+                        "baseline topic \"{topic}\" has too many partitions"
+                    ))
                 }
-                Some(_) => return Err(format!("baseline topic \"{topic}\" has too many partitions")),
-                None => return Err(format!("baseline topic \"{topic}\": \"=\" needs a topic before it")),
+                None => {
+                    return Err(format!(
+                        "baseline topic \"{topic}\": \"=\" needs a topic before it"
+                    ))
+                }
             }
         } else if !owners.is_empty() {
             for o in owners.split('.') {
@@ -158,6 +164,8 @@ mod tests {
         }
         assert_eq!(read_baseline(&big).unwrap().topics.len(), 10);
         big.push_str("|v:=");
-        assert!(read_baseline(&big).unwrap_err().contains("too many partitions"));
+        assert!(read_baseline(&big)
+            .unwrap_err()
+            .contains("too many partitions"));
     }
 }
