@@ -2275,12 +2275,7 @@ async fn kafka_s_largest_benchmark_group_in_the_built_app() {
     );
     longest().await;
     longest().await;
-    c.execute(
-        "const s = document.getElementById('assignor'); s.value = 'roundrobin'; s.dispatchEvent(new Event('change', { bubbles: true }));",
-        vec![],
-    )
-    .await
-    .unwrap();
+    choose(&c, "#assignor", "roundrobin").await;
     until("round-robin in the link", || async {
         let url = c.current_url().await.ok()?;
         url.fragment()?.starts_with("v1;a=o").then_some(())
@@ -2299,12 +2294,12 @@ async fn kafka_s_largest_benchmark_group_in_the_built_app() {
     // stays under the 2 MiB Chromium keeps of an address (each topic's owners are those of
     // the topic before: `=`), so a reload opens it.
     longest().await;
-    c.execute(
-        "const s = document.getElementById('assignor'); s.value = 'range'; s.dispatchEvent(new Event('change', { bubbles: true }));",
-        vec![],
-    )
-    .await
-    .unwrap();
+    choose(&c, "#assignor", "range").await;
+    until("range in the link", || async {
+        let url = c.current_url().await.ok()?;
+        url.fragment()?.starts_with("v1;a=r;").then_some(())
+    })
+    .await;
     until("range again", || settled("10001")).await;
     longest().await;
     longest().await;
