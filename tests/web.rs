@@ -521,25 +521,22 @@ fn bench_assignors_in_wasm() {
         for kind in AssignorKind::CLIENT {
             let leaves = one_leaves(&input, kind).unwrap();
             for (label, input) in [("fresh", &input), ("one-leaves", &leaves)] {
-                // (warmed first, at least 5 runs and 250 ms, as the native and Java figures
-                // are: the engine compiles a function lazily and optimises it once it has run
-                // a while, so the first runs of this test run alone timed the compiler)
-                let (t0, mut n) = (perf.now(), 0);
-                while n < 5 || perf.now() - t0 < 250.0 {
-                    assert!(!try_assign(kind, input).unwrap().totals.is_empty());
-                    n += 1;
-                }
-                // (each time the mean of the runs that fill 20 ms: the browser's clock, not
-                // isolated, steps by 0.1 ms, as long as range's whole run)
-                let mut times = Vec::new();
-                for _ in 0..5 {
+                // At least `least` runs and `ms` milliseconds: the mean time of a run.
+                let runs = |least: u32, ms: f64| {
                     let (t0, mut n) = (perf.now(), 0);
-                    while n == 0 || perf.now() - t0 < 20.0 {
+                    while n < least || perf.now() - t0 < ms {
                         assert!(!try_assign(kind, input).unwrap().totals.is_empty());
                         n += 1;
                     }
-                    times.push((perf.now() - t0) / n as f64);
-                }
+                    (perf.now() - t0) / f64::from(n)
+                };
+                // (warmed first, at least 5 runs and 250 ms, as the native and Java figures
+                // are: the engine compiles a function lazily and optimises it once it has run
+                // a while, so the first runs of this test run alone timed the compiler)
+                runs(5, 250.0);
+                // (each time the mean of the runs that fill 20 ms: the browser's clock, not
+                // isolated, steps by 0.1 ms, as long as range's whole run)
+                let mut times: Vec<f64> = (0..5).map(|_| runs(1, 20.0)).collect();
                 times.sort_by(|a, b| a.total_cmp(b));
                 console_log!(
                     "BENCH wasm {} {label}, {members} members x {} partitions{}: median {:.3} ms",
