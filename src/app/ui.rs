@@ -45,6 +45,9 @@ pub struct Computed {
     /// before the repaint only.
     #[cfg(broker_page)]
     pub broker: Option<(Option<assignor::Assignment>, assignor::Assignment)>,
+    /// The group before the round, as the group panel's round sees it
+    /// ([`Computed::before`]).
+    before: std::cell::OnceCell<assignor::GroupInput>,
     /// What is left to compute.
     pub later: RefCell<Later>,
     /// The task that computes the next part of it.
@@ -74,7 +77,11 @@ fn work_later(
             return;
         };
         let left = now.left();
-        now.work(&state.scenario, &state.pinned, state.baseline.as_ref());
+        now.work(
+            &state.scenario,
+            state.pinned.as_ref(),
+            state.baseline.as_ref(),
+        );
         // (a pinned group's half of a line changes nothing on screen)
         if now.left() < left {
             update.force_update();
@@ -87,18 +94,20 @@ fn work_later(
 
 /// The parts of a [`Computed`] that run after the repaint in a large group, one assignment
 /// per task (`App` schedules them, and a newer edit drops the rest): the what-if's lines
-/// still [`whatif::PENDING`] (each assignor on the pinned group, then on the group now) and
-/// the cooperative column. In a small group they run before the repaint, as one.
+/// still [`whatif::PENDING`] (each assignor on the pinned group, then on the group now), the
+/// cooperative column, then the group panel (the group before its round, then the panel).
+/// In a small group they run before the repaint, as one.
 #[derive(Default)]
 pub struct Later {
     /// The pinned group's half of the first pending line, once computed.
     before: Option<Before>,
     /// The cooperative column is still to compute.
     pub cooperative: bool,
-    /// The group panel is still to draw: in a large group it waits for the task after the
-    /// grid's repaint (its vote, leader and round at 10,000 members were a third of the
-    /// opening's longest task), and so it does after the page's first paint at any size (the
-    /// module's start split in two), the panel drawn last staying on screen meanwhile.
+    /// The group panel is still to draw: in a large group it waits for the tasks after the
+    /// grid's repaint, drawn once all the rest is computed (its vote, leader and round at
+    /// 10,000 members were a third of the opening's longest task), and so it does after the
+    /// page's first paint at any size (the module's start split in two), the panel drawn
+    /// last staying on screen meanwhile.
     pub group: bool,
 }
 
@@ -168,16 +177,11 @@ impl Computed {
     pub fn work(
         &self,
         now: &Scenario,
-        pinned: &Option<(Scenario, Vec<(String, String)>)>,
+        pinned: Option<&(Scenario, Vec<(String, String)>)>,
         baseline: Option<&whatif::Baseline>,
     ) {
         let mut changes = self.changes.borrow_mut();
         let mut l = self.later.borrow_mut();
-        // (the group panel first: it is drawn in the repaint that follows)
-        if l.group {
-            l.group = false;
-            return;
-        }
         let row = changes.iter_mut().find(|c| c.is_pending());
         if let Some(row) = row {
             match (l.before.take(), pinned) {
@@ -192,10 +196,33 @@ impl Computed {
         } else if l.cooperative {
             *self.cooperative.borrow_mut() = Some(whatif::cooperative_round1(now, baseline));
             l.cooperative = false;
+        // The group panel last, drawn once in the repaint that follows (it was drawn first,
+        // then again with the cooperative column: two tasks of up to 240 ms at 10,000
+        // members); what its round reads of the group before it, in a task of its own.
+        } else if self.before.get().is_none() && self.baseline.is_some() {
+            self.before();
+        } else {
+            l.group = false;
         }
     }
 
-    /// How many parts [`Later`] has left: pending lines, and the cooperative column.
+    /// The group as the group panel's round sees it before the round: what each member
+    /// owned and its generation, the pinned baseline's partitions (generation 1) unless the
+    /// member says otherwise, as the sticky assignors see it (their input already carries
+    /// it; range's and round-robin's gets it here). Computed once per computation.
+    /// (with_previous gives nothing twice: a member the sticky input already gave its
+    /// baseline share keeps it)
+    pub fn before(&self) -> &assignor::GroupInput {
+        match &self.baseline {
+            Some(b) => self
+                .before
+                .get_or_init(|| whatif::with_previous(&self.input, b)),
+            None => &self.input,
+        }
+    }
+
+    /// How many parts [`Later`] has left: pending lines, the cooperative column, the group
+    /// panel.
     pub fn left(&self) -> usize {
         let pending = self
             .changes
@@ -204,7 +231,9 @@ impl Computed {
             .filter(|c| c.is_pending())
             .count();
         let l = self.later.borrow();
-        pending + l.cooperative as usize + l.group as usize
+        // (the group panel's round reads the group before it in a part of its own)
+        let before = self.before.get().is_none() && self.baseline.is_some();
+        pending + l.cooperative as usize + l.group as usize * (1 + before as usize)
     }
 
     /// Why the scenario's assignor gives no answer (the exception Java throws).
@@ -385,6 +414,7 @@ pub fn app() -> Html {
                 round_robin,
                 later: RefCell::new(later),
                 timer: RefCell::new(None),
+                before: Default::default(),
                 pending: to_worker,
                 job,
                 input,
@@ -397,7 +427,7 @@ pub fn app() -> Html {
             // per task after it (the timer is the computation's: a newer one drops it).
             if small {
                 while c.left() > 0 {
-                    c.work(s, pinned, baseline.as_ref());
+                    c.work(s, pinned.as_ref(), baseline.as_ref());
                 }
             }
             c.later.get_mut().group = !small || first;
@@ -461,7 +491,6 @@ pub fn app() -> Html {
         scenario: state.scenario.clone(),
         group_log: state.group_log.clone(),
         computed: computed.clone(),
-        later: computed.later.borrow().cooperative,
         waiting: computed.later.borrow().group,
         refusal: state.refusal.clone(),
         dispatch: dispatch.clone(),

@@ -11,11 +11,11 @@ use crate::protocol::{
 /// A member as the round sees it. [`round`] reads `metadata`, `assignment` and `assigned`
 /// only for the members whose lines it shows; the other fields count every member.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct RoundMember {
+pub struct RoundMember<'a> {
     /// Member id.
     pub id: String,
     /// The protocols its JoinGroup lists, in preference order.
-    pub protocols: Vec<String>,
+    pub protocols: &'a [String],
     /// The metadata its JoinGroup carries for each of `protocols`, in the same order
     /// ([`join_metadata`]).
     pub metadata: Vec<Vec<u8>>,
@@ -26,8 +26,9 @@ pub struct RoundMember {
     pub assignment: Vec<u8>,
     /// The partitions it is assigned.
     pub assigned: Vec<TopicPartitions>,
-    /// The partitions it owned before the round (from the pinned baseline).
-    pub owned_before: Vec<TopicPartitions>,
+    /// The partitions it owned before the round (from the pinned baseline), per topic, as
+    /// an assignor's input carries them.
+    pub owned_before: &'a [(String, Vec<i32>)],
     /// What cooperative-sticky's first round gives it on the same change (what it keeps and
     /// takes at once; each topic's partitions ascending); `None` when that was not computed.
     pub cooperative: Option<Vec<TopicPartitions>>,
@@ -129,7 +130,7 @@ fn owns(tps: &[TopicPartitions], topic: &str, p: i32) -> bool {
 pub fn revocations(members: &[RoundMember]) -> Revocations {
     let mut r = Revocations::default();
     for m in members {
-        let n = count(&m.owned_before);
+        let n = m.owned_before.iter().map(|(_, ps)| ps.len() as u32).sum();
         if n > 0 {
             r.eager.push((m.id.clone(), n));
         }
@@ -138,18 +139,17 @@ pub fn revocations(members: &[RoundMember]) -> Revocations {
         };
         let mut moving = 0;
         let mut which = Vec::new();
-        for t in &m.owned_before {
-            let gone: Vec<u32> = t
-                .partitions
+        for (topic, partitions) in m.owned_before {
+            let gone: Vec<u32> = partitions
                 .iter()
-                .filter(|p| !owns(keeps, &t.topic, **p))
+                .filter(|p| !owns(keeps, topic, **p))
                 .map(|p| *p as u32)
                 .collect();
             if !gone.is_empty() {
                 moving += gone.len() as u32;
                 which.push(format!(
                     "{} {}",
-                    t.topic,
+                    topic,
                     crate::assignor::explain::partition_list(&gone)
                 ));
             }
@@ -319,17 +319,21 @@ mod tests {
 
     #[test]
     fn cooperative_stops_only_what_moves() {
+        let (a, b) = (
+            vec![("t".to_string(), vec![0, 1, 2])],
+            vec![("t".to_string(), vec![3])],
+        );
         let members = vec![
             RoundMember {
                 id: "a".into(),
-                owned_before: vec![tp("t", &[0, 1, 2])],
+                owned_before: &a,
                 assigned: vec![tp("t", &[0])],
                 cooperative: Some(vec![tp("t", &[0, 1])]),
                 ..Default::default()
             },
             RoundMember {
                 id: "b".into(),
-                owned_before: vec![tp("t", &[3])],
+                owned_before: &b,
                 assigned: vec![tp("t", &[1, 2, 3])],
                 cooperative: Some(vec![tp("t", &[3])]),
                 ..Default::default()
@@ -418,17 +422,18 @@ mod tests {
             JoinRequest::new("b", &["roundrobin"]),
         ])
         .unwrap();
+        let (range, roundrobin) = (vec!["range".to_string()], vec!["roundrobin".to_string()]);
         let members = vec![
             RoundMember {
                 id: "a".into(),
-                protocols: vec!["range".into()],
+                protocols: &range,
                 metadata: vec![vec![0; 7]],
                 assignment: vec![0, 3],
                 ..Default::default()
             },
             RoundMember {
                 id: "b".into(),
-                protocols: vec!["roundrobin".into()],
+                protocols: &roundrobin,
                 ..Default::default()
             },
         ];
@@ -499,19 +504,20 @@ mod tests {
             .map(|i| JoinRequest::new(i, &["range"]))
             .collect();
         let v = select_protocol(&requests).unwrap();
+        let range = vec!["range".to_string()];
+        let owned: Vec<Vec<(String, Vec<i32>)>> = (0..ids.len())
+            .map(|i| vec![("t".to_string(), vec![i as i32])])
+            .collect();
         let members: Vec<RoundMember> = ids
             .iter()
             .enumerate()
             .map(|(i, id)| RoundMember {
                 id: id.clone(),
-                protocols: vec!["range".into()],
+                protocols: &range,
                 // only the members shown carry bytes, as the page builds them
                 metadata: if i < 2 { vec![vec![0; 9]] } else { Vec::new() },
                 eager: true,
-                owned_before: vec![TopicPartitions {
-                    topic: "t".into(),
-                    partitions: vec![i as i32],
-                }],
+                owned_before: &owned[i],
                 ..Default::default()
             })
             .collect();

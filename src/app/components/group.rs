@@ -13,7 +13,7 @@ use crate::group::{
     RoundMember,
 };
 use crate::protocol::{encode_assignment, Assignment, TopicPartitions};
-use crate::scenario::{whatif, Scenario};
+use crate::scenario::Scenario;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -21,8 +21,6 @@ pub struct Props {
     pub scenario: Rc<Scenario>,
     pub group_log: Vec<GroupEvent>,
     pub computed: Rc<Computed>,
-    /// The cooperative column is still to compute (it repaints the panel once computed).
-    pub later: bool,
     /// The panel waits for the task after the grid's repaint ([`crate::app::Later`]).
     pub waiting: bool,
     pub refusal: Option<(String, String)>,
@@ -145,43 +143,30 @@ fn disagreements(s: &Scenario, c: &Computed) -> (Vec<(String, u32, String, Strin
 /// The round's members; the bytes (JoinGroup metadata, SyncGroup assignment) only for the
 /// first `shown`, the ones whose lines the round shows (encoding every member's metadata
 /// took most of a 1,000-member page's first paint).
-fn round_members(
-    s: &Scenario,
-    c: &Computed,
+fn round_members<'a>(
+    s: &'a Scenario,
+    c: &'a Computed,
     mut cooperative_all: Option<Vec<Vec<TopicPartitions>>>,
     shown: usize,
-) -> Vec<RoundMember> {
-    // What each member owned before the round: the pinned baseline's partitions (generation
-    // 1), unless it says otherwise, as the sticky assignors see it (their input already
-    // carries it; range's and round-robin's gets it here).
-    // (with_previous gives nothing twice: a member the sticky input already gave its
-    // baseline share keeps it)
-    let with_previous;
-    let before = match &c.baseline {
-        Some(b) => {
-            with_previous = crate::scenario::whatif::with_previous(&c.input, b);
-            &with_previous
-        }
-        None => &c.input,
-    };
+) -> Vec<RoundMember<'a>> {
     let mut assigned_shown = c.assigned_to_first(shown);
     s.members
         .iter()
-        .zip(&before.members)
+        .zip(&c.before().members)
         .enumerate()
         .map(|(i, (m, was))| {
             let assigned = assigned_shown
                 .get_mut(i)
                 .map(std::mem::take)
                 .unwrap_or_default();
-            let owned_before = TopicPartitions::list(was.owned.iter().map(|(t, ps)| (t, ps)));
             let cooperative = cooperative_all
                 .as_mut()
                 .map(|all| all.get_mut(i).map(std::mem::take).unwrap_or_default());
             // the bytes only for a member whose lines the round shows
             let (metadata, assignment) = if i < shown {
                 let mut sub = m.fields_subscription();
-                sub.owned_partitions = owned_before.clone();
+                sub.owned_partitions =
+                    TopicPartitions::list(was.owned.iter().map(|(t, ps)| (t, ps)));
                 sub.generation_id = was.generation.unwrap_or(-1);
                 let assignment = encode_assignment(
                     &Assignment {
@@ -206,12 +191,12 @@ fn round_members(
             };
             RoundMember {
                 id: m.id.clone(),
-                protocols: m.protocols.clone(),
+                protocols: &m.protocols,
                 metadata,
                 eager: rebalances_eagerly(&m.protocols),
                 assignment,
                 assigned,
-                owned_before,
+                owned_before: &was.owned,
                 cooperative,
             }
         })
@@ -240,7 +225,6 @@ pub fn use_group_panel(p: &Props) -> Html {
         p.scenario.clone(),
         p.group_log.clone(),
         p.computed.clone(),
-        p.later,
         p.refusal.clone(),
         *step,
         *all,
@@ -317,8 +301,6 @@ fn group_panel(
                 "cooperative-sticky gives no answer for this change: {e}"
             )),
         ),
-        // a large group's column comes after the repaint
-        None if p.later => (None, Some(whatif::PENDING.to_string())),
         None => (None, None),
     };
     let members = round_members(s, &p.computed, cooperative_all, shown);
