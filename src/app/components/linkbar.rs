@@ -6,10 +6,10 @@ use crate::app::markup::escape_into;
 use crate::scenario::link;
 use yew::prelude::*;
 
-fn page_base() -> String {
+/// The page's address (its fragment is [`link::link_with_fragment`]'s to replace).
+fn page_address() -> String {
     web_sys::window()
         .and_then(|w| w.location().href().ok())
-        .map(|h| h.split('#').next().unwrap_or_default().to_string())
         .unwrap_or_default()
 }
 
@@ -18,10 +18,12 @@ fn page_base() -> String {
 /// fixed string, which is never written again: an edit changes the link, and rewriting the
 /// button and the live region with it would drop the focus and what the region said.
 pub fn link_bar(fragment: &str) -> Html {
-    let url = link::link_with_fragment(&page_base(), fragment);
+    let url = link::link_with_fragment(&page_address(), fragment);
+    // (its bytes are its characters: a browser's address is ASCII, every character past it
+    // percent-encoded, and so is every fragment the page writes)
     let mut m = format!(
         "<span class=\"link-length\">{} characters</span><input id=\"link\" class=\"link-text\" readonly aria-label=\"Link to this scenario\" value=\"",
-        url.chars().count()
+        url.len()
     );
     escape_into(&url, &mut m);
     m.push_str("\">");
