@@ -46,8 +46,8 @@ pub struct Computed {
     #[cfg(broker_page)]
     pub broker: Option<(Option<assignor::Assignment>, assignor::Assignment)>,
     /// The group before the round, as the group panel's round sees it
-    /// ([`Computed::before`]).
-    before: std::cell::OnceCell<assignor::GroupInput>,
+    /// ([`Computed::before_round`]).
+    round_before: std::cell::OnceCell<assignor::GroupInput>,
     /// What is left to compute.
     pub later: RefCell<Later>,
     /// The task that computes the next part of it.
@@ -198,11 +198,12 @@ impl Computed {
             *self.cooperative.borrow_mut() = Some(whatif::cooperative_round1(now, baseline));
             l.cooperative = false;
             return false;
-        // The group panel last, drawn once in the repaint that follows (it was drawn first,
-        // then again with the cooperative column: two tasks of up to 240 ms at 10,000
-        // members); what its round reads of the group before it, in a task of its own.
-        } else if self.before.get().is_none() && self.baseline.is_some() {
-            self.before();
+        } else if self.round_before.get().is_none() && self.baseline.is_some() {
+            // The group panel last (it was drawn first, then again with the cooperative
+            // column: two tasks of up to 240 ms at 10,000 members): what its round reads of
+            // the group before it, in a task of its own, then the panel, drawn once in the
+            // repaint that follows.
+            self.before_round();
             return false;
         } else {
             l.group = false;
@@ -216,10 +217,10 @@ impl Computed {
     /// it; range's and round-robin's gets it here). Computed once per computation.
     /// (with_previous gives nothing twice: a member the sticky input already gave its
     /// baseline share keeps it)
-    pub fn before(&self) -> &assignor::GroupInput {
+    pub fn before_round(&self) -> &assignor::GroupInput {
         match &self.baseline {
             Some(b) => self
-                .before
+                .round_before
                 .get_or_init(|| whatif::with_previous(&self.input, b)),
             None => &self.input,
         }
@@ -236,7 +237,7 @@ impl Computed {
             .count();
         let l = self.later.borrow();
         // (the group panel's round reads the group before it in a part of its own)
-        let before = self.before.get().is_none() && self.baseline.is_some();
+        let before = self.round_before.get().is_none() && self.baseline.is_some();
         pending + l.cooperative as usize + l.group as usize * (1 + before as usize)
     }
 
@@ -418,7 +419,7 @@ pub fn app() -> Html {
                 round_robin,
                 later: RefCell::new(later),
                 timer: RefCell::new(None),
-                before: Default::default(),
+                round_before: Default::default(),
                 pending: to_worker,
                 job,
                 input,

@@ -152,7 +152,7 @@ fn round_members<'a>(
     let mut assigned_shown = c.assigned_to_first(shown);
     s.members
         .iter()
-        .zip(&c.before().members)
+        .zip(&c.before_round().members)
         .enumerate()
         .map(|(i, (m, was))| {
             let assigned = assigned_shown
