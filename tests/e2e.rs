@@ -184,6 +184,15 @@ where
     }
 }
 
+/// Polls the page's link until its fragment `says` what the step waits for.
+async fn until_link(c: &Client, what: &str, says: impl Fn(&str) -> bool) {
+    until(what, || async {
+        let url = c.current_url().await.ok()?;
+        says(url.fragment().unwrap_or("")).then_some(())
+    })
+    .await
+}
+
 /// Reads the grid back from its data attributes: {member: {topic: [partitions]}}, plus the
 /// totals {member: total}.
 async fn read_grid(
@@ -1632,9 +1641,8 @@ async fn the_group_panel_coordinator_vote_and_leader() {
     assert!(why.contains("first key of the members HashMap"), "{why}");
     // The link carries the joins and leaves: reloaded, x still leads (y and x joining in
     // list order would make y the leader).
-    until("the joins and leaves in the link", || async {
-        let url = c.current_url().await.ok()?;
-        url.as_str().contains(";xj=").then_some(())
+    until_link(&c, "the joins and leaves in the link", |f| {
+        f.contains(";xj=")
     })
     .await;
     c.refresh().await.unwrap();
@@ -1704,9 +1712,8 @@ async fn the_leader_s_client_and_the_leader_leaving() {
     })
     .await;
     assert_eq!(disagree(&c).await.as_deref(), Some("2"));
-    until("the leader's client in the link", || async {
-        let url = c.current_url().await.ok()?;
-        url.as_str().contains(";l=librdkafka").then_some(())
+    until_link(&c, "the leader's client in the link", |f| {
+        f.contains(";l=librdkafka")
     })
     .await;
     // a group the two order alike: nothing to say
@@ -2114,11 +2121,7 @@ async fn lesson_the_range_lesson_from_start_to_end_and_back() {
     click(&c, Locator::Id("lesson-back")).await;
     on_step(&c, 15).await;
     let title = lesson_text(&c, "lesson-title").await;
-    until("the link", || async {
-        let u = c.current_url().await.ok()?;
-        u.as_str().contains("xl=range.15.w-rr").then_some(())
-    })
-    .await;
+    until_link(&c, "the link", |f| f.contains("xl=range.15.w-rr")).await;
     c.refresh().await.unwrap();
     wait_for_app(&c).await;
     on_step(&c, 15).await;
@@ -2276,11 +2279,7 @@ async fn kafka_s_largest_benchmark_group_in_the_built_app() {
     longest().await;
     longest().await;
     choose(&c, "#assignor", "roundrobin").await;
-    until("round-robin in the link", || async {
-        let url = c.current_url().await.ok()?;
-        url.fragment()?.starts_with("v1;a=o").then_some(())
-    })
-    .await;
+    until_link(&c, "round-robin in the link", |f| f.starts_with("v1;a=o")).await;
     until("round-robin on the grid", || settled("10001")).await;
     let switch_task = longest().await;
     assert_eq!(
@@ -2295,22 +2294,14 @@ async fn kafka_s_largest_benchmark_group_in_the_built_app() {
     // those of the topic before: `=`), so a reload opens it.
     longest().await;
     choose(&c, "#assignor", "range").await;
-    until("range in the link", || async {
-        let url = c.current_url().await.ok()?;
-        url.fragment()?.starts_with("v1;a=r;").then_some(())
-    })
-    .await;
+    until_link(&c, "range in the link", |f| f.starts_with("v1;a=r;")).await;
     until("range again", || settled("10001")).await;
     longest().await;
     longest().await;
     c.execute("document.getElementById('pin').click();", vec![])
         .await
         .unwrap();
-    until("the pin in the link", || async {
-        let url = c.current_url().await.ok()?;
-        url.fragment()?.contains(";xb=").then_some(())
-    })
-    .await;
+    until_link(&c, "the pin in the link", |f| f.contains(";xb=")).await;
     until("pinned", || settled("10001")).await;
     let pin_task = longest().await;
     longest().await;
@@ -2341,10 +2332,8 @@ async fn kafka_s_largest_benchmark_group_in_the_built_app() {
     longest().await;
     longest().await;
     choose(&c, "#assignor", "roundrobin").await;
-    until("round-robin in the link, pinned", || async {
-        let url = c.current_url().await.ok()?;
-        let f = url.fragment()?;
-        (f.starts_with("v1;a=o") && f.contains(";xb=")).then_some(())
+    until_link(&c, "round-robin in the link, pinned", |f| {
+        f.starts_with("v1;a=o") && f.contains(";xb=")
     })
     .await;
     until("round-robin, pinned", || settled("10000")).await;
