@@ -198,7 +198,7 @@ impl Computed {
             *self.cooperative.borrow_mut() = Some(whatif::cooperative_round1(now, baseline));
             l.cooperative = false;
             return false;
-        } else if self.round_before.get().is_none() && self.baseline.is_some() {
+        } else if self.round_before_due() {
             // The group panel last (it was drawn first, then again with the cooperative
             // column: two tasks of up to 240 ms at 10,000 members): what its round reads of
             // the group before it, in a task of its own, then the panel, drawn once in the
@@ -226,6 +226,12 @@ impl Computed {
         }
     }
 
+    /// Whether the group before the round is still to compute (only a pinned group's differs
+    /// from the input).
+    fn round_before_due(&self) -> bool {
+        self.round_before.get().is_none() && self.baseline.is_some()
+    }
+
     /// How many parts [`Later`] has left: pending lines, the cooperative column, the group
     /// panel.
     pub fn left(&self) -> usize {
@@ -237,8 +243,7 @@ impl Computed {
             .count();
         let l = self.later.borrow();
         // (the group panel's round reads the group before it in a part of its own)
-        let before = self.round_before.get().is_none() && self.baseline.is_some();
-        pending + l.cooperative as usize + l.group as usize * (1 + before as usize)
+        pending + l.cooperative as usize + l.group as usize * (1 + self.round_before_due() as usize)
     }
 
     /// Why the scenario's assignor gives no answer (the exception Java throws).
