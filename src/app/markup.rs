@@ -266,7 +266,6 @@ pub fn assignor_changes(changes: &[crate::scenario::whatif::AssignorChange]) -> 
         s.push_str("</tr>");
     }
     s.push_str("</tbody></table><p class=\"hint\">Paused: partitions nobody consumes during the rebalance (eager assignors: all; cooperative-sticky: only those that move");
-    #[cfg(broker_page)]
     if changes.iter().any(|c| c.kind.is_broker()) {
         s.push_str("; the broker's, which never rebalance: those that move, until the members have reconciled");
     }

@@ -4,7 +4,6 @@
 //! functions. [`markup`] (escaping and the markup the views paint as strings) is plain Rust
 //! too, so its tests run natively.
 
-#[cfg(lesson_page)]
 pub mod lesson;
 pub mod markup;
 pub mod state;

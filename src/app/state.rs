@@ -4,7 +4,6 @@
 use crate::assignor::{AssignorKind, LeaderClient};
 use crate::collections::VecMap;
 use crate::group::{self, ClientPreset, GroupEvent, LeaderHistory};
-#[cfg(lesson_page)]
 use crate::lesson::{Highlight, Lesson, Outcome, Prediction, Progress, Step, LESSONS};
 use crate::protocol::{decode_subscription, encode_subscription, hex};
 use crate::scenario::colours::Colours;
@@ -78,18 +77,15 @@ pub struct AppState {
     /// The group's joins and leaves since a member was removed (empty: every member joined
     /// in list order), so the leader after a leave is the one the broker picks.
     pub group_log: Vec<GroupEvent>,
-    #[cfg(lesson_page)]
     /// The lesson on screen, when one is.
     pub lesson: Option<LessonOn>,
     /// What an import of kafka-consumer-groups.sh output read beside the group (issue 18),
     /// until another group is loaded.
-    #[cfg(import_page)]
     pub imported: Option<Rc<Imported>>,
 }
 
 /// What an import read that the scenario does not carry: the lag, what Kafka's tool said,
 /// the group's state and its strategy as printed.
-#[cfg(import_page)]
 #[derive(Debug, Clone, PartialEq)]
 pub struct Imported {
     /// Lag per partition.
@@ -98,7 +94,6 @@ pub struct Imported {
     pub said: crate::import::Said,
 }
 
-#[cfg(lesson_page)]
 /// A lesson on screen: where the learner is, how their predictions went, and what the step
 /// on screen shows of its answer.
 #[derive(Debug, Clone, PartialEq)]
@@ -115,7 +110,6 @@ pub struct LessonOn {
     pub revealed: bool,
 }
 
-#[cfg(lesson_page)]
 impl LessonOn {
     /// The step on screen.
     pub fn step(&self) -> Option<&'static Step> {
@@ -144,9 +138,7 @@ impl Default for AppState {
             preset: Some("seven-three"),
             pinned: None,
             group_log: Vec::new(),
-            #[cfg(lesson_page)]
             lesson: None,
-            #[cfg(import_page)]
             imported: None,
         }
         .with_vote_default()
@@ -172,7 +164,6 @@ pub enum Action {
         text: String,
     },
     /// A topic's id typed (the broker's assignors read it; empty: the derived id).
-    #[cfg(broker_page)]
     SetTopicId {
         index: usize,
         text: String,
@@ -202,11 +193,9 @@ pub enum Action {
     LoadPreset(&'static str),
     /// What kafka-consumer-groups.sh printed, read (issue 18): the group replaces the one on
     /// screen, its observed assignment pinned.
-    #[cfg(import_page)]
     Import(Box<crate::import::Import>),
     /// The planner's point for `count` members, as a what-if against the group now (pinned
     /// first when nothing is): the group grown or shrunk as the planner drew it (`seed`).
-    #[cfg(import_page)]
     PlanMembers {
         count: u32,
         seed: u64,
@@ -259,11 +248,9 @@ pub enum Action {
     FollowVote,
     /// The leader's client library (its member order for range and round-robin).
     SetLeaderClient(LeaderClient),
-    #[cfg(lesson_page)]
     /// Opens the lesson (the first one) at this step (counting from 0), or moves to it,
     /// putting the step's group on screen.
     LessonGo(usize),
-    #[cfg(lesson_page)]
     /// A prediction checked on the step on screen: its feedback (markup) and whether it
     /// was right. The first check of a step is the one its outcome records.
     LessonChecked {
@@ -272,13 +259,10 @@ pub enum Action {
         feedback: String,
         said: String,
     },
-    #[cfg(lesson_page)]
     /// A prediction that could not be read (nothing picked, a count that is not one).
     LessonRefuse(String),
-    #[cfg(lesson_page)]
     /// Show answer.
     LessonReveal,
-    #[cfg(lesson_page)]
     /// Leaves the lesson; the group on screen stays as it is.
     LessonLeave,
 }
@@ -299,7 +283,6 @@ impl AppState {
                 let old = s.topics.get(index).map(|t| t.name.clone());
                 let r = edit::rename_topic(s, index, &name);
                 // (an imported group's lag follows its topic)
-                #[cfg(import_page)]
                 if let (Ok(()), Some(old), Some(i)) = (&r, &old, next.imported.as_mut()) {
                     let i = Rc::make_mut(i);
                     if let Some(l) = i.lag.remove(old) {
@@ -321,7 +304,6 @@ impl AppState {
                 HistoryMode::Replace,
                 format!("topic-{index}-racks"),
             ),
-            #[cfg(broker_page)]
             Action::SetTopicId { index, text } => (
                 edit::set_topic_id(s, index, &text),
                 HistoryMode::Replace,
@@ -391,7 +373,6 @@ impl AppState {
                 s.assignor_by_vote = false;
                 (Ok(()), HistoryMode::Push, String::new())
             }
-            #[cfg(import_page)]
             Action::Import(i) => {
                 let i = *i;
                 *s = i.scenario;
@@ -421,7 +402,6 @@ impl AppState {
                 }));
                 (Ok(()), HistoryMode::Push, String::new())
             }
-            #[cfg(import_page)]
             Action::PlanMembers { count, seed } => {
                 if next.baseline.is_none() {
                     next.baseline = Some(Baseline::now(s, None));
@@ -433,7 +413,6 @@ impl AppState {
             Action::LoadPreset(key) => match presets::preset(key) {
                 Some(p) => {
                     *s = p;
-                    #[cfg(import_page)]
                     {
                         next.imported = None;
                     }
@@ -466,7 +445,6 @@ impl AppState {
                 next.preset = None;
                 // (an imported group's lag and what Kafka's tool said of it come back with
                 // its link)
-                #[cfg(import_page)]
                 {
                     next.imported = (state.lag.is_some() || state.said.is_some()).then(|| {
                         Rc::new(Imported {
@@ -481,7 +459,6 @@ impl AppState {
                 next.story_step = state.story_step;
                 next.pinned = state.pinned;
                 // (the group as the link has it: a step's group may have been changed)
-                #[cfg(lesson_page)]
                 {
                     next.lesson = state.lesson.and_then(|(key, progress)| {
                         let lesson = crate::lesson::lesson(key)?;
@@ -630,7 +607,6 @@ impl AppState {
                     *s = step.scenario;
                     // (the story's group is not the imported one: its lag and what Kafka's
                     // tool said of it go)
-                    #[cfg(import_page)]
                     {
                         next.imported = None;
                     }
@@ -701,7 +677,6 @@ impl AppState {
                 s.leader_client = c;
                 (Ok(()), HistoryMode::Push, String::new())
             }
-            #[cfg(lesson_page)]
             Action::LessonGo(k) => {
                 let on = next.lesson.take().unwrap_or(LessonOn {
                     lesson: &LESSONS[0],
@@ -734,7 +709,6 @@ impl AppState {
                         // pinned unless the step is a what-if (its group before the change),
                         // nothing imported.
                         *s = group;
-                        #[cfg(import_page)]
                         {
                             next.imported = None;
                         }
@@ -779,7 +753,6 @@ impl AppState {
                     }
                 }
             }
-            #[cfg(lesson_page)]
             Action::LessonChecked {
                 prediction,
                 right,
@@ -807,19 +780,16 @@ impl AppState {
                 next.history = HistoryMode::Replace;
                 return next;
             }
-            #[cfg(lesson_page)]
             Action::LessonRefuse(message) => {
                 next.refusal = Some(("lesson".into(), message));
                 return next;
             }
-            #[cfg(lesson_page)]
             Action::LessonReveal => {
                 if let Some(on) = next.lesson.as_mut() {
                     on.revealed = true;
                 }
                 return next;
             }
-            #[cfg(lesson_page)]
             Action::LessonLeave => {
                 next.lesson = None;
                 (Ok(()), HistoryMode::Push, String::new())
@@ -880,7 +850,6 @@ impl AppState {
             baseline: self.baseline.clone().map(Ok),
             pinned: self.pinned.clone(),
             story_step: self.story_step,
-            #[cfg(lesson_page)]
             lesson: self
                 .lesson
                 .as_ref()
@@ -898,9 +867,7 @@ impl AppState {
                 (!plain).then_some(slots)
             },
             group_log: self.group_log.clone(),
-            #[cfg(import_page)]
             lag: self.imported.as_ref().map(|i| i.lag.clone()),
-            #[cfg(import_page)]
             said: self.imported.as_ref().map(|i| i.said.clone()),
             extra: Vec::new(),
         }
@@ -1088,11 +1055,9 @@ mod tests {
         let story = imported.apply(Action::StoryStep(0));
         assert_eq!(story.imported, None);
         assert!(!to_fragment(&story.link_state()).contains(";xk="));
-        #[cfg(lesson_page)]
         assert_eq!(imported.apply(Action::LessonGo(0)).imported, None);
     }
 
-    #[cfg(lesson_page)]
     /// The lesson: each step puts its own group on screen (a what-if step pins the group
     /// before the change), the first check of a step is its outcome, the link carries the
     /// step and the outcomes, and leaving keeps the group as it is.

@@ -43,7 +43,6 @@ pub struct Computed {
     /// The broker's uniform (None where it refuses the group) and range on the same group,
     /// for the what-if's side-by-side table: a group within the page's bound for computing
     /// before the repaint only.
-    #[cfg(broker_page)]
     pub broker: Option<(Option<assignor::Assignment>, assignor::Assignment)>,
     /// The group before the round, as the group panel's round sees it
     /// ([`Computed::before_round`]).
@@ -359,7 +358,6 @@ pub fn app() -> Html {
                     super::worker::post(s, input, move || on_answer.force_update())
                 })
             });
-            #[cfg(broker_page)]
             let broker = (small && !to_worker).then(|| {
                 (
                     assignor::uniform(&input).ok(),
@@ -385,10 +383,7 @@ pub fn app() -> Html {
                 let big = whatif::sticky_refusal(&p.group_input(), AssignorKind::Sticky)
                     .or_else(|| whatif::sticky_refusal(&input, AssignorKind::Sticky));
                 // (the page built with the broker's assignors lists them too)
-                #[cfg(broker_page)]
                 let kinds = AssignorKind::ALL;
-                #[cfg(not(broker_page))]
-                let kinds = AssignorKind::CLIENT;
                 for kind in kinds {
                     let why = match &big {
                         Some(why)
@@ -411,7 +406,6 @@ pub fn app() -> Html {
                 group: false,
             };
             let mut c = Computed {
-                #[cfg(broker_page)]
                 broker,
                 cooperative: RefCell::new(None),
                 sticky,
@@ -512,20 +506,14 @@ pub fn app() -> Html {
     });
     // Your own group (issue 18): the import box and what it read, the planner, the exports,
     // in the page only with the `import` feature (build.rs).
-    #[cfg(import_page)]
     let (import_panel, planner, export) = (
         Some(components::import::use_import(&state, &computed, &dispatch)),
         Some(components::import::use_planner(&state, &dispatch)),
         Some(components::import::export_bar(&state, &computed)),
     );
-    #[cfg(not(import_page))]
-    let (import_panel, planner, export): (Option<Html>, Option<Html>, Option<Html>) =
-        Default::default();
     // The lesson (issue 17): its panel, the owners hidden while it asks, its live region and
     // its buttons, in the page only with the `lesson` feature (build.rs).
-    #[cfg(lesson_page)]
     let lesson = components::lesson::use_lesson(&state, &dispatch);
-    #[cfg(lesson_page)]
     let (lesson_click, lesson_open, lesson_panel, lesson_live) = (
         lesson.click,
         Some(Html::from_html_unchecked(AttrValue::Static(
@@ -534,16 +522,12 @@ pub fn app() -> Html {
         lesson.panel,
         lesson.live,
     );
-    #[cfg(not(lesson_page))]
-    let (lesson_open, lesson_panel, lesson_live): (Option<Html>, Option<Html>, Option<Html>) =
-        Default::default();
     // One listener for the buttons written as markup outside the panels: the glossary's "?"
     // links, Dismiss, cooperative-sticky's round toggle, the editor's add buttons (and the
     // lesson's).
     let on_click = {
         let (d, round2) = (dispatch.clone(), round2.clone());
         Callback::from(move |e: MouseEvent| {
-            #[cfg(lesson_page)]
             lesson_click.emit(e.clone());
             let Some(b) = crate::app::components::clicked(&e, "[data-term],[data-app]") else {
                 return;
@@ -580,18 +564,15 @@ pub fn app() -> Html {
                 // busy while a large group's what-if is still computing, after the repaint
                 <section class="panel result" aria-busy={(computed.left() > 0 || computed.pending).to_string()}>
                     <div class="assignor-row">
-                        // The protocol (issue 15), in the page built with the broker's
-                        // assignors: its options' values are the assignor each starts with.
-                        if cfg!(broker_page) {
-                            { Html::from_html_unchecked(AttrValue::Static("<label for=\"protocol\">Protocol </label>")) }
-                            <select id="protocol" onchange={on_assignor.clone()}>
-                                { Html::from_html_unchecked(AttrValue::Static(if kind.is_broker() {
-                                    "<option value=\"range\">classic</option><option value=\"uniform\" selected>consumer (KIP-848)</option>"
-                                } else {
-                                    "<option value=\"range\" selected>classic</option><option value=\"uniform\">consumer (KIP-848)</option>"
-                                })) }
-                            </select>
-                        }
+                        // The protocol: its options' values are the assignor each starts with.
+                        { Html::from_html_unchecked(AttrValue::Static("<label for=\"protocol\">Protocol </label>")) }
+                        <select id="protocol" onchange={on_assignor.clone()}>
+                            { Html::from_html_unchecked(AttrValue::Static(if kind.is_broker() {
+                                "<option value=\"range\">classic</option><option value=\"uniform\" selected>consumer (KIP-848)</option>"
+                            } else {
+                                "<option value=\"range\" selected>classic</option><option value=\"uniform\">consumer (KIP-848)</option>"
+                            })) }
+                        </select>
                         { Html::from_html_unchecked(AttrValue::Static("<label for=\"assignor\">Assignor </label>")) }
                         <select id="assignor" onchange={on_assignor}>
                             { Html::from_html_unchecked(assignor_options(kind).into()) }
@@ -622,12 +603,9 @@ pub fn app() -> Html {
 }
 
 /// The assignor choice's options, `kind` selected (as markup: one string instead of an element
-/// per option). The broker's assignors run in the command-line tool; the page does not carry
-/// them yet (README, Size), but a link may name one.
+/// per option): the chosen protocol's assignors.
 fn assignor_options(kind: AssignorKind) -> String {
     let mut m = String::new();
-    // The page built with the broker's assignors lists the chosen protocol's.
-    #[cfg(broker_page)]
     let listed: &[(AssignorKind, &str)] = if kind.is_broker() {
         &[
             (AssignorKind::Uniform, "uniform (the broker's default)"),
@@ -641,23 +619,7 @@ fn assignor_options(kind: AssignorKind) -> String {
             (AssignorKind::CooperativeSticky, "CooperativeStickyAssignor"),
         ]
     };
-    #[cfg(not(broker_page))]
-    let listed = [
-        (AssignorKind::Range, "RangeAssignor (default)"),
-        (AssignorKind::RoundRobin, "RoundRobinAssignor"),
-        (AssignorKind::Sticky, "StickyAssignor"),
-        (AssignorKind::CooperativeSticky, "CooperativeStickyAssignor"),
-        (AssignorKind::Uniform, "uniform (not run by this page)"),
-        (
-            AssignorKind::ServerRange,
-            "server-range (not run by this page)",
-        ),
-    ];
     for &(k, label) in listed.iter() {
-        let broker = matches!(k, AssignorKind::Uniform | AssignorKind::ServerRange);
-        if !cfg!(broker_page) && broker && k != kind {
-            continue;
-        }
         m.push_str(&format!(
             "<option value=\"{}\"{}>{label}</option>",
             k.name(),
@@ -671,7 +633,6 @@ fn assignor_options(kind: AssignorKind) -> String {
 /// how far it is from the classic RangeAssignor's for the same group, and, with a baseline
 /// pinned, how the members reconcile to it heartbeat by heartbeat (`#reconcile`), against
 /// what a classic rebalance of the same change stops.
-#[cfg(broker_page)]
 fn broker_status(c: &Computed, a: &assignor::Assignment, m: &mut String) {
     use crate::app::markup::escape_into;
     use crate::assignor::explain::partition_list;
@@ -800,7 +761,6 @@ fn sticky_status(c: &Computed) -> Html {
             crate::app::markup::escape_into(e, &mut m);
             m.push_str(".</p>");
         }
-        #[cfg(broker_page)]
         Ok((a, _)) if c.kind.is_broker() => broker_status(c, a, &mut m),
         Ok((r1, _)) => {
             m.push_str("<div class=\"sticky-status\" id=\"sticky-status\"><p class=\"hint\">");

@@ -265,7 +265,7 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
                 plural(m - n, "subscriber", "subscribers")
             ));
         }
-        if cfg!(broker_page) && a.assignor == AssignorKind::ServerRange {
+        if a.assignor == AssignorKind::ServerRange {
             summary.push("The broker computes this (KIP-848, group.protocol=consumer, group.remote.assignor=range), not a member: the arithmetic is the classic RangeAssignor's, topic by topic, members in the same order (static first by instance id, then by member id), but it ignores the previous assignment (it is not sticky), places no partition by rack, and the members' partition.assignment.strategy plays no part.".into());
         }
         if t.rack_aware {
@@ -277,8 +277,6 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
     ) {
         sticky_summary(input, a, t, &mut summary);
     } else if a.assignor == AssignorKind::Uniform {
-        // (only where the page runs the broker's assignors: build.rs)
-        #[cfg(broker_page)]
         uniform_summary(input, a, &mut summary);
     } else {
         summary.push(format!(
@@ -402,7 +400,6 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
 /// What the sticky assignors did with one topic: they balance each member's total over all
 /// its topics, keep what members owned up to that balance, and move only the rest.
 /// What the broker's uniform assignor did, with the group's numbers.
-#[cfg(broker_page)]
 fn uniform_summary(input: &GroupInput, a: &Assignment, out: &mut Vec<String>) {
     let total: u32 = a.totals.iter().sum();
     let members = input.members.len() as u32;

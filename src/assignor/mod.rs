@@ -211,8 +211,7 @@ pub enum Shares {
         subscribers: std::rc::Rc<[u32]>,
         counted: std::cell::OnceCell<std::rc::Rc<[Share]>>,
         /// Each share's `first` is the first partition it got (the broker's range assignor,
-        /// whose ranges are contiguous: native only, the page does not run it).
-        #[cfg(not(target_arch = "wasm32"))]
+        /// whose ranges are contiguous).
         ranges: bool,
     },
 }
@@ -229,27 +228,18 @@ impl Shares {
         Shares::Counted {
             subscribers,
             counted: std::cell::OnceCell::new(),
-            #[cfg(not(target_arch = "wasm32"))]
             ranges: false,
         }
     }
 
     /// Shares counted from the owners when first read, each with the first partition it got
     /// (a range assignor's contiguous ranges).
-    #[cfg(not(target_arch = "wasm32"))]
     pub fn ranges(subscribers: std::rc::Rc<[u32]>) -> Shares {
         Shares::Counted {
             subscribers,
             counted: std::cell::OnceCell::new(),
             ranges: true,
         }
-    }
-
-    /// The page does not run the broker's assignors ([`try_assign_with`]): their code is
-    /// there, unreached, and its shares would carry no starts.
-    #[cfg(target_arch = "wasm32")]
-    pub fn ranges(subscribers: std::rc::Rc<[u32]>) -> Shares {
-        Shares::counted(subscribers)
     }
 }
 
@@ -261,7 +251,6 @@ impl TopicAssignment {
             Shares::Counted {
                 subscribers,
                 counted,
-                #[cfg(not(target_arch = "wasm32"))]
                 ranges,
             } => counted.get_or_init(|| {
                 // each owner's count, read off in the subscribers' order
@@ -275,7 +264,6 @@ impl TopicAssignment {
                 for s in &mut shares {
                     s.quota = got[s.member as usize];
                 }
-                #[cfg(not(target_arch = "wasm32"))]
                 if *ranges {
                     // (the first partition each owner got, where its range starts)
                     let mut first = vec![u32::MAX; got.len()];
@@ -317,17 +305,18 @@ impl PartialEq for Shares {
     fn eq(&self, other: &Self) -> bool {
         match (self, other) {
             (Shares::Given(a), Shares::Given(b)) => a == b,
-            (Shares::Counted { subscribers: a, .. }, Shares::Counted { subscribers: b, .. }) => {
-                #[cfg(not(target_arch = "wasm32"))]
-                if let (Shares::Counted { ranges: x, .. }, Shares::Counted { ranges: y, .. }) =
-                    (self, other)
-                {
-                    if x != y {
-                        return false;
-                    }
-                }
-                a == b
-            }
+            (
+                Shares::Counted {
+                    subscribers: a,
+                    ranges: x,
+                    ..
+                },
+                Shares::Counted {
+                    subscribers: b,
+                    ranges: y,
+                    ..
+                },
+            ) => x == y && a == b,
             _ => false,
         }
     }
@@ -525,15 +514,8 @@ pub fn try_assign_with(
         AssignorKind::RoundRobin => Ok(round_robin_with(input, client)),
         AssignorKind::Sticky => sticky::sticky(input),
         AssignorKind::CooperativeSticky => sticky::cooperative_sticky(input),
-        #[cfg(broker_page)]
         AssignorKind::Uniform => Ok(uniform(input)?),
-        #[cfg(broker_page)]
         AssignorKind::ServerRange => Ok(server_range(input)),
-        // The shipped page does not carry these: their code would take it over its size
-        // budget (README, Size). The core, the tests, the command-line tool and the page
-        // built with the `broker` feature have them.
-        #[cfg(not(broker_page))]
-        other => Err(sticky::StickyError::not_in_this_build(other.name())),
     }
 }
 

@@ -60,16 +60,14 @@ pub fn order_of(names: &[&str]) -> Vec<u32> {
             .then_with(|| compare(names[a.1 as usize], names[b.1 as usize]))
             .then(a.1.cmp(&b.1))
     };
-    if cfg!(not(target_arch = "wasm32")) && keys.len() > 64 {
-        // Natively: a stable radix sort by key (input order within a key), then each run of
+    if keys.len() > 64 {
+        // A stable radix sort by key (input order within a key), then each run of
         // equal keys by the full compare.
         radix_sort(&mut keys);
         for run in keys.chunk_by_mut(|a, b| a.0 == b.0).filter(|r| r.len() > 1) {
             crate::collections::sort_by(run, in_full);
         }
     } else {
-        // The crate's one sort (`collections`): another std sort would be another copy of
-        // the sort code in the page's bundle.
         crate::collections::sort_by(&mut keys, in_full);
     }
     keys.into_iter().map(|(_, i)| i).collect()
@@ -107,13 +105,7 @@ fn radix_sort(keys: &mut Vec<(u64, u32)>) {
 pub fn hash_code(s: &str) -> i32 {
     if s.is_ascii() {
         // one UTF-16 unit per byte
-        if cfg!(target_arch = "wasm32") {
-            // (the page: the shortest code)
-            return s
-                .bytes()
-                .fold(0i32, |h, b| h.wrapping_mul(31).wrapping_add(b as i32));
-        }
-        // natively four at a time (31^4 h + 31^3 a + 31^2 b + 31 c + d: the same sum with a
+        // four at a time (31^4 h + 31^3 a + 31^2 b + 31 c + d: the same sum with a
         // quarter of the dependent multiplications)
         let mut chunks = s.as_bytes().chunks_exact(4);
         let mut h = 0i32;

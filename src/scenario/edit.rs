@@ -45,16 +45,10 @@ pub fn add_topic(s: &mut Scenario) -> String {
     name
 }
 
-#[cfg(broker_page)]
 fn id_taken(s: &Scenario, name: &str) -> bool {
     !s.topic_ids.is_empty()
         && s.topic_with_id(&crate::assignor::derived_topic_id(name).to_string(), name)
             .is_some()
-}
-
-#[cfg(not(broker_page))]
-fn id_taken(_: &Scenario, _: &str) -> bool {
-    false
 }
 
 /// Renames a topic; subscriptions (and owned partitions, racks) follow the new name.
@@ -72,7 +66,6 @@ pub fn rename_topic(s: &mut Scenario, index: usize, name: &str) -> Result<(), St
     // (the topic keeps a typed id; without one its id is the new name's, which no other
     // topic may have: checked before anything changes)
     // (ids derived from distinct names never meet: only typed ones can be in the way)
-    #[cfg(broker_page)]
     if !s.topic_ids.is_empty() && !s.topic_ids.contains_key(&old) {
         let id = crate::assignor::derived_topic_id(name).to_string();
         if let Some(other) = s.topic_with_id(&id, &old) {
@@ -110,7 +103,6 @@ pub fn rename_topic(s: &mut Scenario, index: usize, name: &str) -> Result<(), St
     }
     // (the topic keeps its id: only the broker's assignors read ids, and only a page that
     // runs them has any)
-    #[cfg(broker_page)]
     if let Some(id) = s.topic_ids.remove(&old) {
         s.topic_ids.insert(name.to_string(), id);
     }
@@ -120,7 +112,6 @@ pub fn rename_topic(s: &mut Scenario, index: usize, name: &str) -> Result<(), St
 /// Sets a topic's id (Kafka's `Uuid` text, 22 base64url characters) from typed text; empty
 /// text gives the topic back its derived id ([`crate::assignor::derived_topic_id`]). Two
 /// topics never share an id.
-#[cfg(broker_page)]
 pub fn set_topic_id(s: &mut Scenario, index: usize, text: &str) -> Result<(), String> {
     let name = s.topics.get(index).ok_or("no such topic")?.name.clone();
     let text = text.trim();
@@ -196,7 +187,6 @@ pub fn remove_topic(s: &mut Scenario, index: usize) {
     if index < s.topics.len() {
         let t = s.topics.remove(index);
         s.partition_racks.remove(&t.name);
-        #[cfg(broker_page)]
         s.topic_ids.remove(&t.name);
     }
 }

@@ -289,7 +289,6 @@ pub fn reconciliation(
 
 /// For the broker's assignors, the heartbeats reconciliation from `base` to `after` takes;
 /// None for the client's (only where the page runs the broker's assignors: build.rs).
-#[cfg(broker_page)]
 fn heartbeats_of(
     k: AssignorKind,
     base: &Baseline,
@@ -301,11 +300,6 @@ fn heartbeats_of(
             .heartbeats_until_stable
             .unwrap_or(0)
     })
-}
-
-#[cfg(not(broker_page))]
-fn heartbeats_of(_: AssignorKind, _: &Baseline, _: &GroupInput, _: &Assignment) -> Option<u32> {
-    None
 }
 
 /// One assignor's before and after for a what-if: the group as pinned against the group

@@ -47,7 +47,6 @@ struct TopicRowProps {
     topic: Topic,
     racks: Option<Vec<Vec<String>>>,
     /// Its topic id, shown only where the broker's assignors run (they read it).
-    #[cfg(broker_page)]
     id: Option<String>,
     refusal: Option<(String, String)>,
     dispatch: Callback<Action>,
@@ -99,7 +98,6 @@ fn topic_row(p: &TopicRowProps) -> Html {
 }
 
 /// The topic's id, where the page runs the broker's assignors and one of them is chosen.
-#[cfg(broker_page)]
 fn topic_id_field(p: &TopicRowProps) -> Html {
     let Some(id) = &p.id else {
         return Html::default();
@@ -119,13 +117,7 @@ fn topic_id_field(p: &TopicRowProps) -> Html {
     }
 }
 
-#[cfg(not(broker_page))]
-fn topic_id_field(_: &TopicRowProps) -> Html {
-    Html::default()
-}
-
 /// A topic's id as its row shows it (None: the row shows none).
-#[cfg(broker_page)]
 fn topic_id(s: &crate::scenario::Scenario, name: &str) -> Option<String> {
     s.assignor.is_broker().then(|| s.topic_id_of(name))
 }
@@ -248,16 +240,9 @@ pub fn use_editor(props: &Props) -> Html {
         let names: Vec<String> = s.topics.iter().map(|t| t.name.clone()).collect();
         use_memo(names, |n| n.clone())
     };
-    #[cfg(broker_page)]
     let topics = s.topics.iter().enumerate().map(|(i, t)| {
         html! {
             <TopicRow key={i} index={i} topic={t.clone()} racks={s.partition_racks.get(&t.name).cloned()} id={topic_id(s, &t.name)} refusal={refusal_for_row(&props.refusal, &format!("topic-{i}"))} dispatch={d.clone()} />
-        }
-    });
-    #[cfg(not(broker_page))]
-    let topics = s.topics.iter().enumerate().map(|(i, t)| {
-        html! {
-            <TopicRow key={i} index={i} topic={t.clone()} racks={s.partition_racks.get(&t.name).cloned()} refusal={refusal_for_row(&props.refusal, &format!("topic-{i}"))} dispatch={d.clone()} />
         }
     });
     let all = use_state(|| false);

@@ -139,7 +139,6 @@ pub fn grid_keys(e: KeyboardEvent) {
             })
         }
         // (a lesson step asking for cells: Space or Enter picks the cell or lets it go)
-        #[cfg(lesson_page)]
         " " | "Enter"
             if cell
                 .closest("[data-predict=\"cells\"]")
@@ -301,7 +300,6 @@ fn cell_title(cell: &web_sys::Element) -> String {
         get("data-partition")
     );
     // (a lesson's prediction: the owner is not told until it is checked)
-    #[cfg(lesson_page)]
     if cell.closest("[data-predict]").ok().flatten().is_some() {
         t.push_str("its owner is hidden until you check");
         return t;
@@ -321,7 +319,6 @@ fn cell_title(cell: &web_sys::Element) -> String {
         t.push_str(&format!(", moved from {from} since the baseline"));
     }
     // (an imported group's lag, when shown on the grid)
-    #[cfg(import_page)]
     if let Some(lag) = cell.get_attribute("data-lag-value") {
         t.push_str(&format!("; lag {lag}"));
     }

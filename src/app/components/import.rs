@@ -211,10 +211,7 @@ fn summary(
         let mut rows = Vec::new();
         let mut matching = Vec::new();
         // (the broker's too where the page runs them: --state may name uniform)
-        #[cfg(broker_page)]
         let kinds = AssignorKind::ALL;
-        #[cfg(not(broker_page))]
-        let kinds = AssignorKind::CLIENT;
         for kind in kinds {
             match whatif::assign_after(kind, &input, Some(base), s.leader_client) {
                 Ok((r1, r2)) => {
@@ -553,15 +550,12 @@ pub fn use_planner(state: &AppState, dispatch: &Callback<Action>) -> Html {
         let on = *open;
         use_memo((s.clone(), on), move |(s, on)| {
             on.then(|| {
-                #[cfg(broker_page)]
                 let kinds = [
                     AssignorKind::Range,
                     AssignorKind::RoundRobin,
                     AssignorKind::Uniform,
                     AssignorKind::ServerRange,
                 ];
-                #[cfg(not(broker_page))]
-                let kinds = [AssignorKind::Range, AssignorKind::RoundRobin];
                 // (a thousand groups of half a million partitions would hold the page for
                 // minutes: the counts stop where the work reaches the bound)
                 let partitions = s.total_partitions().max(1);

@@ -6,9 +6,7 @@ pub mod explain;
 pub mod glossary;
 pub mod grid;
 pub mod group;
-#[cfg(import_page)]
 pub mod import;
-#[cfg(lesson_page)]
 pub mod lesson;
 pub mod linkbar;
 pub mod presets;

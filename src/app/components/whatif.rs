@@ -215,7 +215,6 @@ pub fn what_if(
 /// `data-uniform-total`, `data-server-range-total`): uniform as the grid shows it when it is
 /// the scenario's assignor (from the pinned baseline), otherwise from the members' own
 /// partitions.
-#[cfg(broker_page)]
 fn broker_side_by_side(c: &Computed, all: bool) -> Html {
     let Some((fresh, server)) = &c.broker else {
         return Html::default();
@@ -253,9 +252,4 @@ fn broker_side_by_side(c: &Computed, all: bool) -> Html {
     m.push_str(&skew(server));
     m.push_str("</td></tr></tfoot></table>");
     crate::app::components::markup("side-by-side-broker", m)
-}
-
-#[cfg(not(broker_page))]
-fn broker_side_by_side(_: &Computed, _: bool) -> Html {
-    Html::default()
 }

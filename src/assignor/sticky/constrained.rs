@@ -3,16 +3,15 @@
 //! only when rack-aware; the rest is dealt round-robin to the unfilled members sorted by
 //! member id, first within racks when rack-aware.
 
-use super::input::{p_key, sort_tps, Claims, Lists, Prep, Racks, Tp, NATIVE, NONE};
+use super::input::{p_key, sort_tps, Claims, Lists, Prep, Racks, Tp, NONE};
 use super::StickyError;
 use crate::collections::FastMap;
 
 pub(super) struct Built {
-    /// Per member (input index), the partitions it keeps: natively the start of Java's
-    /// list; in the page the whole list (new partitions are pushed to it directly).
+    /// Per member (input index), the partitions it keeps: the start of Java's list.
     pub lists: Lists,
-    /// Natively, the new partitions in the order they were given, with their member: the
-    /// rest of each member's list, in order (empty in the page).
+    /// The new partitions in the order they were given, with their member: the rest of each
+    /// member's list, in order.
     pub log: Vec<(Tp, u32)>,
     /// Whether a kept partition that does not exist made Java walk the partitions without
     /// matching the kept ones (so a kept partition may also be in the log).
@@ -63,7 +62,7 @@ pub(super) fn build(
         expected_over: total % members,
         current_over: 0,
         lists,
-        log: Vec::with_capacity(if NATIVE { total } else { 0 }),
+        log: Vec::with_capacity(total),
         counts: vec![0; prep.input.members.len()],
         maybe_revoked: FastMap::default(),
         transferring: FastMap::default(),
@@ -93,11 +92,11 @@ pub(super) fn build(
 }
 
 /// Sorts a member's kept partitions by partition, then topic name (topic indices are in
-/// name order), stably: natively a short list by insertion (no allocation, as most members
-/// own a few partitions), otherwise through the crate's sort.
+/// name order), stably: a short list by insertion (no allocation, as most members own a few
+/// partitions), a longer one through the crate's sort.
 fn sort_kept(v: &mut [Tp]) {
     let key = |tp: &Tp| p_key(tp.p) << 32 | tp.t as u64;
-    if !NATIVE || v.len() > 16 {
+    if v.len() > 16 {
         sort_tps(v, &key);
         return;
     }
@@ -119,11 +118,10 @@ impl Builder<'_, '_> {
         let mut exact: Vec<u32> = Vec::new();
         let mut owned: Vec<Tp> = Vec::new();
         for &m in &self.prep.map_order {
-            // Natively, with nothing to filter out, the kept partitions are sorted and cut
-            // where they lie (each list starts as the member's owned partitions).
-            let in_place = NATIVE
-                && self.racks.consumer[m as usize] == NONE
-                && self.claims.multiple_owners.is_empty();
+            // With nothing to filter out, the kept partitions are sorted and cut where they
+            // lie (each list starts as the member's owned partitions).
+            let in_place =
+                self.racks.consumer[m as usize] == NONE && self.claims.multiple_owners.is_empty();
             if in_place {
                 sort_kept(self.lists.slot_mut(m));
             } else {
@@ -162,9 +160,9 @@ impl Builder<'_, '_> {
             }
             self.lists.truncate(m, keep);
             let kept = &self.lists[m as usize];
-            // (natively, when every claimed partition is known to exist, so does every kept one)
-            rewalked |= !(NATIVE && self.prep.claimed_once)
-                && kept.iter().any(|tp| self.prep.dense(*tp).is_none());
+            // (when every claimed partition is known to exist, so does every kept one)
+            rewalked |=
+                !self.prep.claimed_once && kept.iter().any(|tp| self.prep.dense(*tp).is_none());
             self.counts[m as usize] = kept.len() as u32;
         }
         (under, exact, rewalked)
@@ -176,8 +174,7 @@ impl Builder<'_, '_> {
     /// order counts as unassigned, kept or not (after a kept (t, -1), all of t's too).
     fn unassigned(&self, rewalked: bool) -> Vec<Tp> {
         let prep = self.prep;
-        if NATIVE
-            && !loop_only()
+        if !loop_only()
             && prep
                 .map_order
                 .iter()
@@ -227,14 +224,9 @@ impl Builder<'_, '_> {
     }
 
     /// `assignNewPartition`: returns the member's new count.
-    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[inline(always)]
     fn assign_new(&mut self, tp: Tp, m: u32) -> usize {
-        // (natively the log; the page's lists are vectors, pushed to directly)
-        if NATIVE {
-            self.log.push((tp, m));
-        } else {
-            self.lists.push(m, tp);
-        }
+        self.log.push((tp, m));
         let c = &mut self.counts[m as usize];
         *c += 1;
         let count = *c as usize;
@@ -348,7 +340,7 @@ impl Builder<'_, '_> {
         Ok(kept)
     }
 
-    /// Natively, [`Builder::round_robin`] where every member starts from nothing (a fresh
+    /// [`Builder::round_robin`] where every member starts from nothing (a fresh
     /// group: all of them under minQuota with no partition, nobody at it, nothing revoked),
     /// in closed form: Java's iterator makes minQuota passes over the members in order (each
     /// pass gives each member one partition; in the last one each reaches minQuota and moves
@@ -363,8 +355,7 @@ impl Builder<'_, '_> {
         let (n, q) = (under.len(), self.min_quota);
         let full = n.checked_mul(q)?;
         let fits = unassigned.len() >= full && unassigned.len() - full <= n;
-        let from_nothing = NATIVE
-            && !loop_only()
+        let from_nothing = !loop_only()
             && q > 0
             && fits
             && exact.is_empty()

@@ -18,7 +18,6 @@ pub(super) struct Tp {
 /// A list of partitions per member, all in one buffer (one allocation, not one per member):
 /// member m's list is `buf[start[m]..start[m] + len[m]]` with room for `room[m]`; a list
 /// that outgrows its room moves to the end of the buffer.
-#[cfg(not(target_arch = "wasm32"))]
 #[derive(Clone, Default)]
 pub(super) struct Lists {
     buf: Vec<Tp>,
@@ -26,10 +25,8 @@ pub(super) struct Lists {
     at: Vec<[u32; 3]>,
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 const NO_TP: Tp = Tp { t: NONE, p: 0 };
 
-#[cfg(not(target_arch = "wasm32"))]
 impl Lists {
     /// Empty lists with room for `room(m)` partitions each.
     pub fn with_room(members: usize, room: impl Fn(usize) -> usize) -> Lists {
@@ -122,7 +119,6 @@ impl Lists {
     }
 }
 
-#[cfg(not(target_arch = "wasm32"))]
 impl std::ops::Index<usize> for Lists {
     type Output = [Tp];
     fn index(&self, m: usize) -> &[Tp] {
@@ -131,54 +127,7 @@ impl std::ops::Index<usize> for Lists {
     }
 }
 
-/// In the page, [`Lists`] is a vector per member: the same operations in less code (the
-/// page's bundle has no room for the buffer's).
-#[cfg(target_arch = "wasm32")]
-#[derive(Clone, Default)]
-pub(super) struct Lists(Vec<Vec<Tp>>);
-
-#[cfg(target_arch = "wasm32")]
-impl Lists {
-    pub fn with_room(members: usize, _room: impl Fn(usize) -> usize) -> Lists {
-        Lists(vec![Vec::new(); members])
-    }
-    pub fn push(&mut self, m: u32, tp: Tp) -> usize {
-        let l = &mut self.0[m as usize];
-        l.push(tp);
-        l.len()
-    }
-    pub fn set(&mut self, m: u32, items: &[Tp]) {
-        let l = &mut self.0[m as usize];
-        l.clear();
-        l.extend_from_slice(items);
-    }
-    pub fn slot_mut(&mut self, m: u32) -> &mut [Tp] {
-        &mut self.0[m as usize]
-    }
-    pub fn truncate(&mut self, m: u32, len: usize) {
-        self.0[m as usize].truncate(len);
-    }
-    pub fn remove_first(&mut self, m: u32, tp: Tp) {
-        remove_first(&mut self.0[m as usize], tp);
-    }
-    pub fn from_vecs(lists: Vec<Vec<Tp>>) -> Lists {
-        Lists(lists)
-    }
-    pub fn to_vecs(&self) -> Vec<Vec<Tp>> {
-        self.0.clone()
-    }
-}
-
-#[cfg(target_arch = "wasm32")]
-impl std::ops::Index<usize> for Lists {
-    type Output = [Tp];
-    fn index(&self, m: usize) -> &[Tp] {
-        &self.0[m]
-    }
-}
-
-/// Sorts partitions stably by `key`: one copy of the sort for every order of partitions
-/// (the page's size).
+/// Sorts partitions stably by `key`.
 pub(super) fn sort_tps(v: &mut [Tp], key: &dyn Fn(&Tp) -> u64) {
     crate::collections::sort_by(v, |a, b| key(a).cmp(&key(b)));
 }
@@ -223,17 +172,13 @@ pub(super) struct Prep<'a> {
     pub topic_of_name: Vec<u32>,
     /// Per member, the partitions its `MemberData` carries, restricted to `topics`.
     pub member_data: Lists,
-    /// Every partition in `member_data` exists and appears once (computed natively only).
+    /// Every partition in `member_data` exists and appears once.
     pub claimed_once: bool,
     /// Per member, `MemberData.generation`.
     pub generation: Vec<Option<i32>>,
 }
 
 pub(super) const NONE: u32 = u32::MAX;
-
-/// Natively, the fast paths (each gives the same answer as the plain path beside it, which
-/// the page keeps: its bundle has no room for both).
-pub(super) const NATIVE: bool = cfg!(not(target_arch = "wasm32"));
 
 impl<'a> Prep<'a> {
     pub fn new(input: &'a GroupInput) -> Prep<'a> {
@@ -272,16 +217,14 @@ impl<'a> Prep<'a> {
             });
             total += parts;
         }
-        // Previous partitions: topics resolved by name (`each_claim`: natively through a
-        // `NameIndex`, in the page the previous member's owned list first).
+        // Previous partitions: topics resolved by name (`each_claim`, through a `NameIndex`).
         let topic_index: FastMap<&str, u32> = topics
             .iter()
             .enumerate()
             .map(|(i, t)| (t.name, i as u32))
             .collect();
-        // Natively: whether every claimed partition exists and is claimed once (then
-        // `claims` has nothing to settle), found while reading them.
-        #[cfg(not(target_arch = "wasm32"))]
+        // Whether every claimed partition exists and is claimed once (then `claims` has
+        // nothing to settle), found while reading them.
         let (member_data, claimed_once) = {
             // (room for one claim per partition, as a group that kept its assignment has)
             let mut buf = Vec::with_capacity(total as usize);
@@ -300,18 +243,6 @@ impl<'a> Prep<'a> {
             });
             (Lists::from_flat(buf, &lens), once)
         };
-        #[cfg(target_arch = "wasm32")]
-        let (member_data, claimed_once) = {
-            let mut lists = Lists::with_room(n, |m| {
-                input.members[m].owned.iter().map(|(_, ps)| ps.len()).sum()
-            });
-            each_claim(input, &topic_index, |m, t, parts| {
-                for p in parts {
-                    lists.push(m, Tp { t, p: *p });
-                }
-            });
-            (lists, false)
-        };
         Prep {
             input,
             map_order,
@@ -329,13 +260,6 @@ impl<'a> Prep<'a> {
 
     /// `members` (each once, all in the map) sorted by member id, Java `String` order.
     pub fn in_rank_order(&self, members: &[u32]) -> Vec<u32> {
-        if !NATIVE {
-            let mut out = members.to_vec();
-            sort_ids(&mut out, &|a, b| {
-                self.rank[a as usize].cmp(&self.rank[b as usize])
-            });
-            return out;
-        }
         // marked, then read off in rank order: O(members in the map), no sort
         let mut marked = vec![false; self.rank.len()];
         for m in members {
@@ -385,46 +309,24 @@ impl<'a> Prep<'a> {
 }
 
 /// Every member's previous partitions whose topic is in `topic_index`, in input order:
-/// `each(member, topic, partitions)`. Natively, topics are resolved by [`NameIndex`];
-/// in the page, by name, the previous member's owned list first (it is usually in the same
-/// order).
+/// `each(member, topic, partitions)`, topics resolved by [`NameIndex`].
 fn each_claim(
     input: &GroupInput,
     topic_index: &FastMap<&str, u32>,
     mut each: impl FnMut(u32, u32, &[i32]),
 ) {
-    if NATIVE {
-        let index = NameIndex::new(topic_index);
-        for (i, m) in input.members.iter().enumerate() {
-            for (name, parts) in &m.owned {
-                let t = index.get(name);
-                if t != NONE {
-                    each(i as u32, t, parts);
-                }
-            }
-        }
-        return;
-    }
-    let mut prev_owned: &[(String, Vec<i32>)] = &[];
-    let (mut prev_idx, mut idx): (Vec<u32>, Vec<u32>) = (Vec::new(), Vec::new());
+    let index = NameIndex::new(topic_index);
     for (i, m) in input.members.iter().enumerate() {
-        idx.clear();
-        for (j, (name, parts)) in m.owned.iter().enumerate() {
-            let t = match prev_owned.get(j) {
-                Some((pn, _)) if same_name(pn, name) => prev_idx[j],
-                _ => topic_index.get(name.as_str()).copied().unwrap_or(NONE),
-            };
-            idx.push(t);
+        for (name, parts) in &m.owned {
+            let t = index.get(name);
             if t != NONE {
                 each(i as u32, t, parts);
             }
         }
-        prev_owned = &m.owned;
-        std::mem::swap(&mut prev_idx, &mut idx);
     }
 }
 
-/// Natively, a name's value in a map of names, found from the name's own bytes: a name of
+/// A name's value in a map of names, found from the name's own bytes: a name of
 /// at most 16 bytes is exactly its length and two 8-byte words (the first 8 bytes and the
 /// last 8, zero-padded below 8), so a small open-addressed table of those keys finds it
 /// with one hash of two words and one compare, with no byte loop and no `memcmp` (topic
@@ -505,11 +407,11 @@ fn name_key(name: &str) -> Option<(u64, u64, u32)> {
     Some((words.0, words.1, len as u32))
 }
 
-/// `a == b`; natively, names of at most 16 bytes compared as their [`name_key`]s, without a
+/// `a == b`; names of at most 16 bytes compared as their [`name_key`]s, without a
 /// call to `memcmp` (topic names and member ids are mostly that long).
 #[inline(always)]
 fn same_name(a: &str, b: &str) -> bool {
-    if NATIVE && a.len() == b.len() {
+    if a.len() == b.len() {
         if let (Some(x), Some(y)) = (name_key(a), name_key(b)) {
             return x == y;
         }
@@ -528,18 +430,16 @@ fn dense_of(topics: &[TopicInfo<'_>], tp: Tp) -> Option<usize> {
 /// order of their ids.
 fn member_orders(input: &GroupInput) -> (Vec<u32>, Vec<u32>) {
     let ids: Vec<&str> = input.members.iter().map(|m| m.id.as_str()).collect();
-    if NATIVE {
-        let by_rank = string_order(&ids);
-        let distinct = by_rank
-            .windows(2)
-            .all(|w| !same_name(ids[w[0] as usize], ids[w[1] as usize]));
-        if distinct {
-            // Distinct keys: the map's order follows from their hashes alone, unless a
-            // bucket would have become a tree.
-            let hashes: Vec<i32> = ids.iter().map(|id| string_hash_code(id)).collect();
-            if let Some(map_order) = iteration_order(&hashes, 16) {
-                return (map_order, by_rank);
-            }
+    let by_rank = string_order(&ids);
+    let distinct = by_rank
+        .windows(2)
+        .all(|w| !same_name(ids[w[0] as usize], ids[w[1] as usize]));
+    if distinct {
+        // Distinct keys: the map's order follows from their hashes alone, unless a bucket
+        // would have become a tree.
+        let hashes: Vec<i32> = ids.iter().map(|id| string_hash_code(id)).collect();
+        if let Some(map_order) = iteration_order(&hashes, 16) {
+            return (map_order, by_rank);
         }
     }
     let mut map: JavaHashMap<&str, u32> = JavaHashMap::new();
@@ -574,7 +474,7 @@ pub(super) fn claims(prep: &Prep<'_>) -> Claims {
     let mut first: Vec<bool> = vec![false; prep.topic_of_name.len()];
     let mut first_len = 0usize;
     let mut first_m = 0u32;
-    let settled = NATIVE && prep.claimed_once;
+    let settled = prep.claimed_once;
     let mut owned = if settled {
         // each member keeps what it claims (the members outside the map are cut below)
         prep.member_data.clone()

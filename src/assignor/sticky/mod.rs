@@ -29,19 +29,15 @@ pub use sticky::sticky;
 use super::{Assignment, AssignorKind, GroupInput, TopicAssignment, UNASSIGNED};
 use crate::collections::FastMap;
 use crate::java::string_compare;
-use input::{Lists, Prep, Racks, Tp, NATIVE, NONE};
+use input::{Lists, Prep, Racks, Tp, NONE};
 use std::fmt;
 
-/// Java's sticky assignor throws for this input: there is no assignment. (Also: this build
-/// does not carry the assignor, see [`StickyError::not_in_this_build`].)
+/// Java's sticky assignor throws for this input: there is no assignment.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct StickyError {
     /// The exception Java throws, with its message when it has one
     /// (`java.lang.IllegalStateException: No more unfilled consumers to be assigned.`).
     pub java_exception: String,
-    /// Set when this build does not carry the assignor (the web page, whose size budget
-    /// does not hold it yet): the assignor's name.
-    pub not_in_this_build: Option<&'static str>,
     /// Set when Java does not throw but answers something this tool refuses to show (see
     /// [`crate::assignor::AssignorError::java_throws`]); `java_exception` then says why.
     pub refused: bool,
@@ -53,16 +49,6 @@ impl StickyError {
     fn java(e: impl Into<String>) -> StickyError {
         StickyError {
             java_exception: e.into(),
-            not_in_this_build: None,
-            refused: false,
-        }
-    }
-
-    /// This build does not carry `assignor` (see the README, Size).
-    pub fn not_in_this_build(assignor: &'static str) -> StickyError {
-        StickyError {
-            java_exception: String::new(),
-            not_in_this_build: Some(assignor),
             refused: false,
         }
     }
@@ -80,14 +66,6 @@ impl From<crate::assignor::AssignorError> for StickyError {
 
 impl fmt::Display for StickyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if let Some(name) = self.not_in_this_build {
-            return write!(
-                f,
-                "this page does not run the {name} assignor yet (its code would take the page over \
-                 its 200 KiB size budget); the command-line tool does: rebalance-lab assign FILE \
-                 --assignor {name}"
-            );
-        }
         if self.refused {
             return write!(f, "no assignment is shown: {}", self.java_exception);
         }
@@ -160,8 +138,7 @@ pub struct Withheld {
 struct Raw {
     /// Each member's list: `lists`, then its entries of `log` in order.
     lists: Lists,
-    /// Natively, the constrained algorithm's new partitions with their members, in order
-    /// (empty in the page, which pushes them to `lists`). Each exists and is given once:
+    /// The constrained algorithm's new partitions with their members, in order. Each exists and is given once:
     /// when a kept partition may be given again (`rewalked`), the log is merged into
     /// `lists` before anything reads it.
     log: Vec<(Tp, u32)>,
@@ -189,13 +166,13 @@ fn run(prep: &Prep<'_>, cooperative: bool) -> Result<Raw, StickyError> {
             withheld: Vec::new(),
             stopped_early: false,
         };
-        if NATIVE && b.rewalked {
+        if b.rewalked {
             // a kept partition may be given again: each member's whole list in one place
             raw.merge_log();
         }
         if cooperative && !b.transferring.is_empty() {
             raw.withheld = b.transferring.into_iter().collect();
-            if !NATIVE || b.rewalked {
+            if b.rewalked {
                 withhold(&mut raw.lists, &raw.withheld);
             } else {
                 // `adjustAssignment`: every partition changing owner is a new one, given once
@@ -271,7 +248,7 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
         slot[*s] = i;
     }
     // (when every member lists the same topics, each topic's subscribers are all of them)
-    let shared = NATIVE && prep.subs.one_list;
+    let shared = prep.subs.one_list;
     let mut subscribers: Vec<Vec<u32>> = Vec::new();
     if !shared {
         subscribers = vec![Vec::new(); names.len()];
@@ -303,7 +280,7 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
     // `subscribed` holds this member's topics (marked again only when its list differs)
     let mut marked: Option<u32> = None;
     let mut raw = raw;
-    if NATIVE && !prep.subs.one_list {
+    if !prep.subs.one_list {
         // members on different lists: each member's partitions in one place, so that its
         // topics are marked once (the log is left for members all on one list)
         raw.merge_log();
@@ -362,7 +339,7 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
     }
     // The new partitions: each exists and is given once, and every member is on the one
     // list `subscribed` holds now.
-    for (tp, m) in raw.log.iter().filter(|_| NATIVE) {
+    for (tp, m) in raw.log.iter() {
         totals[*m as usize] += 1;
         if !subscribed[tp.t as usize] {
             unsubscribed.push((prep.rank[*m as usize], tp.t, tp.p));

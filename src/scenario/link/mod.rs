@@ -111,16 +111,13 @@ pub struct LinkState {
     pub baseline: Option<Result<Baseline, BadPart>>,
     /// The story step on screen.
     pub story_step: Option<usize>,
-    #[cfg(lesson_page)]
     /// The lesson on screen (its key) and the learner's place and outcomes in it.
     pub lesson: Option<(&'static str, crate::lesson::Progress)>,
     /// An imported group's lag per partition (`xg`), where the page has your own group's
     /// page (issue 18).
-    #[cfg(import_page)]
     pub lag: Option<crate::import::Lag>,
     /// What Kafka's tool said of an imported group (`xk`): its state, its strategy and its
     /// messages, where the page has your own group's page (issue 18).
-    #[cfg(import_page)]
     pub said: Option<crate::import::Said>,
     /// Hex being typed per member (index) that is not whole bytes yet.
     pub hex_drafts: VecMap<usize, String>,
@@ -189,7 +186,6 @@ mod tests {
             versions: [(1, 2)].into_iter().collect(),
             baseline: Some(Ok(crate::scenario::whatif::Baseline::of(&sample()))),
             story_step: Some(2),
-            #[cfg(lesson_page)]
             lesson: Some(("range", crate::lesson::Progress::parse("4.rw-r").unwrap())),
             hex_drafts: [(0, "00 0".to_string())].into_iter().collect(),
             colours: Some(vec![1, 0]),
@@ -205,9 +201,7 @@ mod tests {
                 crate::group::GroupEvent::Join("c2".into()),
                 crate::group::GroupEvent::Leave("gone".into()),
             ],
-            #[cfg(import_page)]
             lag: None,
-            #[cfg(import_page)]
             said: None,
             extra: vec![("base".into(), "x;y=z".into())],
         };
@@ -217,7 +211,6 @@ mod tests {
         assert_eq!(from_fragment(&format!("http://h/#{f}")).unwrap(), st);
     }
 
-    #[cfg(lesson_page)]
     /// A lesson part that cannot be read is refused with its position and what is wrong.
     #[test]
     fn a_bad_lesson_part_says_where() {

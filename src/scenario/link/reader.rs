@@ -260,7 +260,6 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                 }
                 state.story_step = Some(step);
             }
-            #[cfg(lesson_page)]
             "l" => {
                 // `range.4.rw-r`: the lesson's key, then its progress (lesson::Progress)
                 let (key, rest) = v.split_once('.').unwrap_or((&v, ""));
@@ -319,7 +318,6 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                     }
                 }
             }
-            #[cfg(import_page)]
             "g" => {
                 // `topic!lag.lag...,`: an imported group's lag, empty where not shown; at most
                 // one entry per partition of a topic the link has
@@ -363,7 +361,6 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                 }
                 state.lag = Some(lag);
             }
-            #[cfg(import_page)]
             "k" => {
                 // `[~state]*[~strategy]*line.message,...`: what Kafka's tool said of an
                 // imported group, each text escaped, a cell empty when it was not printed
@@ -409,7 +406,6 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
                 }
                 state.said = Some(said);
             }
-            #[cfg(broker_page)]
             "i" => {
                 // `name!id,name!id`: each topic's id, Kafka's Uuid text
                 for pair in v.split(',') {

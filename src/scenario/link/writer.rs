@@ -254,7 +254,6 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
     if let Some(k) = state.story_step {
         extra("s", &k.to_string());
     }
-    #[cfg(lesson_page)]
     if let Some((key, p)) = &state.lesson {
         extra("l", &format!("{key}.{p}"));
     }
@@ -262,7 +261,6 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
         extra(&format!("h{i}"), t);
     }
     // An imported group's lag: `topic!lag.lag...` per topic, empty where not shown.
-    #[cfg(import_page)]
     if let Some(lag) = state.lag.as_ref().filter(|l| !l.is_empty()) {
         let mut v = String::new();
         // (only the topics the link has, at most one lag per partition: a topic renamed,
@@ -294,7 +292,6 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
         }
     }
     // What Kafka's tool said of an imported group: `[~state]*[~strategy]*line.message,...`.
-    #[cfg(import_page)]
     // (written when nothing was said too: the part is what brings an import's summary back)
     if let Some(said) = &state.said {
         let mut v = String::new();
@@ -317,7 +314,6 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
     }
     // The topics' ids (the broker's assignors read them), where the page runs those: a
     // page without them keeps the part as it came (app state from another build).
-    #[cfg(broker_page)]
     if !s.topic_ids.is_empty() {
         let mut ids = String::new();
         for (i, (name, id)) in s.topic_ids.iter().enumerate() {
