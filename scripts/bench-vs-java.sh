@@ -28,12 +28,12 @@ server-range:fresh server-range:one-leaves server-range:fresh:het server-range:o
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 
-(cd "$ROOT" && cargo build --release --bin rebalance-lab >&2)
+(cd "$ROOT" && cargo build --release -p rebalance-lab-cli --bin rebalance-lab >&2)
 RUST="${CARGO_TARGET_DIR:-$ROOT/target}/release/rebalance-lab"
 [ -x "$RUST" ] || { echo "no binary at $RUST" >&2; exit 1; }
 
-. "$ROOT/tests/java/kafka.sh"
-kafka_compile "$WORK" "$KAFKA_GIT" "$ROOT/tests/java/Oracle.java" "$ROOT/tests/java/Bench.java"
+. "$ROOT/crates/core/tests/java/kafka.sh"
+kafka_compile "$WORK" "$KAFKA_GIT" "$ROOT/crates/core/tests/java/Oracle.java" "$ROOT/crates/core/tests/java/Bench.java"
 [ -f "$WORK/classes/Bench.class" ] || { echo "javac failed" >&2; exit 1; }
 
 median() { # the median_us field of a JSON line

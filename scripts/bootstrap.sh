@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Installs what is missing, and only that: the wasm32 target, trunk 0.21.14, wasm-bindgen-cli
-# at the Cargo.lock version, wasm-opt (npm's binaryen@132) and terser (npm's terser@5.36.0),
-# Debian's chromium and chromium-driver and npm's lighthouse and axe-core (with
-# NEED_BROWSER=1), and cargo-fuzz 0.13 (with NEED_FUZZ=1); the npm packages and all their
-# dependencies at the versions locked in tools/npm/. Source it: it also puts the tools on PATH.
+# at the Cargo.lock version, wasm-opt (npm's binaryen@132), Debian's chromium and
+# chromium-driver and npm's lighthouse and axe-core (with NEED_BROWSER=1), and cargo-fuzz 0.13
+# (with NEED_FUZZ=1); the npm packages and all their dependencies at the versions locked in
+# tools/npm/. Then it fetches every crate any build step needs, for every target, so that the
+# builds after it run offline. Source it: it also puts the tools on PATH.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 TOOLS="${REBALANCE_LAB_TOOLS:-$HOME/.cache/rebalance-lab}"
-export PATH="$HOME/.cargo/bin:$TOOLS/binaryen/node_modules/.bin:$TOOLS/terser/node_modules/.bin:$PATH"
+export PATH="${CARGO_HOME:-$HOME/.cargo}/bin:$HOME/.cargo/bin:$TOOLS/binaryen/node_modules/.bin:$PATH"
 say() { printf '\033[1m==> %s\033[0m\n' "$*"; }
 
-# What the rest needs and does not install: Node.js's npm (wasm-opt, terser and the browser
-# checks come from the npm registry) and, for the tests, python3 (scripts/lighthouse.sh
+# What the rest needs and does not install: Node.js's npm (wasm-opt and the browser checks
+# come from the npm registry) and, for the tests, python3 (scripts/lighthouse.sh
 # serves dist/ with it).
 for tool in npm $([ "${NEED_BROWSER:-0}" = 1 ] && echo python3); do
   if ! command -v "$tool" >/dev/null; then
@@ -39,15 +40,13 @@ if ! rustup target list --installed | grep -qx wasm32-unknown-unknown; then
   rustup target add wasm32-unknown-unknown
 fi
 
-# The page's release build compiles the standard library itself (scripts/build-release.sh).
-if ! rustup component list --installed | grep -q '^rust-src'; then
-  say "adding the rust-src component"
-  rustup component add rust-src
-fi
-# ... and the standard library's own dependencies, for that build runs offline: fetched
-# from its Cargo.lock into cargo's cache (nothing is downloaded once they are there; its
-# manifest uses a nightly cargo feature, which RUSTC_BOOTSTRAP lets stable cargo read).
-(cd "$(rustc --print sysroot)/lib/rustlib/src/rust/library" && RUSTC_BOOTSTRAP=1 cargo fetch --quiet)
+# Every crate of Cargo.lock, for every target (not only this machine's: trunk's `cargo
+# metadata` resolves them all, Windows' crates included), and the fuzz targets' (fuzz/Cargo.lock),
+# into cargo's cache while the network is there: the release build runs with the network cut
+# (scripts/test.sh) and nothing else downloads. (A no-op when they are all there.)
+say "fetching the crates of Cargo.lock and fuzz/Cargo.lock (all targets)"
+(cd "$ROOT" && cargo fetch --locked --quiet)
+(cd "$ROOT/fuzz" && cargo fetch --locked --quiet)
 
 if ! trunk --version 2>/dev/null | grep -q ' 0\.21\.14'; then
   say "installing trunk 0.21.14 (about 20 minutes on 2 cores)"
@@ -61,9 +60,8 @@ if ! wasm-bindgen --version 2>/dev/null | grep -q " $WB_VERSION\$"; then
   cargo install wasm-bindgen-cli --version "$WB_VERSION"
 fi
 
-# wasm-opt (npm's binaryen 132) and terser 5.36.
+# wasm-opt (npm's binaryen 132), which trunk runs over the page's module.
 npm_tool binaryen
-npm_tool terser
 
 
 if [ "${NEED_BROWSER:-0}" = 1 ] && { ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; }; then

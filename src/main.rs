@@ -1,20 +1,16 @@
-//! The `rebalance-lab` binary: the web app when built for wasm32, the command-line tool
-//! natively.
+//! The web app's entry point, which trunk builds for wasm32 (`index.html`).
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
-    rebalance_lab::app::start();
+    rebalance_lab::start();
 }
 
+/// Natively there is no page to start: the command-line tool is `crates/cli`.
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    std::process::exit(rebalance_lab::cli::run(std::env::args().skip(1).collect()));
+    eprintln!(
+        "rebalance-lab-web is the web app: serve it with ./scripts/serve.sh \
+         (the command-line tool: cargo run --release -p rebalance-lab-cli -- --help)"
+    );
+    std::process::exit(2);
 }
-
-/// The command-line tool allocates through mimalloc: reading 1,000 members' sticky user data
-/// is 20,000 small allocations (a topic name and a partition list per entry), which glibc's
-/// allocator made a third of a one-leaves run (390 µs, 310 with mimalloc); the JVM it is
-/// compared with allocates from a thread-local buffer. The page keeps talc (src/app).
-#[cfg(not(target_arch = "wasm32"))]
-#[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;

@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 
 const IMG: &str = "<img src=x onerror=alert(1)>";
 
-/// The built app: dist/, or the directory `REBALANCE_LAB_DIST` names (the lesson's build,
-/// dist-full/, for the `lesson_` and `broker_` tests: scripts/test.sh).
+/// The built app: dist/ (scripts/build-release.sh), or the directory `REBALANCE_LAB_DIST`
+/// names.
 fn dist() -> PathBuf {
     let d = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join(std::env::var("REBALANCE_LAB_DIST").unwrap_or_else(|_| "dist".into()));
@@ -257,9 +257,23 @@ async fn wait_for_app(c: &Client) {
     .await;
 }
 
+/// What the command-line tool (crates/cli) prints for `args`, run through cargo (the native
+/// tests have built it already).
 fn cli(args: &[&str], stdin: Option<&str>) -> String {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_rebalance-lab"));
-    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
+    let mut cmd = Command::new(env!("CARGO"));
+    cmd.current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "run",
+            "--quiet",
+            "-p",
+            "rebalance-lab-cli",
+            "--bin",
+            "rebalance-lab",
+            "--",
+        ])
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
     if stdin.is_some() {
         cmd.stdin(Stdio::piped());
     }
@@ -1762,9 +1776,8 @@ async fn the_leader_s_client_and_the_leader_leaving() {
     finish(c).await;
 }
 
-/// The shipped module stops at a panic without running a hook (scripts/build-release.sh):
-/// the stop reaches JavaScript as a `WebAssembly.RuntimeError`, and `web/boot.js` marks the
-/// page and tells the person. Here the browser's two reports of a trap are sent as it sends
+/// A module that stops (a trap the app's panic hook did not report) reaches JavaScript as a
+/// `WebAssembly.RuntimeError`, and `web/boot.js` marks the page and tells the person. Here the browser's two reports of a trap are sent as it sends
 /// them, one for an event handler and one for a promise (the second does not repeat the
 /// alert): an error thrown by a script WebDriver injects reaches the page muted (no error
 /// object), as a cross-origin one would.
@@ -1975,14 +1988,13 @@ async fn hidden_state(c: &Client) -> (Value, Value, Value) {
     (v[0].clone(), v[1].clone(), v[2].clone())
 }
 
-/// The range lesson (issue 17), in the lesson's build (`--features lesson`, dist-full/):
-/// opened from the header, walked from the first step to the last, with one wrong
+/// The range lesson: opened from the header, walked from the first step to the last, with one wrong
 /// prediction (an option), right ones typed and clicked (counts, then cells in the grid),
 /// the answer shown on the others; the owners hidden while a step asks; then two steps back,
 /// and a reload lands on the same step with the same outcomes. axe finds nothing serious on
 /// a step that asks and on one that tells.
 #[tokio::test(flavor = "multi_thread")]
-#[ignore = "needs dist-full/ and chromedriver: run by scripts/test.sh"]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
 async fn lesson_the_range_lesson_from_start_to_end_and_back() {
     let axe = std::env::var("AXE")
         .ok()
@@ -2143,8 +2155,8 @@ async fn lesson_the_range_lesson_from_start_to_end_and_back() {
 /// The scenario of Kafka's largest assignor benchmark: `members` members, each subscribed to
 /// 50 topics of 10,000 partitions.
 fn kafka_benchmark_link(members: usize) -> String {
-    use rebalance_lab::scenario::link::{to_fragment, LinkState};
-    use rebalance_lab::scenario::{Member, Scenario, Topic};
+    use rebalance_lab_core::scenario::link::{to_fragment, LinkState};
+    use rebalance_lab_core::scenario::{Member, Scenario, Topic};
     let topics: Vec<Topic> = (0..50)
         .map(|i| Topic {
             name: format!("topic-{i}"),
@@ -2169,8 +2181,8 @@ fn kafka_benchmark_link(members: usize) -> String {
 /// for the scenario the page's link holds, under the link's assignor, with nothing still
 /// computing: the number of members, when it does.
 async fn grid_is_the_core_s_answer(c: &Client) -> Option<usize> {
-    use rebalance_lab::assignor::{range_with, round_robin_with, AssignorKind};
-    use rebalance_lab::scenario::link::from_fragment;
+    use rebalance_lab_core::assignor::{range_with, round_robin_with, AssignorKind};
+    use rebalance_lab_core::scenario::link::from_fragment;
     let busy = c
         .execute(
             "return !!document.querySelector('[aria-busy=true]');",
@@ -2403,15 +2415,15 @@ async fn choose(c: &Client, css: &str, value: &str) {
 }
 
 /// The state the page's link carries now.
-async fn link_state(c: &Client) -> rebalance_lab::scenario::link::LinkState {
+async fn link_state(c: &Client) -> rebalance_lab_core::scenario::link::LinkState {
     let url = c.current_url().await.unwrap();
-    rebalance_lab::scenario::link::from_fragment(url.fragment().unwrap_or("")).unwrap()
+    rebalance_lab_core::scenario::link::from_fragment(url.fragment().unwrap_or("")).unwrap()
 }
 
 /// Each member's partitions of each topic under `a` (the grid's reading).
 fn by_member(
-    s: &rebalance_lab::scenario::Scenario,
-    a: &rebalance_lab::assignor::Assignment,
+    s: &rebalance_lab_core::scenario::Scenario,
+    a: &rebalance_lab_core::assignor::Assignment,
 ) -> BTreeMap<String, BTreeMap<String, Vec<u32>>> {
     let mut g: BTreeMap<String, BTreeMap<String, Vec<u32>>> = BTreeMap::new();
     for m in &s.members {
@@ -2431,19 +2443,21 @@ fn by_member(
     g
 }
 
-/// Issue 15 in the page built with the broker's assignors (dist-full/): the protocol choice,
+/// The consumer protocol (KIP-848): the protocol choice,
 /// the broker's uniform and range giving the core's answers (each checked against the group
 /// the link carries, topic ids included), what the broker does, topic ids typed and refused,
 /// and, with a baseline pinned and a member added, the reconciliation heartbeat by heartbeat
 /// beside the classic rebalances of the same change; back to classic, the ids are gone from
 /// the editor and the grid is range's again.
 #[tokio::test(flavor = "multi_thread")]
-#[ignore = "needs dist-full/ and chromedriver: run by scripts/test.sh"]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
 async fn broker_the_consumer_protocol_in_the_page() {
-    use rebalance_lab::assignor::{derived_topic_id, range, server_range, uniform, AssignorKind};
-    use rebalance_lab::scenario::link::{to_fragment, LinkState};
-    use rebalance_lab::scenario::whatif::{reconciliation, with_previous};
-    use rebalance_lab::scenario::{Member, Scenario, Topic};
+    use rebalance_lab_core::assignor::{
+        derived_topic_id, range, server_range, uniform, AssignorKind,
+    };
+    use rebalance_lab_core::scenario::link::{to_fragment, LinkState};
+    use rebalance_lab_core::scenario::whatif::{reconciliation, with_previous};
+    use rebalance_lab_core::scenario::{Member, Scenario, Topic};
     let axe = std::env::var("AXE")
         .ok()
         .and_then(|p| std::fs::read_to_string(p).ok());
@@ -2589,7 +2603,7 @@ async fn broker_the_consumer_protocol_in_the_page() {
     assert!(heartbeats >= 1);
     assert_eq!(hb, heartbeats.to_string());
     for m in r.members.iter() {
-        let n = |p: &rebalance_lab::group::reconcile::Partitions| -> usize {
+        let n = |p: &rebalance_lab_core::group::reconcile::Partitions| -> usize {
             p.iter().map(|(_, x)| x.len()).sum::<usize>()
         };
         let moving = n(&m.revoke) + n(&m.take_now) + n(&m.wait) > 0;
@@ -2681,7 +2695,7 @@ async fn downloaded(c: &Client, ext: &str) -> Value {
     .await
 }
 
-/// Issue 18 in the page built with it (dist-full/): what kafka-consumer-groups.sh printed
+/// Your own group: what kafka-consumer-groups.sh printed
 /// (Kafka 3.x, the offsets, members and state views pasted together) is read into the group,
 /// its observed assignment pinned, the grid being the core's answer for the strategy --state
 /// names; the lag on the grid and per member; garbled text refused with its line and column,
@@ -2689,19 +2703,19 @@ async fn downloaded(c: &Client, ext: &str) -> Value {
 /// assignment of that group, and applied as a what-if; the grid exported as SVG (one cell
 /// per partition) and as a PNG of the SVG's size.
 #[tokio::test(flavor = "multi_thread")]
-#[ignore = "needs dist-full/ and chromedriver: run by scripts/test.sh"]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
 async fn import_paste_plan_and_export() {
-    use rebalance_lab::assignor::{range, round_robin, AssignorKind};
-    use rebalance_lab::scenario::planner::{seed_for, with_members};
+    use rebalance_lab_core::assignor::{range, round_robin, AssignorKind};
+    use rebalance_lab_core::scenario::planner::{seed_for, with_members};
     let axe = std::env::var("AXE")
         .ok()
         .and_then(|p| std::fs::read_to_string(p).ok());
     let text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("tests/fixtures/kafka-consumer-groups/3.x-all-views.txt"),
+            .join("crates/core/tests/fixtures/kafka-consumer-groups/3.x-all-views.txt"),
     )
     .unwrap();
-    let import = rebalance_lab::import::parse(&text).unwrap();
+    let import = rebalance_lab_core::import::parse(&text).unwrap();
     let (_d, c, base) = session().await;
     open(&c, &base).await;
     // garbled text first: refused with its line and column, the group on screen kept
@@ -2861,8 +2875,12 @@ async fn import_paste_plan_and_export() {
     for m in &mut grown.members {
         m.owned = Default::default();
     }
-    let file =
-        rebalance_lab::export::json::scenario_json(&grown, None, Some(AssignorKind::Range), None);
+    let file = rebalance_lab_core::export::json::scenario_json(
+        &grown,
+        None,
+        Some(AssignorKind::Range),
+        None,
+    );
     let out: BTreeMap<String, BTreeMap<String, Vec<u32>>> =
         serde_json::from_str(&cli(&["assign", "-", "--assignor", "range"], Some(&file))).unwrap();
     let totals: Vec<u32> = grown

@@ -2,9 +2,9 @@
 //! read back through the DOM a person sees, plus the repaint benchmark at teaching scale.
 #![cfg(target_arch = "wasm32")]
 
-use rebalance_lab::app::App;
-use rebalance_lab::scenario::link::{to_fragment, LinkState};
-use rebalance_lab::scenario::{Member, Scenario, Topic};
+use rebalance_lab::App;
+use rebalance_lab_core::scenario::link::{to_fragment, LinkState};
+use rebalance_lab_core::scenario::{Member, Scenario, Topic};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 
@@ -160,10 +160,7 @@ async fn a_million_partitions_are_summarized() {
         perf.now() - start
     );
     let big = owners(&root, "big");
-    assert_eq!(
-        big.len(),
-        rebalance_lab::app::components::grid::CELLS_PER_TOPIC
-    );
+    assert_eq!(big.len(), rebalance_lab::components::grid::CELLS_PER_TOPIC);
     assert!(big.iter().all(|o| o.as_deref() == Some("consumer-a")));
     assert_eq!(owners(&root, "small").len(), 5);
     let rest = root
@@ -199,7 +196,7 @@ async fn a_million_partitions_are_summarized() {
         .query_selector_all("[data-view='assignment'] .byte")
         .unwrap()
         .length() as usize;
-    assert_eq!(bytes, rebalance_lab::app::components::bytes::BYTES_DRAWN);
+    assert_eq!(bytes, rebalance_lab::components::bytes::BYTES_DRAWN);
     let cut = root
         .query_selector("[data-cut='assignment']")
         .unwrap()
@@ -392,7 +389,7 @@ async fn bench_repaint_at_teaching_scale() {
 /// Prints the figure.
 #[wasm_bindgen_test]
 async fn bench_typing_in_a_4k_subscription() {
-    use rebalance_lab::protocol::{encode_subscription, hex, Subscription, TopicPartitions};
+    use rebalance_lab_core::protocol::{encode_subscription, hex, Subscription, TopicPartitions};
     let topics: Vec<String> = (0..64).map(|i| format!("orders.region-{i:02}")).collect();
     let sub = Subscription {
         owned_partitions: topics
@@ -484,23 +481,51 @@ async fn replica_racks_make_range_rack_aware() {
     root.remove();
 }
 
-/// Each assignor's compute time in WebAssembly (this build), warm, fresh and after one member
-/// leaves, at 1,000 members x 50 topics x 200 partitions (the size Kafka's own benchmarks
-/// and the native `cargo bench` use) and at the page's bound for the sticky assignors.
-/// Not a timed assertion: it prints BENCH lines.
+/// The page's speed cases ([`rebalance_lab_core::assignor::speed_cases`]: every assignor on
+/// Kafka's benchmark group, fresh and after one member leaves) timed in WebAssembly as the
+/// native benchmark times them; the test command prints the two side by side. Not a timed
+/// assertion: it prints SPEED lines.
+#[wasm_bindgen_test]
+fn bench_speed_cases_in_wasm() {
+    use rebalance_lab_core::assignor::{speed_cases, try_assign};
+    let perf = web_sys::window().unwrap().performance().unwrap();
+    for (kind, label, input) in speed_cases().unwrap() {
+        // At least `least` runs and `ms` milliseconds: the mean time of a run.
+        let runs = |least: u32, ms: f64| {
+            let (t0, mut n) = (perf.now(), 0);
+            while n < least || perf.now() - t0 < ms {
+                assert!(!try_assign(kind, &input).unwrap().totals.is_empty());
+                n += 1;
+            }
+            (perf.now() - t0) / f64::from(n)
+        };
+        // (warmed first: the engine compiles a function lazily and optimises it once it has
+        // run a while; then each time the mean of the runs that fill 20 ms, as the browser's
+        // clock steps by 0.1 ms)
+        runs(5, 250.0);
+        let mut times: Vec<f64> = (0..5).map(|_| runs(1, 20.0)).collect();
+        times.sort_by(|a, b| a.total_cmp(b));
+        console_log!(
+            "SPEED wasm {} {label}: median {:.3} ms",
+            kind.name(),
+            times[2]
+        );
+    }
+}
+
+/// Each client assignor's compute time in WebAssembly (this build), warm, fresh and after one
+/// member leaves, on the page's own scenarios (every member its own topic list) and at the
+/// page's bound for the sticky assignors. Not a timed assertion: it prints BENCH lines.
 #[wasm_bindgen_test]
 fn bench_assignors_in_wasm() {
-    use rebalance_lab::assignor::{one_leaves, try_assign, AssignorKind};
+    use rebalance_lab_core::assignor::{one_leaves, try_assign, AssignorKind};
     let perf = web_sys::window().unwrap().performance().unwrap();
-    // (kafka: the very input `cargo bench` times natively, one topic list shared by every
-    // member as Kafka's benchmark shares its list; else the page's own scenario)
-    for (members, topics, partitions, half, kafka) in [
-        (1_000usize, 50usize, 200u32, false, true),
-        (1_000, 50, 200, false, false),
-        (1_000, 50, 200, true, false),
-        (100, 10, 100, false, false),
+    for (members, topics, partitions, half) in [
+        (1_000usize, 50usize, 200u32, false),
+        (1_000, 50, 200, true),
+        (100, 10, 100, false),
         // the page's bound for the general algorithm (5,000,000 member-partition pairs)
-        (100, 100, 1_000, true, false),
+        (100, 100, 1_000, true),
     ] {
         let mut s = scenario(topics, partitions, members);
         if half {
@@ -513,11 +538,7 @@ fn bench_assignors_in_wasm() {
                     .into();
             }
         }
-        let input = if kafka {
-            rebalance_lab::assignor::benchmark_input(members as u32, topics as u32, partitions)
-        } else {
-            s.group_input()
-        };
+        let input = s.group_input();
         for kind in AssignorKind::CLIENT {
             let leaves = one_leaves(&input, kind).unwrap();
             for (label, input) in [("fresh", &input), ("one-leaves", &leaves)] {
@@ -544,8 +565,6 @@ fn bench_assignors_in_wasm() {
                     topics as u32 * partitions,
                     if half {
                         ", each subscribed to half the topics"
-                    } else if kafka {
-                        ", cargo bench's input (one shared topic list)"
                     } else {
                         ""
                     },
@@ -561,7 +580,7 @@ fn bench_assignors_in_wasm() {
 #[wasm_bindgen_test]
 async fn sticky_above_the_bound_is_refused_plainly() {
     let mut s = scenario(50, 200, 1_001);
-    s.assignor = rebalance_lab::assignor::AssignorKind::CooperativeSticky;
+    s.assignor = rebalance_lab_core::assignor::AssignorKind::CooperativeSticky;
     let root = mount_scenario(s).await;
     let msg = root
         .query_selector("#assignor-error")
@@ -795,7 +814,7 @@ async fn bench_the_longest_task_of_an_edit_at_500000_partitions() {
 /// floor, under range (then round-robin), in the same run.
 #[wasm_bindgen_test]
 async fn bench_the_longest_task_of_an_edit_at_the_sticky_bound() {
-    use rebalance_lab::assignor::AssignorKind;
+    use rebalance_lab_core::assignor::AssignorKind;
     for (kind, then) in [
         (AssignorKind::Range, "roundrobin"),
         (AssignorKind::CooperativeSticky, "sticky"),
@@ -936,8 +955,8 @@ async fn many_topics_make_one_line_per_member_until_opened() {
 /// in one go, and so is the group panel's cooperative column.
 #[wasm_bindgen_test]
 async fn a_large_group_s_what_if_comes_after_the_repaint_and_is_the_same() {
-    use rebalance_lab::assignor::AssignorKind;
-    use rebalance_lab::scenario::whatif::{compare_assignors, PENDING};
+    use rebalance_lab_core::assignor::AssignorKind;
+    use rebalance_lab_core::scenario::whatif::{compare_assignors, PENDING};
     let pinned = on_half_the_topics(scenario(20, 1_000, 100));
     let mut now = pinned.clone();
     now.members.remove(7);
@@ -983,9 +1002,9 @@ async fn a_large_group_s_what_if_comes_after_the_repaint_and_is_the_same() {
 /// assignor, the figures in the row's attributes, the cells' text, and none still computing.
 fn assert_lines_are(
     root: &web_sys::Element,
-    expected: &[rebalance_lab::scenario::whatif::AssignorChange],
+    expected: &[rebalance_lab_core::scenario::whatif::AssignorChange],
 ) {
-    use rebalance_lab::scenario::whatif::PENDING;
+    use rebalance_lab_core::scenario::whatif::PENDING;
     let rows = root
         .query_selector_all("#assignor-changes tbody tr")
         .unwrap();
@@ -1014,7 +1033,7 @@ fn assert_lines_are(
 
 /// The link of `pinned` pinned, then changed to `now`.
 fn pinned_then(pinned: &Scenario, now: &Scenario) -> String {
-    use rebalance_lab::scenario::whatif::Baseline;
+    use rebalance_lab_core::scenario::whatif::Baseline;
     to_fragment(&LinkState {
         scenario: now.clone(),
         baseline: Some(Ok(Baseline::now(pinned, None))),
@@ -1028,8 +1047,8 @@ fn pinned_then(pinned: &Scenario, now: &Scenario) -> String {
 /// none left pending by the older computation that the edit replaced.
 #[wasm_bindgen_test]
 async fn an_edit_while_the_what_if_computes_shows_the_newer_group_s_lines() {
-    use rebalance_lab::assignor::AssignorKind;
-    use rebalance_lab::scenario::whatif::compare_assignors;
+    use rebalance_lab_core::assignor::AssignorKind;
+    use rebalance_lab_core::scenario::whatif::compare_assignors;
     let pinned = on_half_the_topics(scenario(20, 1_000, 100));
     let mut now = pinned.clone();
     now.members
@@ -1140,8 +1159,8 @@ async fn the_markup_buttons_do_what_they_say() {
 /// before they are painted is what they show, not the group before it.
 #[wasm_bindgen_test]
 async fn a_large_grid_paints_its_later_rows_after_the_repaint() {
-    use rebalance_lab::app::components::grid::CELLS_AT_ONCE;
-    use rebalance_lab::assignor;
+    use rebalance_lab::components::grid::CELLS_AT_ONCE;
+    use rebalance_lab_core::assignor;
     let s = scenario(10, 1_000, 7);
     let root = first_paint(&to_fragment(&LinkState {
         scenario: s.clone(),
@@ -1164,7 +1183,7 @@ async fn a_large_grid_paints_its_later_rows_after_the_repaint() {
     assert_eq!(count("[aria-busy='true']"), 0);
     // the group the page now holds, as its link says (written after the repaint)
     let hash = web_sys::window().unwrap().location().hash().unwrap();
-    let now = rebalance_lab::scenario::link::from_fragment(hash.trim_start_matches('#'))
+    let now = rebalance_lab_core::scenario::link::from_fragment(hash.trim_start_matches('#'))
         .unwrap()
         .scenario;
     assert_eq!(now.members.len(), 8);

@@ -25,11 +25,10 @@ if (!self.document) {
     document.documentElement.dataset.cspViolations =
       (list ? list + "\n" : "") + e.violatedDirective + " " + (e.blockedURI || "inline");
   });
-  // The shipped module stops at a panic without formatting a message (scripts/build-release.sh):
-  // the stop reaches JavaScript as a WebAssembly.RuntimeError, thrown out of an event handler
-  // or a promise. Either way it is marked on the page (body[data-panic], which the end-to-end
-  // tests check) and said to the person: a crash is never a silently dead page. (A debug
-  // build formats the panic's own message: src/app/ui.rs.)
+  // A panic is reported by the app's own hook with its message (src/ui.rs, start), which marks
+  // the page (body[data-panic]); the module then stops, and the stop reaches JavaScript as a
+  // WebAssembly.RuntimeError, thrown out of an event handler or a promise. A trap the hook did
+  // not see is marked and said here, so a crash is never a silently dead page.
   // A module that cannot load at all (a network error, a browser without WebAssembly) is said
   // the same way, instead of leaving the first paint's "Loading" on screen.
   const trap = (e) => typeof WebAssembly === "object" && e instanceof WebAssembly.RuntimeError;

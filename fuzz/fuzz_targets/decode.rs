@@ -3,7 +3,7 @@
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use rebalance_lab::protocol::{decode_assignment, decode_subscription, encode_subscription};
+use rebalance_lab_core::protocol::{decode_assignment, decode_subscription, encode_subscription};
 
 fuzz_target!(|data: &[u8]| {
     let d = decode_subscription(data);

@@ -1,0 +1,331 @@
+//! The binary's conventions: help with an example for every command, --version, usage
+//! errors (exit code 2, hint on stderr), `-` for standard input, bad input (exit code 1).
+#![cfg(not(target_arch = "wasm32"))]
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_rebalance-lab");
+const COMMANDS: [&str; 9] = [
+    "assign",
+    "coordinator",
+    "vote",
+    "leader",
+    "decode",
+    "encode",
+    "link",
+    "bench",
+    "completions",
+];
+const SUBSCRIPTION_HEX: &str = "00030000000100057330312d610000000000000000ffffffff0000";
+
+fn example() -> String {
+    format!(
+        "{}/../../examples/three-topics.json",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+fn run(args: &[&str]) -> Output {
+    Command::new(BIN).args(args).output().unwrap()
+}
+
+fn run_with_stdin(args: &[&str], stdin: impl AsRef<[u8]>) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(stdin.as_ref())
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn every_command_has_help_with_an_example() {
+    for cmd in COMMANDS {
+        for flag in ["--help", "-h"] {
+            let out = run(&[cmd, flag]);
+            let stdout = text(&out.stdout);
+            assert_eq!(out.status.code(), Some(0), "{cmd} {flag}");
+            assert!(out.stderr.is_empty(), "{cmd} {flag}: {}", text(&out.stderr));
+            assert!(
+                stdout.contains("Usage: rebalance-lab"),
+                "{cmd} {flag}: {stdout}"
+            );
+            let example = stdout
+                .split("Examples:")
+                .nth(1)
+                .unwrap_or_else(|| panic!("{cmd} {flag}: no examples\n{stdout}"));
+            assert!(
+                example.contains(&format!("rebalance-lab {cmd} ")),
+                "{cmd} {flag}: {example}"
+            );
+        }
+        // `help CMD` says the same as `CMD --help`.
+        assert_eq!(run(&["help", cmd]).stdout, run(&[cmd, "--help"]).stdout);
+    }
+    let out = run(&["--help"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = text(&out.stdout);
+    for cmd in COMMANDS {
+        assert!(stdout.contains(cmd), "{stdout}");
+    }
+    assert!(stdout.contains("Exit codes"), "{stdout}");
+}
+
+#[test]
+fn the_examples_in_the_help_run() {
+    // The first example of each command that needs no file of its own.
+    let out = run(&["assign", &example()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = run(&["decode", SUBSCRIPTION_HEX]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = run_with_stdin(
+        &["encode", "--version", "3", "-"],
+        r#"{"topics": ["orders"], "rack_id": "eu-west-1a"}"#,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+}
+
+#[test]
+fn version() {
+    for flag in ["--version", "-V"] {
+        let out = run(&[flag]);
+        assert_eq!(out.status.code(), Some(0));
+        assert_eq!(
+            text(&out.stdout).trim(),
+            format!("rebalance-lab {}", env!("CARGO_PKG_VERSION"))
+        );
+    }
+}
+
+#[test]
+fn no_arguments_is_a_usage_error_with_the_help() {
+    let out = run(&[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert!(text(&out.stderr).contains("Usage: rebalance-lab <COMMAND>"));
+}
+
+#[test]
+fn unknown_options_and_commands_exit_2_with_a_hint() {
+    let example = example();
+    for args in [
+        vec!["assign", "--bogus", &example],
+        vec!["assign", &example, "--help-me"],
+        vec!["decode", "--bogus", SUBSCRIPTION_HEX],
+        vec!["bench", "--members"],
+        vec!["bench", "--members", "0"],
+        vec!["bench", "--members", "many"],
+        vec!["assign", &example, "--assignor", "nonesuch"],
+        vec![
+            "assign",
+            &example,
+            "--assignor",
+            "sticky",
+            "--follow-up",
+            "extra",
+        ],
+        vec!["encode", "--version", "-1", "-"],
+        vec!["encode", &example],
+        vec!["assign"],
+        vec!["assign", &example, &example],
+        vec!["completions", "tcsh"],
+        vec!["frobnicate"],
+    ] {
+        let out = run(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+        assert!(stderr.contains("--help"), "{args:?}: no hint: {stderr}");
+    }
+}
+
+#[test]
+fn sticky_assignors_run_and_follow_up_needs_cooperative() {
+    let example = example();
+    for a in ["sticky", "cooperative-sticky"] {
+        let out = run(&["assign", &example, "--assignor", a]);
+        assert!(out.status.success(), "{a}: {}", text(&out.stderr));
+        let _: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    }
+    let out = run(&[
+        "assign",
+        &example,
+        "--assignor",
+        "cooperative-sticky",
+        "--follow-up",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run(&["assign", &example, "--assignor", "sticky", "--follow-up"]);
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("cooperative-sticky"));
+}
+
+#[test]
+fn a_repeated_option_is_an_error() {
+    let example = example();
+    for args in [
+        vec![
+            "assign",
+            "--assignor",
+            "range",
+            "--assignor",
+            "roundrobin",
+            &example,
+        ],
+        vec!["assign", "--assignor=range", "--assignor=range", &example],
+        vec!["link", "--base", "a", "--base", "b", &example],
+        vec!["encode", "--version", "1", "--version", "3", "-"],
+        vec!["bench", "--runs", "1", "--runs", "2"],
+        vec!["bench", "--json", "--json"],
+    ] {
+        let out = run(&args);
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot be used multiple times"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn dash_reads_standard_input_everywhere() {
+    let example = example();
+    let scenario = std::fs::read_to_string(&example).unwrap();
+    for cmd in ["assign", "link"] {
+        let from_file = run(&[cmd, &example]);
+        let from_stdin = run_with_stdin(&[cmd, "-"], &scenario);
+        assert_eq!(from_file.status.code(), Some(0), "{cmd}");
+        assert_eq!(from_stdin.status.code(), Some(0), "{cmd}");
+        assert_eq!(from_file.stdout, from_stdin.stdout, "{cmd}");
+    }
+    let from_arg = run(&["decode", SUBSCRIPTION_HEX]);
+    let from_stdin = run_with_stdin(&["decode", "-"], format!("{SUBSCRIPTION_HEX}\n"));
+    assert_eq!(from_arg.status.code(), Some(0));
+    assert_eq!(from_arg.stdout, from_stdin.stdout);
+    // encode reads the fields decode printed and gives the same bytes back.
+    let encoded = run_with_stdin(&["encode", "--version", "3", "-"], text(&from_arg.stdout));
+    assert_eq!(encoded.status.code(), Some(0), "{}", text(&encoded.stderr));
+    assert_eq!(text(&encoded.stdout).trim(), SUBSCRIPTION_HEX);
+}
+
+#[test]
+fn bad_input_exits_1_with_a_message() {
+    let dir = std::env::temp_dir().join(format!("rl-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, "{\"topics\": {\"t\": 3}, \"members\": [").unwrap();
+    let bad = bad.to_str().unwrap();
+    let missing = dir.join("missing.json");
+    let missing = missing.to_str().unwrap();
+    for (args, stdin, says) in [
+        (vec!["assign", bad], "", "scenario JSON: EOF while parsing"),
+        (vec!["link", bad], "", "scenario JSON"),
+        (vec!["assign", missing], "", "missing.json: No such file"),
+        (vec!["assign", "-"], "\"x\"", "scenario JSON: invalid type"),
+        (
+            vec!["assign", "-"],
+            "{\"topics\": {\"t\": -1}}",
+            "partition count -1",
+        ),
+        (vec!["decode", "zz"], "", "line 1, column 1"),
+        (vec!["decode", "-"], "0003", "incomplete"),
+        (vec!["encode", "--version", "3", "-"], "[1]", "fields JSON"),
+    ] {
+        let out = run_with_stdin(&args, stdin.as_bytes());
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(stderr.starts_with("rebalance-lab: "), "{args:?}: {stderr}");
+        assert!(stderr.contains(says), "{args:?}: {stderr}");
+        assert!(out.stdout.is_empty(), "{args:?}");
+    }
+    let out = run_with_stdin(&["assign", "-"], b"{\"topics\": {\"\xff\": 1}}");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("standard input: not UTF-8 text (invalid byte at offset 13)")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn completions() {
+    for shell in ["bash", "zsh", "fish"] {
+        let out = run(&["completions", shell]);
+        assert_eq!(out.status.code(), Some(0), "{shell}");
+        let script = text(&out.stdout);
+        assert!(script.contains("rebalance-lab"), "{shell}");
+        assert!(
+            script.contains("assign") && script.contains("assignor"),
+            "{shell}"
+        );
+    }
+}
+
+/// Sticky with one member gone decodes every member's StickyAssignor user data in each timed
+/// run (as Java's assign() does) and still assigns every partition; the other rebalances and
+/// assignors say they decode nothing.
+#[test]
+fn bench_sticky_one_leaves_decodes_the_user_data() {
+    let json = |args: &[&str]| {
+        let out = run(args);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
+    };
+    let small = [
+        "--members",
+        "40",
+        "--topics",
+        "6",
+        "--partitions",
+        "30",
+        "--runs",
+        "3",
+        "--json",
+    ];
+    let with = |extra: &[&'static str]| -> Vec<&str> {
+        ["bench"]
+            .iter()
+            .chain(extra)
+            .chain(&small)
+            .copied()
+            .collect()
+    };
+    let v = json(&with(&[
+        "--assignor",
+        "sticky",
+        "--rebalance",
+        "one-leaves",
+    ]));
+    assert_eq!(v["decodes_user_data"], true, "{v}");
+    assert_eq!(v["rebalance"], "one-leaves");
+    for extra in [
+        &["--assignor", "sticky"][..],
+        &[
+            "--assignor",
+            "cooperative-sticky",
+            "--rebalance",
+            "one-leaves",
+        ],
+    ] {
+        let v = json(&with(extra));
+        assert_eq!(v["decodes_user_data"], false, "{extra:?} {v}");
+    }
+}

@@ -1,0 +1,353 @@
+//! Benchmarks of the core (run with `cargo bench --bench core`): decoding, hex reading and
+//! the assignors at Kafka's benchmark scale. Prints the median of repeated runs.
+
+use rebalance_lab_core::assignor::{benchmark_input, range, round_robin};
+use rebalance_lab_core::protocol::{
+    decode_subscription, encode_subscription, hex, Subscription, TopicPartitions,
+};
+use std::hint::black_box;
+use std::time::Instant;
+
+fn median_us(runs: usize, mut f: impl FnMut()) -> f64 {
+    f(); // warm up
+    let mut t: Vec<f64> = (0..runs)
+        .map(|_| {
+            let s = Instant::now();
+            f();
+            s.elapsed().as_secs_f64() * 1e6
+        })
+        .collect();
+    t.sort_by(|a, b| a.total_cmp(b));
+    t[t.len() / 2]
+}
+
+fn big_subscription() -> Vec<u8> {
+    // ~64 KiB: 40 topics, and 15,000 owned partitions over them.
+    let topics: Vec<String> = (0..40)
+        .map(|i| format!("orders.region-{i:02}.v1"))
+        .collect();
+    let owned = topics
+        .iter()
+        .map(|t| TopicPartitions {
+            topic: t.clone(),
+            partitions: (0..390).collect(),
+        })
+        .collect();
+    let sub = Subscription {
+        topics,
+        user_data: Some(vec![7; 512]),
+        owned_partitions: owned,
+        generation_id: 42,
+        rack_id: Some("eu-west-1a".into()),
+    };
+    encode_subscription(&sub, 3).unwrap().bytes
+}
+
+fn main() {
+    // as the command-line tool runs: the allocator keeps freed memory (crates/cli,
+    // keep_freed_memory)
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt sets allocator parameters only; it has no memory-safety preconditions.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 1 << 30);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 30);
+    }
+    let filter = std::env::args().nth(1).filter(|a| !a.starts_with('-'));
+    let want = |name: &str| filter.as_deref().is_none_or(|f| name.contains(f));
+
+    let bytes = big_subscription();
+    if want("decode") {
+        let us = median_us(200, || {
+            let d = decode_subscription(black_box(&bytes));
+            assert!(d.error.is_none());
+            black_box(d);
+        });
+        println!(
+            "decode subscription: {} bytes, 15,600 owned partitions: median {us:.1} µs",
+            bytes.len()
+        );
+    }
+    if want("hex") {
+        // xxd-style dump of 128 KiB of text.
+        let mut dump = String::new();
+        let mut i = 0;
+        while dump.len() < 128 * 1024 {
+            let line = &bytes[i % (bytes.len() - 16)..][..16];
+            dump.push_str(&format!("{:08x}: ", i));
+            for pair in line.chunks(2) {
+                dump.push_str(&hex::to_hex(pair));
+                dump.push(' ');
+            }
+            dump.push(' ');
+            dump.extend(line.iter().map(|b| {
+                if b.is_ascii_graphic() {
+                    *b as char
+                } else {
+                    '.'
+                }
+            }));
+            dump.push('\n');
+            i += 16;
+        }
+        let us = median_us(200, || {
+            black_box(hex::parse_hex(black_box(&dump)).unwrap());
+        });
+        println!(
+            "read hex dump: {} bytes of xxd text: median {us:.1} µs",
+            dump.len()
+        );
+        let plain = hex::to_hex(&bytes);
+        let us = median_us(200, || {
+            black_box(hex::parse_hex(black_box(&plain)).unwrap());
+        });
+        println!(
+            "read plain hex: {} characters: median {us:.1} µs",
+            plain.len()
+        );
+    }
+    if want("explain") {
+        // 10,000 members whose ids are in numeric order as well as string order (zero-padded,
+        // as UUID-suffixed ids mostly are too): nothing to report, and the numeric-order
+        // check must still not compare every pair (1.5 s before stop 34).
+        let mut input = benchmark_input(10_000, 50, 10_000);
+        for (i, m) in input.members.iter_mut().enumerate() {
+            m.id = format!("consumer-{i:05}");
+        }
+        for (name, run) in [
+            ("range", range as fn(&_) -> _),
+            ("round-robin", round_robin),
+        ] {
+            let a = run(&input);
+            let us = median_us(11, || {
+                black_box(rebalance_lab_core::assignor::explain::explain_topic(
+                    black_box(&input),
+                    &a,
+                    &a.topics[0],
+                ));
+            });
+            println!(
+                "explain one topic under {name}, 10,000 members × 50 topics × 10,000 partitions: median {:.2} ms",
+                us / 1000.0
+            );
+        }
+    }
+    if want("link") {
+        // Opening Kafka's largest benchmark group from its link: 10,000 members, each
+        // subscribed to 50 topics of 10,000 partitions (the page reads it on opening).
+        use rebalance_lab_core::scenario::link::{from_fragment, to_fragment, LinkState};
+        let names: Vec<String> = (0..50).map(|i| format!("topic-{i}")).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let s = rebalance_lab_core::scenario::Scenario {
+            topics: names
+                .iter()
+                .map(|n| rebalance_lab_core::scenario::Topic {
+                    name: n.clone(),
+                    partitions: 10_000,
+                })
+                .collect(),
+            members: (0..10_000)
+                .map(|i| rebalance_lab_core::scenario::Member::new(&format!("c-{i:05}"), &refs))
+                .collect(),
+            ..Default::default()
+        };
+        let f = to_fragment(&LinkState {
+            scenario: s,
+            ..Default::default()
+        });
+        let us = median_us(21, || {
+            black_box(from_fragment(black_box(&f)).unwrap());
+        });
+        println!(
+            "read the link of 10,000 members x 500,000 partitions ({} bytes): median {:.2} ms",
+            f.len(),
+            us / 1000.0
+        );
+    }
+    if want("vote") {
+        // The group panel's vote at 10,000 members, each listing the Java client's default
+        // (range, cooperative-sticky): every render of the panel at that size runs it.
+        let names = ["orders"];
+        let s = rebalance_lab_core::scenario::Scenario {
+            members: (0..10_000)
+                .map(|i| rebalance_lab_core::scenario::Member::new(&format!("c-{i:05}"), &names))
+                .collect(),
+            ..Default::default()
+        };
+        let us = median_us(21, || {
+            black_box(black_box(&s).vote());
+        });
+        println!(
+            "the classic group's vote, 10,000 members: median {:.2} ms",
+            us / 1000.0
+        );
+        // and who leads after those 10,000 joins (the panel's round reads it)
+        let joins: Vec<rebalance_lab_core::group::GroupEvent> = s
+            .members
+            .iter()
+            .map(|m| rebalance_lab_core::group::GroupEvent::Join(m.id.clone()))
+            .collect();
+        let us = median_us(21, || {
+            black_box(rebalance_lab_core::group::run_events_briefly(black_box(
+                &joins,
+            )));
+        });
+        println!(
+            "the group's leader after 10,000 joins: median {:.2} ms",
+            us / 1000.0
+        );
+    }
+    if want("speed") {
+        // The page's speed cases natively, timed as the page times them (tests/web.rs,
+        // bench_speed_cases_in_wasm): warmed for at least 5 runs and 250 ms, then the median
+        // of five means, each over the runs that fill 20 ms.
+        for (kind, label, input) in rebalance_lab_core::assignor::speed_cases().unwrap() {
+            let runs = |least: u32, ms: f64| {
+                let (t0, mut n) = (Instant::now(), 0);
+                while n < least || t0.elapsed().as_secs_f64() * 1e3 < ms {
+                    let a = rebalance_lab_core::assignor::try_assign(kind, black_box(&input));
+                    assert!(!black_box(a).unwrap().totals.is_empty());
+                    n += 1;
+                }
+                t0.elapsed().as_secs_f64() * 1e3 / f64::from(n)
+            };
+            runs(5, 250.0);
+            let mut times: Vec<f64> = (0..5).map(|_| runs(1, 20.0)).collect();
+            times.sort_by(|a, b| a.total_cmp(b));
+            println!(
+                "SPEED native {} {label}: median {:.3} ms",
+                kind.name(),
+                times[2]
+            );
+        }
+    }
+    if want("range") || want("roundrobin") {
+        let input = benchmark_input(1000, 50, 200);
+        if want("range") {
+            let us = median_us(101, || {
+                black_box(range(black_box(&input)));
+            });
+            println!("range, 1,000 members × 50 topics × 200 partitions: median {us:.1} µs");
+        }
+        if want("roundrobin") {
+            let us = median_us(101, || {
+                black_box(round_robin(black_box(&input)));
+            });
+            println!("roundrobin, 1,000 members × 50 topics × 200 partitions: median {us:.1} µs");
+        }
+        // As the page's input: every member holds its own copy of the same list (the names
+        // are read and compared, not shared).
+        let mut copied = input.clone();
+        #[cfg_attr(target_arch = "wasm32", allow(clippy::useless_conversion))]
+        for m in &mut copied.members {
+            m.topics = m.topics.to_vec().into();
+        }
+        for (name, run) in [
+            ("range", range as fn(&_) -> _),
+            ("roundrobin", round_robin as fn(&_) -> _),
+        ] {
+            if want(name) {
+                let us = median_us(101, || {
+                    black_box(run(black_box(&copied)));
+                });
+                println!("{name}, 1,000 members × 50 topics × 200 partitions, each member its own copy of the list (the page's input): median {us:.1} µs");
+            }
+        }
+        let input = benchmark_input(10_000, 1000, 500);
+        if want("range") {
+            let us = median_us(11, || {
+                black_box(range(black_box(&input)));
+            });
+            println!(
+                "range, 10,000 members × 1,000 topics × 500 partitions (500,000): median {:.2} ms",
+                us / 1000.0
+            );
+        }
+        if want("roundrobin") {
+            let us = median_us(11, || {
+                black_box(round_robin(black_box(&input)));
+            });
+            println!("roundrobin, 10,000 members × 1,000 topics × 500 partitions (500,000): median {:.2} ms", us / 1000.0);
+        }
+    }
+    if want("sticky") {
+        use rebalance_lab_core::assignor::{one_leaves, try_assign, AssignorKind};
+        for kind in [AssignorKind::Sticky, AssignorKind::CooperativeSticky] {
+            let fresh = benchmark_input(1000, 50, 200);
+            let left = one_leaves(&fresh, kind).unwrap();
+            for (what, input) in [("fresh", &fresh), ("one member left", &left)] {
+                let us = median_us(51, || {
+                    black_box(try_assign(kind, black_box(input)).unwrap());
+                });
+                println!(
+                    "{}, 1,000 members × 50 topics × 200 partitions, {what}: median {us:.1} µs",
+                    kind.name()
+                );
+            }
+            // Java's general algorithm (subscriptions differ) at the page's bound: 100 members,
+            // each on half of 100 topics of 1,000 (5,000,000 member-partition pairs). One full
+            // isBalanced walk per move made it 4.6 s fresh; Java takes minutes.
+            let fresh = rebalance_lab_core::assignor::server_benchmark_input(100, 100, 1000, true);
+            let left = one_leaves(&fresh, kind).unwrap();
+            for (what, input) in [("fresh", &fresh), ("one member left", &left)] {
+                let us = median_us(5, || {
+                    black_box(try_assign(kind, black_box(input)).unwrap());
+                });
+                println!(
+                    "{}, 100 members × half of 100 topics × 1,000 partitions, {what}: median {:.1} ms",
+                    kind.name(),
+                    us / 1000.0
+                );
+            }
+            let big = one_leaves(&benchmark_input(10_000, 50, 10_000), kind).unwrap();
+            let us = median_us(5, || {
+                black_box(try_assign(kind, black_box(&big)).unwrap());
+            });
+            println!(
+                "{}, 10,000 members × 50 topics × 10,000 partitions (500,000), one member left: median {:.1} ms",
+                kind.name(),
+                us / 1000.0
+            );
+        }
+    }
+    if want("uniform") || want("server-range") {
+        use rebalance_lab_core::assignor::{
+            one_leaves_target, server_benchmark_input, server_range, uniform,
+        };
+        // Kafka's ServerSideAssignorBenchmark (same machine, warm): uniform 1.3 / 0.5 ms
+        // homogeneous, 11 / 10 ms heterogeneous; server-range 3.6 / 1.6 and 6.8 / 5.0 ms.
+        for heterogeneous in [false, true] {
+            let fresh = server_benchmark_input(1000, 50, 200, heterogeneous);
+            let shape = if heterogeneous {
+                "heterogeneous (each member half the topics)"
+            } else {
+                "homogeneous"
+            };
+            for (name, run) in [
+                ("uniform", (|i| uniform(i).unwrap()) as fn(&_) -> _),
+                ("server-range", server_range as fn(&_) -> _),
+            ] {
+                if !want(name) {
+                    continue;
+                }
+                let next = one_leaves_target(&fresh, &run(&fresh));
+                for (label, input) in [("fresh", &fresh), ("one member gone", &next)] {
+                    let us = median_us(101, || {
+                        black_box(run(black_box(input)));
+                    });
+                    println!("{name}, {shape}, {label}, 1,000 members × 50 topics × 200 partitions: median {us:.1} µs");
+                }
+            }
+        }
+    }
+    if want("diff") {
+        // What-if at scale: range pinned, round-robin now (most partitions change owner).
+        use rebalance_lab_core::scenario::whatif::{diff, Baseline};
+        let input = benchmark_input(1000, 50, 200);
+        let baseline = Baseline::pin(&input, &range(&input));
+        let now = round_robin(&input);
+        let us = median_us(51, || {
+            black_box(diff(black_box(&baseline), &input, &now));
+        });
+        println!("what-if diff, 1,000 members × 10,000 partitions, range then round-robin: median {us:.1} µs");
+    }
+}

@@ -1,0 +1,784 @@
+//! Your own group (issue 18): what `kafka-consumer-groups.sh --describe` printed, pasted and
+//! read ([`rebalance_lab_core::import`]), its observed assignment pinned as the baseline; how it compares
+//! with what each assignor computes for the group, with the likely reasons; its lag per
+//! member and, on request, per partition on the grid.
+
+use crate::components::clicked;
+use crate::markup::{escape_into, list};
+use crate::state::{Action, AppState, Imported};
+use crate::Computed;
+use rebalance_lab_core::assignor::AssignorKind;
+use rebalance_lab_core::scenario::whatif::{self, Baseline};
+use std::rc::Rc;
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+/// The largest group (members times partitions) whose observed assignment the summary
+/// compares with every assignor's, the sticky ones among them, on the main thread.
+const COMPARE_PAIRS: u64 = 200_000;
+
+/// Members listed in the lag table.
+const LAG_ROWS: usize = 20;
+
+/// The import box and, after an import, what the page read: the panel, and the effect that
+/// draws the lag on the grid while it is asked for.
+#[hook]
+pub fn use_import(state: &AppState, c: &Rc<Computed>, dispatch: &Callback<Action>) -> Html {
+    let error = use_state(|| None::<String>);
+    let lag_on = use_state(|| false);
+    let imported = state.imported.clone();
+    // The lag on the grid: a level from 0 to 4 per cell (`data-lag`, a bar whose height
+    // says it: styles/grid.css), written after each repaint while asked for.
+    {
+        let (imported, on) = (imported.clone(), *lag_on);
+        use_effect(move || {
+            lag_overlay(imported.as_deref().filter(|_| on));
+            // (a large grid paints its later rows in tasks after the repaint, each row
+            // aria-busy until then: those rows get their marks once painted)
+            let pass = Rc::new(std::cell::RefCell::new(
+                None::<gloo::timers::callback::Timeout>,
+            ));
+            fn again(
+                imported: Option<Rc<Imported>>,
+                pass: Rc<std::cell::RefCell<Option<gloo::timers::callback::Timeout>>>,
+                left: u32,
+            ) {
+                let busy = gloo::utils::document()
+                    .query_selector("#grid [aria-busy=\"true\"]")
+                    .ok()
+                    .flatten()
+                    .is_some();
+                if !busy || left == 0 {
+                    return;
+                }
+                let next = pass.clone();
+                *pass.borrow_mut() = Some(gloo::timers::callback::Timeout::new(50, move || {
+                    lag_overlay(imported.as_deref());
+                    again(imported, next, left - 1);
+                }));
+            }
+            if on {
+                again(imported, pass.clone(), 200);
+            }
+            // (a newer repaint's pass replaces this one)
+            move || drop(pass.borrow_mut().take())
+        });
+    }
+    let click = {
+        let (d, error, lag_on) = (dispatch.clone(), error.clone(), lag_on.clone());
+        Callback::from(move |e: MouseEvent| {
+            let Some(b) = clicked(&e, "button[data-import]") else {
+                return;
+            };
+            match b.get_attribute("data-import").as_deref() {
+                Some("run") => {
+                    let text = gloo::utils::document()
+                        .get_element_by_id("import-text")
+                        .and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
+                        .map(|t| t.value())
+                        .unwrap_or_default();
+                    match rebalance_lab_core::import::parse(&text) {
+                        Ok(i) => {
+                            error.set(None);
+                            d.emit(Action::Import(Box::new(i)));
+                        }
+                        Err(e) => error.set(Some(e.to_string())),
+                    }
+                }
+                Some("lag") => lag_on.set(!*lag_on),
+                _ => {}
+            }
+        })
+    };
+    // (three parts, so that the box, written once, is never written again: the text pasted
+    // into it and its being open stay as they are whatever the rest says)
+    let mut said = String::new();
+    if let Some(e) = &*error {
+        said.push_str("<p class=\"alert\" role=\"alert\" id=\"import-error\">Not imported, the group on screen is unchanged: ");
+        escape_into(e, &mut said);
+        said.push_str("</p>");
+    }
+    // (computed again only when what it reads changes: it runs every assignor)
+    let m = use_memo(
+        (
+            imported.clone(),
+            state.baseline.clone(),
+            state.scenario.clone(),
+            *lag_on,
+            c.pending,
+        ),
+        |(imported, base, s, lag_on, pending)| {
+            let mut m = String::new();
+            if let (Some(i), Some(base)) = (imported, base) {
+                summary(i, base, s, *pending, *lag_on, &mut m);
+            }
+            m
+        },
+    );
+    html! {
+        <section class="panel import-panel" id="import-panel" onclick={click}>
+            { Html::from_html_unchecked(AttrValue::Static(BOX)) }
+            { Html::from_html_unchecked(said.into()) }
+            { Html::from_html_unchecked((*m).clone().into()) }
+        </section>
+    }
+}
+
+/// The import box.
+const BOX: &str = "<details id=\"import\"><summary>Your group: paste from kafka-consumer-groups.sh</summary>\
+     <p class=\"hint\">The output of <code>kafka-consumer-groups.sh --describe --group G</code> (offsets), <code>--members</code>, <code>--members --verbose</code> or <code>--state</code>, alone or pasted together, as Kafka 2.8 to 4.x print them. The group replaces the one on screen, its observed assignment pinned as the baseline.</p>\
+     <textarea id=\"import-text\" rows=\"8\" spellcheck=\"false\" aria-label=\"What kafka-consumer-groups.sh printed\" placeholder=\"GROUP  TOPIC  PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID\"></textarea>\
+     <button id=\"import-run\" data-import=\"run\">Import</button></details>";
+
+/// What the import read, against what the assignors compute, and the lag.
+fn summary(
+    i: &Imported,
+    base: &Baseline,
+    s: &rebalance_lab_core::scenario::Scenario,
+    pending: bool,
+    lag_on: bool,
+    m: &mut String,
+) {
+    let partitions: u64 = s.topics.iter().map(|t| u64::from(t.partitions)).sum();
+    // (a lag is never below 0 here, and sums stop at i64's largest instead of wrapping)
+    let total_lag: i64 = i
+        .lag
+        .iter()
+        .flat_map(|(_, l)| l.iter().flatten())
+        .fold(0i64, |a, l| a.saturating_add((*l).max(0)));
+    m.push_str("<div class=\"import-summary\" id=\"import-summary\"><h2>Your group");
+    if let Some(g) = &s.group_id {
+        m.push_str(": ");
+        escape_into(g, m);
+    }
+    m.push_str("</h2><p>");
+    let mut facts = vec![
+        format!("{} members", s.members.len()),
+        format!("{} topics, {partitions} partitions", s.topics.len()),
+    ];
+    if let Some(st) = &i.said.state {
+        facts.push(format!("state {st}"));
+    }
+    if let Some(st) = &i.said.strategy {
+        facts.push(format!(
+            "assignment strategy {}",
+            if st.is_empty() {
+                "none (no members)"
+            } else {
+                st
+            }
+        ));
+    }
+    if !i.lag.is_empty() {
+        facts.push(format!("total lag {total_lag}"));
+    }
+    escape_into(&facts.join(" · "), m);
+    m.push_str("</p>");
+    if !i.said.warnings.is_empty() {
+        let lines: Vec<String> = i
+            .said
+            .warnings
+            .iter()
+            .map(|w| format!("line {}: {}", w.line, w.message))
+            .collect();
+        m.push_str(&list("ul class=\"notes\" id=\"import-warnings\"", &lines));
+    }
+    // The observed assignment against each assignor's, the observed being the previous
+    // assignment of the sticky ones (a group within the page's bound for computing first).
+    // (partitions whose owner is not the observed one: moved, newly owned or no longer owned)
+    let owners = |a: &rebalance_lab_core::assignor::Assignment,
+                  input: &rebalance_lab_core::assignor::GroupInput|
+     -> u32 {
+        let d = whatif::diff(base, input, a);
+        d.moved + d.newly_assigned + d.unassigned
+    };
+    let unowned: usize = base
+        .topics
+        .iter()
+        .map(|(_, o)| o.iter().filter(|x| x.is_none()).count())
+        .sum::<usize>()
+        + s.topics
+            .iter()
+            .map(|t| {
+                let shown = base
+                    .topics
+                    .iter()
+                    .find(|(n, _)| *n == t.name)
+                    .map_or(0, |(_, o)| o.len());
+                (t.partitions as usize).saturating_sub(shown)
+            })
+            .sum::<usize>();
+    if s.members.len() as u64 * partitions <= COMPARE_PAIRS && !pending {
+        let input = s.group_input();
+        let mut rows = Vec::new();
+        let mut matching = Vec::new();
+        // (the broker's too where the page runs them: --state may name uniform)
+        let kinds = AssignorKind::ALL;
+        for kind in kinds {
+            match whatif::assign_after(kind, &input, Some(base), s.leader_client) {
+                Ok((r1, r2)) => {
+                    let a = r2.as_ref().unwrap_or(&r1);
+                    let n = owners(a, &input);
+                    if n == 0 {
+                        matching.push(kind.name());
+                    }
+                    rows.push(format!("<tr data-observed-against=\"{}\" data-differ=\"{n}\"><th scope=\"row\">{}</th><td>{n}</td></tr>", kind.name(), kind.name()));
+                }
+                Err(e) => {
+                    let mut r = format!(
+                        "<tr data-observed-against=\"{}\"><th scope=\"row\">{}</th><td>",
+                        kind.name(),
+                        kind.name()
+                    );
+                    escape_into(&e, &mut r);
+                    r.push_str("</td></tr>");
+                    rows.push(r);
+                }
+            }
+        }
+        m.push_str("<table class=\"compare\" id=\"observed-against\"><caption>The observed assignment against what each assignor computes for this group</caption><thead><tr><th scope=\"col\">assignor</th><th scope=\"col\">partitions with another owner</th></tr></thead><tbody>");
+        for r in &rows {
+            m.push_str(r);
+        }
+        m.push_str("</tbody></table>");
+        let mut reasons = Vec::new();
+        let chosen = s.assignor.name();
+        if matching.contains(&chosen) {
+            reasons.push(format!(
+                "The observed assignment is exactly what {chosen} computes for this group."
+            ));
+        } else if !matching.is_empty() {
+            reasons.push(format!(
+                "{} gives exactly the observed assignment, {chosen} does not: the group likely runs {}.",
+                matching.join(" and "),
+                if matching.len() == 1 { "it" } else { "one of them" }
+            ));
+        } else {
+            reasons.push("No assignor gives exactly this assignment.".to_string());
+        }
+        if i.said.state.as_deref().is_some_and(|st| st != "Stable") {
+            reasons.push(format!(
+                "The group was {} when this was printed: the assignment may be mid-rebalance.",
+                i.said.state.as_deref().unwrap_or_default()
+            ));
+        }
+        if unowned > 0 {
+            reasons.push(format!("{unowned} partition{} no owner: partitions added since the last rebalance, or topics the members no longer subscribe to.", if unowned == 1 { " has" } else { "s have" }));
+        }
+        // (members the import shows owning nothing: joiners added since own nothing too,
+        // but their subscriptions are the editor's)
+        let mut owns = vec![false; base.members.len()];
+        for (_, owners) in &base.topics {
+            for o in owners.iter().flatten() {
+                if let Some(x) = owns.get_mut(*o as usize) {
+                    *x = true;
+                }
+            }
+        }
+        let unsubscribed: std::collections::HashSet<&str> = s
+            .members
+            .iter()
+            .filter(|mm| mm.topics.is_empty())
+            .map(|mm| mm.id.as_str())
+            .collect();
+        let idle: Vec<&str> = base
+            .members
+            .iter()
+            .zip(&owns)
+            .filter(|(id, owns)| !**owns && unsubscribed.contains(id.as_str()))
+            .map(|(id, _)| id.as_str())
+            .collect();
+        if !idle.is_empty() {
+            reasons.push(format!(
+                "{} member{} nothing: the output shows only the topics a member owns partitions of, so here {} to nothing; tick {} topics in the editor if {} more.",
+                idle.len(),
+                if idle.len() == 1 { " owns" } else { "s own" },
+                if idle.len() == 1 { "it subscribes" } else { "they subscribe" },
+                if idle.len() == 1 { "its" } else { "their" },
+                if idle.len() == 1 { "it subscribes to" } else { "they subscribe to" }
+            ));
+        }
+        if s.members.iter().any(|mm| mm.instance_id.is_some()) {
+            reasons.push("Static members (a group.instance.id) come first in range's and round-robin's order, by instance id, and keep their partitions across restarts within session.timeout.ms.".into());
+        }
+        m.push_str(&list("ul class=\"notes\" id=\"import-reasons\"", &reasons));
+    } else {
+        m.push_str(&format!("<p class=\"hint\">This group is above the page's bound for comparing every assignor with the observed assignment ({COMPARE_PAIRS} members times partitions); the what-if below compares the scenario's own.</p>"));
+    }
+    // Lag per member, by the observed owners.
+    if !i.lag.is_empty() {
+        let mut per: Vec<(usize, u32, i64, i64)> =
+            (0..base.members.len()).map(|k| (k, 0, 0, 0)).collect();
+        for (t, owners) in &base.topics {
+            let Some(lags) = i.lag.get(t) else { continue };
+            for (p, o) in owners.iter().enumerate() {
+                if let (Some(o), Some(Some(l))) = (o, lags.get(p)) {
+                    let e = &mut per[*o as usize];
+                    e.1 += 1;
+                    e.2 = e.2.saturating_add((*l).max(0));
+                    e.3 = e.3.max((*l).max(0));
+                }
+            }
+        }
+        per.sort_by(|a, b| b.2.cmp(&a.2).then(a.0.cmp(&b.0)));
+        m.push_str("<table class=\"compare\" id=\"lag-members\"><caption>Lag per member (the observed owners)</caption><thead><tr><th scope=\"col\">member</th><th scope=\"col\">partitions with lag shown</th><th scope=\"col\">total lag</th><th scope=\"col\">largest</th></tr></thead><tbody>");
+        for (k, n, sum, max) in per.iter().take(LAG_ROWS) {
+            let id = &base.members[*k];
+            m.push_str("<tr data-lag-member=\"");
+            escape_into(id, m);
+            m.push_str(&format!(
+                "\" data-lag-sum=\"{sum}\" data-lag-max=\"{max}\"><th scope=\"row\">"
+            ));
+            escape_into(id, m);
+            m.push_str(&format!(
+                "</th><td>{n}</td><td>{sum}</td><td>{max}</td></tr>"
+            ));
+        }
+        m.push_str("</tbody></table>");
+        if per.len() > LAG_ROWS {
+            m.push_str(&format!(
+                "<p class=\"hint\">The {LAG_ROWS} members with the most lag of {}.</p>",
+                per.len()
+            ));
+        }
+        m.push_str(&format!(
+            "<button id=\"lag-toggle\" data-import=\"lag\" data-app=\"lag\" aria-pressed=\"{lag_on}\">{}</button>",
+            if lag_on {
+                "Hide the lag on the grid"
+            } else {
+                "Show the lag on the grid"
+            }
+        ));
+        if lag_on {
+            m.push_str("<p class=\"hint\" id=\"lag-key\">Lag on the grid: the taller the dark bar at the bottom of a cell, the more that partition lags (four steps up to the largest lag; no bar: no lag or not shown). The lag is also in each cell's name.</p>");
+        }
+    }
+    m.push_str("</div>");
+}
+
+/// Marks each grid cell with its lag (`data-lag` 0 to 4, relative to the largest lag on the
+/// grid, and `data-lag-value`), or clears the marks (`None`).
+fn lag_overlay(imported: Option<&Imported>) {
+    let doc = gloo::utils::document();
+    let Some(grid) = doc.get_element_by_id("grid") else {
+        return;
+    };
+    // (nothing to clear where nothing was marked: every repaint comes here)
+    if imported.is_none() && !grid.has_attribute("data-lag-on") {
+        return;
+    }
+    let Ok(cells) = grid.query_selector_all(".cell[data-topic]") else {
+        return;
+    };
+    match imported {
+        Some(_) => {
+            let _ = grid.set_attribute("data-lag-on", "");
+        }
+        None => {
+            let _ = grid.remove_attribute("data-lag-on");
+        }
+    }
+    // each cell with its lag (never below 0), then the level from the largest of them
+    let marked: Vec<(web_sys::Element, Option<i64>)> = (0..cells.length())
+        .filter_map(|k| cells.item(k)?.dyn_into::<web_sys::Element>().ok())
+        .map(|cell| {
+            let lag = imported.and_then(|i| {
+                let t = cell.get_attribute("data-topic")?;
+                let p: usize = cell.get_attribute("data-partition")?.parse().ok()?;
+                (*i.lag.get(&t)?.get(p)?).map(|l| l.max(0))
+            });
+            (cell, lag)
+        })
+        .collect();
+    let max = marked.iter().filter_map(|(_, l)| *l).max().unwrap_or(0);
+    for (cell, lag) in marked {
+        match lag {
+            Some(l) => {
+                let level = if max <= 0 || l == 0 {
+                    0
+                } else {
+                    1 + (i128::from(l) * 3 / i128::from(max)).min(3) as i64
+                };
+                let _ = cell.set_attribute("data-lag", &level.to_string());
+                let _ = cell.set_attribute("data-lag-value", &l.to_string());
+            }
+            None => {
+                let _ = cell.remove_attribute("data-lag");
+                let _ = cell.remove_attribute("data-lag-value");
+            }
+        }
+    }
+}
+
+/// The picture and the scenario as files (issue 18): the grid as SVG and PNG, the scenario as
+/// JSON in the command-line tool's shape, the assignment as a Markdown table, and the
+/// `rebalance-lab assign` command line; file names carry the group id.
+pub fn export_bar(state: &AppState, c: &Rc<Computed>) -> Html {
+    let click = {
+        let (s, c, imported) = (state.scenario.clone(), c.clone(), state.imported.clone());
+        Callback::from(move |e: MouseEvent| {
+            let Some(b) = clicked(&e, "button[data-export]") else {
+                return;
+            };
+            let kind = b.get_attribute("data-export").unwrap_or_default();
+            let group = s.group_id.as_deref();
+            let observed = || -> Option<rebalance_lab_core::import::Observed> {
+                let a = c.assignment()?;
+                Some(
+                    a.to_map(&c.input)
+                        .into_iter()
+                        .map(|(m, t)| (m, t.into_iter().collect()))
+                        .collect(),
+                )
+            };
+            let (content, ext, mime) = match kind.as_str() {
+                "svg" | "png" => {
+                    let Some(o) = observed() else { return };
+                    let svg = rebalance_lab_core::export::svg::grid_svg(&s, &o, group);
+                    if kind == "svg" {
+                        (svg, "svg", "image/svg+xml")
+                    } else {
+                        (svg, "png", "image/png")
+                    }
+                }
+                "json" => (
+                    rebalance_lab_core::export::json::scenario_json(
+                        &s,
+                        group,
+                        Some(s.assignor),
+                        imported.as_ref().map(|i| &i.lag).filter(|l| !l.is_empty()),
+                    ),
+                    "json",
+                    "application/json",
+                ),
+                "md" => {
+                    let Some(o) = observed() else { return };
+                    (
+                        rebalance_lab_core::export::markdown::assignment_markdown(&s, &o, group),
+                        "md",
+                        "text/markdown",
+                    )
+                }
+                _ => return,
+            };
+            download(
+                &rebalance_lab_core::export::file_name(group, ext),
+                mime,
+                &content,
+            );
+        })
+    };
+    let mut m = String::from("<h3>Export</h3><p class=\"export-buttons\">");
+    for (k, label) in [
+        ("svg", "Grid as SVG"),
+        ("png", "Grid as PNG"),
+        ("json", "Scenario as JSON"),
+        ("md", "Assignment as Markdown"),
+    ] {
+        m.push_str(&format!(
+            "<button id=\"export-{k}\" data-export=\"{k}\">{label}</button>"
+        ));
+    }
+    m.push_str("</p><label for=\"export-command\">The command line that reproduces it</label><textarea id=\"export-command\" readonly rows=\"2\" spellcheck=\"false\">");
+    escape_into(
+        &rebalance_lab_core::export::command::assign_command(&state.scenario),
+        &mut m,
+    );
+    m.push_str("</textarea>");
+    html! {
+        <section class="export" id="export" onclick={click}>
+            { Html::from_html_unchecked(m.into()) }
+        </section>
+    }
+}
+
+// The browser's side of a download: a file from text, a PNG drawn from SVG text through a
+// canvas. A snippet of this page's build alone (wasm-bindgen writes it beside the module
+// only when this code is in it; the shipped page's web/boot.js stays as it is). The last
+// download is kept on window.rlLastDownload for the end-to-end tests.
+#[wasm_bindgen::prelude::wasm_bindgen(inline_js = r##"
+export function download(file, mime, content) {
+  const save = (blob) => {
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = file;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 60000);
+    blob.arrayBuffer().then((buf) => {
+      window.rlLastDownload = { file, mime, size: blob.size, head: [...new Uint8Array(buf.slice(0, 32))], text: mime === "image/png" ? null : content };
+    });
+  };
+  if (mime !== "image/png") return save(new Blob([content], { type: mime }));
+  const img = new Image();
+  img.onload = () => {
+    const c = document.createElement("canvas");
+    c.width = img.naturalWidth;
+    c.height = img.naturalHeight;
+    const g = c.getContext("2d");
+    g.fillStyle = "#fff";
+    g.fillRect(0, 0, c.width, c.height);
+    g.drawImage(img, 0, 0);
+    c.toBlob((blob) => blob && save(blob), "image/png");
+  };
+  img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(content);
+}
+"##)]
+extern "C" {
+    fn download(file: &str, mime: &str, content: &str);
+}
+
+/// The planner's line colours (the Okabe-Ito palette's, as `styles/layout.css` has them).
+const PLAN_COLOURS: [&str; 4] = ["#0072b2", "#d55e00", "#009e73", "#cc79a7"];
+
+/// The most partitions the planner assigns in all (its member counts times the group's
+/// partitions): about a second of the page's main thread.
+const PLAN_WORK: u64 = 20_000_000;
+
+/// The largest member count the planner draws.
+const PLAN_CAP: u32 = 1_100;
+
+/// The scale planner (issue 18): partitions per member, largest and smallest, against the
+/// member count for each assignor the page runs fresh (range and round-robin, and the
+/// broker's where the page runs them), the group's own count marked and where members start
+/// to sit idle; a point (a column of the chart, or a row of its table) applies its count as
+/// a what-if against the group now. Drawn when asked for: a thousand groups are assigned.
+#[hook]
+pub fn use_planner(state: &AppState, dispatch: &Callback<Action>) -> Html {
+    let open = use_state(|| false);
+    // (the table of numbers stays open across repaints: its markup says so)
+    let table_open = use_state(|| false);
+    let s = state.scenario.clone();
+    // (the joiners' ids: the same for the chart and the what-if its click applies)
+    let seed = rebalance_lab_core::scenario::planner::seed_for(&s);
+    let lines = {
+        let on = *open;
+        use_memo((s.clone(), on), move |(s, on)| {
+            on.then(|| {
+                let kinds = [
+                    AssignorKind::Range,
+                    AssignorKind::RoundRobin,
+                    AssignorKind::Uniform,
+                    AssignorKind::ServerRange,
+                ];
+                // (a thousand groups of half a million partitions would hold the page for
+                // minutes: the counts stop where the work reaches the bound)
+                let partitions = s.total_partitions().max(1);
+                let last = rebalance_lab_core::scenario::planner::last_count(s, PLAN_CAP)
+                    .min((PLAN_WORK / partitions).clamp(1, u64::from(PLAN_CAP)) as u32);
+                rebalance_lab_core::scenario::planner::plan(s, &kinds, last, seed)
+            })
+        })
+    };
+    let click = {
+        let (d, open, group, table_open) = (
+            dispatch.clone(),
+            open.clone(),
+            s.group_id.clone(),
+            table_open.clone(),
+        );
+        Callback::from(move |e: MouseEvent| {
+            let Some(b) = clicked(&e, "[data-plan]") else {
+                return;
+            };
+            match b.get_attribute("data-plan").as_deref() {
+                Some("open") => open.set(!*open),
+                Some("table") => table_open.set(!*table_open),
+                // the chart as it is drawn, standing alone (its colours are attributes)
+                Some(k @ ("svg" | "png")) => {
+                    let Some(chart) = gloo::utils::document().get_element_by_id("planner-chart")
+                    else {
+                        return;
+                    };
+                    let name = rebalance_lab_core::export::file_name(
+                        group.as_deref(),
+                        &format!("planner.{k}"),
+                    );
+                    let mime = if k == "svg" {
+                        "image/svg+xml"
+                    } else {
+                        "image/png"
+                    };
+                    download(&name, mime, &chart.outer_html());
+                }
+                Some(n) => {
+                    if let Ok(count) = n.parse() {
+                        d.emit(Action::PlanMembers { count, seed });
+                    }
+                }
+                None => {}
+            }
+        })
+    };
+    let mut m = format!(
+        "<h3>Scale planner</h3><button id=\"planner-toggle\" data-plan=\"open\" data-app=\"planner\" aria-pressed=\"{}\">{}</button>",
+        *open,
+        if *open { "Hide the planner" } else { "Plan the group's size: partitions per member from 1 member up" }
+    );
+    if let Some(lines) = &*lines {
+        m.push_str(&planner_chart(lines, s.members.len() as u32, *table_open));
+        let drawn = lines
+            .iter()
+            .filter_map(|l| l.points.last())
+            .map(|p| p.members)
+            .max()
+            .unwrap_or(0);
+        if drawn < rebalance_lab_core::scenario::planner::last_count(&s, PLAN_CAP) {
+            m.push_str(&format!("<p class=\"hint\" id=\"planner-bound\">Drawn up to {drawn} members: the page assigns at most {PLAN_WORK} partitions in all for the planner (member counts times this group's partitions).</p>"));
+        }
+        m.push_str("<p class=\"export-buttons\"><button id=\"planner-svg\" data-plan=\"svg\">Chart as SVG</button><button id=\"planner-png\" data-plan=\"png\">Chart as PNG</button></p>");
+    }
+    html! {
+        <section class="planner" id="planner" onclick={click}>
+            { Html::from_html_unchecked(m.into()) }
+        </section>
+    }
+}
+
+/// The chart as SVG (`#planner-chart`: a `polyline` per assignor for the largest and the
+/// smallest total, the group's own count marked, a column per count that applies it), the
+/// counts where members start to sit idle, and the same numbers as a table.
+fn planner_chart(
+    lines: &[rebalance_lab_core::scenario::planner::Line],
+    own: u32,
+    table_open: bool,
+) -> String {
+    use rebalance_lab_core::scenario::planner::idle_from;
+    const W: u32 = 720;
+    const H: u32 = 260;
+    const L: u32 = 44;
+    const B: u32 = 30;
+    let last = lines
+        .iter()
+        .filter_map(|l| l.points.last())
+        .map(|p| p.members)
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let top = lines
+        .iter()
+        .flat_map(|l| l.points.iter())
+        .map(|p| p.max)
+        .max()
+        .unwrap_or(1)
+        .max(1);
+    let x = |n: u32| L + (W - L - 10) * (n.saturating_sub(1)) / last.saturating_sub(1).max(1);
+    let y = |v: u32| 10 + (H - 10 - B) * (top - v.min(top)) / top;
+    let mut m = format!(
+        "<svg id=\"planner-chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {W} {H}\" width=\"{W}\" height=\"{H}\" role=\"img\" aria-labelledby=\"planner-title\"><title id=\"planner-title\">Partitions per member, largest and smallest, for 1 to {last} members; this group has {own}</title>"
+    );
+    // axes, with the first and last value of each
+    m.push_str(&format!(
+        "<rect class=\"bg\" width=\"{W}\" height=\"{H}\" fill=\"#fff\"/><line class=\"axis\" stroke=\"#666\" x1=\"{L}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/><line class=\"axis\" stroke=\"#666\" x1=\"{L}\" y1=\"10\" x2=\"{L}\" y2=\"{}\"/>\
+         <text x=\"{L}\" y=\"{}\" class=\"tick\" fill=\"#555\">1</text><text x=\"{}\" y=\"{}\" class=\"tick\" fill=\"#555\" text-anchor=\"end\">{last} members</text>\
+         <text x=\"{}\" y=\"{}\" class=\"tick\" fill=\"#555\" text-anchor=\"end\">{top}</text><text x=\"{}\" y=\"{}\" class=\"tick\" fill=\"#555\" text-anchor=\"end\">0</text>",
+        H - B, W - 10, H - B, H - B, H - B + 14, W - 10, H - B + 14, L - 4, y(top) + 4, L - 4, y(0) + 4
+    ));
+    if own >= 1 && own <= last {
+        m.push_str(&format!(
+            "<line class=\"now\" stroke=\"#333\" stroke-dasharray=\"4 3\" x1=\"{0}\" y1=\"10\" x2=\"{0}\" y2=\"{1}\"/><text class=\"tick\" fill=\"#555\" x=\"{0}\" y=\"{2}\" text-anchor=\"middle\">now: {own}</text>",
+            x(own), H - B, H - 4
+        ));
+    }
+    for (k, l) in lines.iter().enumerate() {
+        for (which, get) in [
+            (
+                "max",
+                (|p: &rebalance_lab_core::scenario::planner::Point| p.max) as fn(&_) -> u32,
+            ),
+            ("min", |p| p.min),
+        ] {
+            let pts: Vec<String> = l
+                .points
+                .iter()
+                .map(|p| format!("{},{}", x(p.members), y(get(p))))
+                .collect();
+            m.push_str(&format!(
+                "<polyline class=\"plan-line plan-{k} plan-{which}\" fill=\"none\" stroke-width=\"2\" stroke=\"{}\"{} data-assignor=\"{}\" data-line=\"{which}\" points=\"{}\"/>",
+                PLAN_COLOURS[k % PLAN_COLOURS.len()],
+                if which == "min" { " stroke-dasharray=\"6 4\"" } else { "" },
+                l.kind.name(),
+                pts.join(" ")
+            ));
+        }
+    }
+    // a column per count: clicking it applies that count (its title says what it is)
+    let step = (W - L - 10) as f64 / last.max(1) as f64;
+    for n in 1..=last {
+        let mut t = format!("{n} members:");
+        for l in lines {
+            if let Some(p) = l.points.get(n as usize - 1) {
+                t.push_str(&format!(
+                    " {} {} to {}{};",
+                    l.kind.name(),
+                    p.min,
+                    p.max,
+                    if p.idle > 0 {
+                        format!(", {} idle", p.idle)
+                    } else {
+                        String::new()
+                    }
+                ));
+            }
+        }
+        m.push_str(&format!(
+            "<rect class=\"plan-hit\" fill=\"transparent\" data-plan=\"{n}\" x=\"{:.1}\" y=\"10\" width=\"{:.1}\" height=\"{}\"><title>{}</title></rect>",
+            f64::from(x(n)) - step / 2.0,
+            step.max(1.0),
+            H - 10 - B,
+            t.trim_end_matches(';')
+        ));
+    }
+    m.push_str("</svg><ul class=\"plan-key\">");
+    for (k, l) in lines.iter().enumerate() {
+        let idle = match idle_from(l) {
+            Some(n) => format!("members sit idle from {n}"),
+            None => "nobody sits idle".into(),
+        };
+        m.push_str(&format!(
+            "<li data-assignor=\"{}\" data-idle-from=\"{}\"><span class=\"plan-swatch plan-{k}\"></span>{}: solid the largest, dashed the smallest; {idle}</li>",
+            l.kind.name(),
+            idle_from(l).map_or(0, |n| n),
+            l.kind.name()
+        ));
+    }
+    m.push_str("</ul><p class=\"hint\">Fresh assignments (nobody owns anything yet), the group grown as \"members: N\" grows it. Click a column, or a row below, to try that many members as a what-if against the group now.</p>");
+    // the numbers as a table: every count up to 60, then every tenth and the last
+    m.push_str(if table_open {
+        "<details id=\"planner-table\" open>"
+    } else {
+        "<details id=\"planner-table\">"
+    });
+    m.push_str("<summary data-plan=\"table\">The numbers</summary><table class=\"compare\"><thead><tr><th scope=\"col\">members</th>");
+    for l in lines {
+        m.push_str(&format!(
+            "<th scope=\"col\">{} max / min</th>",
+            l.kind.name()
+        ));
+    }
+    m.push_str("<th scope=\"col\"></th></tr></thead><tbody>");
+    for n in (1..=last).filter(|n| *n <= 60 || n % 10 == 0 || *n == last || *n == own) {
+        m.push_str(&format!(
+            "<tr data-plan-members=\"{n}\"><th scope=\"row\">{n}</th>"
+        ));
+        for l in lines {
+            match l.points.get(n as usize - 1) {
+                Some(p) => m.push_str(&format!(
+                    "<td data-assignor=\"{}\" data-max=\"{}\" data-min=\"{}\">{} / {}</td>",
+                    l.kind.name(),
+                    p.max,
+                    p.min,
+                    p.max,
+                    p.min
+                )),
+                None => m.push_str("<td>–</td>"),
+            }
+        }
+        m.push_str(&format!(
+            "<td><button id=\"plan-try-{n}\" data-plan=\"{n}\" data-app=\"plan\">Try {n}</button></td></tr>"
+        ));
+    }
+    m.push_str("</tbody></table></details>");
+    m
+}

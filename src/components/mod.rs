@@ -1,0 +1,68 @@
+//! The app's views: plain props and callbacks.
+
+pub mod bytes;
+pub mod editor;
+pub mod explain;
+pub mod glossary;
+pub mod grid;
+pub mod group;
+pub mod import;
+pub mod lesson;
+pub mod linkbar;
+pub mod presets;
+pub mod whatif;
+
+use yew::prelude::*;
+
+/// Per-member lists (the editor's rows, the totals, the side-by-side table, the explanation's
+/// rows, what moved) show this many members until asked for all: each member costs a few
+/// dozen elements, and drawing them all for a 10,000-member group took twenty seconds.
+pub const MEMBERS_SHOWN: usize = 50;
+
+/// How many of `total` members a list shows, given its "show all" state.
+pub fn members_shown(all: bool, total: usize) -> usize {
+    if all {
+        total
+    } else {
+        total.min(MEMBERS_SHOWN)
+    }
+}
+
+/// The toggle under a per-member list that is (or could be) cut at [`MEMBERS_SHOWN`];
+/// nothing for a list that short.
+pub fn show_all_toggle(all: &UseStateHandle<bool>, total: usize, list: &'static str) -> Html {
+    if total <= MEMBERS_SHOWN {
+        return html! {};
+    }
+    let flip = {
+        let all = all.clone();
+        Callback::from(move |_| all.set(!*all))
+    };
+    let label = if **all {
+        format!("Show the first {MEMBERS_SHOWN} members only")
+    } else {
+        format!("Show all {total} members ({MEMBERS_SHOWN} shown)")
+    };
+    html! {
+        <button class="show-all" data-show-all={list} onclick={flip}>{ label }</button>
+    }
+}
+
+/// Markup written into the page as one string (`markup`: written by the app, every name in
+/// it escaped: `crate::markup`), in a `div` of class `class`: for read-only tables whose
+/// hundreds of cells would otherwise each be a virtual node (and each `html!` element code in
+/// the bundle). yew's raw node: replaced when the string changes, in the same render.
+pub fn markup(class: &'static str, markup: String) -> Html {
+    // The wrapper in the markup too: a class attribute in `html!` that is not a literal goes
+    // through yew's class set, whose code the page otherwise does without.
+    Html::from_html_unchecked(format!("<div class=\"{class}\">{markup}</div>").into())
+}
+
+/// The element a click landed in that matches `selector` (the click itself or an ancestor):
+/// buttons written as markup are handled by one listener on their panel, which asks this.
+pub fn clicked(e: &MouseEvent, selector: &str) -> Option<web_sys::Element> {
+    e.target_dyn_into::<web_sys::Element>()?
+        .closest(selector)
+        .ok()
+        .flatten()
+}

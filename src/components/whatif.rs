@@ -1,0 +1,255 @@
+//! What-if: pin a baseline and see what moved; range and round-robin side by side; the story
+//! of joins, leaves and rolling restarts.
+
+use crate::components::{members_shown, show_all_toggle};
+use crate::state::Action;
+use crate::Computed;
+use rebalance_lab_core::assignor::explain::ratio;
+use rebalance_lab_core::assignor::{Assignment, UNASSIGNED};
+use rebalance_lab_core::scenario::whatif::story;
+use yew::prelude::*;
+
+/// The what-if's view state, held by the app: every member's moves, every member's totals.
+pub struct Shown {
+    pub all: UseStateHandle<bool>,
+    pub all_moved: UseStateHandle<bool>,
+}
+
+fn skew(a: &Assignment) -> String {
+    let (max, min) = a.max_min();
+    format!(
+        "max {max}, min {min}, max/min {}",
+        if max == 0 {
+            "–".into()
+        } else {
+            ratio(max, min)
+        }
+    )
+}
+
+/// Member ids for a sentence: the first 50, then how many more.
+fn names(ids: &[String]) -> String {
+    const NAMED: usize = 50;
+    let shown: Vec<_> = ids[..ids.len().min(NAMED)]
+        .iter()
+        .map(|id| crate::markup::isolate(id))
+        .collect();
+    let mut s = shown.join(", ");
+    if ids.len() > NAMED {
+        s.push_str(&format!(" and {} more", ids.len() - NAMED));
+    }
+    s
+}
+
+fn plural(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// The what-if (a plain function rather than a component, which would bring its own copy of
+/// yew's mount, update and teardown code): `pinned` when a baseline is, the story's step on
+/// screen.
+pub fn what_if(
+    c: &Computed,
+    pinned: bool,
+    story_step: Option<usize>,
+    shown: &Shown,
+    d: &Callback<Action>,
+) -> Html {
+    // (nothing to compare while a large group's worker computes)
+    if c.pending {
+        return Html::default();
+    }
+    let (all, all_moved) = (&shown.all, &shown.all_moved);
+    // One listener for the section's buttons (written as markup): each says what it does in
+    // `data-act`, and the story's steps carry the step they go to.
+    let act = {
+        let d = d.clone();
+        Callback::from(move |e: MouseEvent| {
+            let button = crate::components::clicked(&e, "button[data-act]");
+            let attr = |name| button.as_ref().and_then(|b| b.get_attribute(name));
+            let step = attr("data-step").and_then(|k| k.parse().ok()).unwrap_or(0);
+            d.emit(match attr("data-act").as_deref() {
+                Some("pin") => Action::PinBaseline,
+                Some("unpin") => Action::Unpin,
+                Some("restart") => Action::RollingRestart,
+                Some("step") => Action::StoryStep(step),
+                Some("exit") => Action::ExitStory,
+                _ => return,
+            })
+        })
+    };
+
+    let summary = c.diff.as_ref().map(|diff| {
+        let mut lines: Vec<String> = Vec::new();
+        for (m, (gained, lost)) in diff.changes.iter().take(members_shown(**all_moved, diff.changes.len())) {
+            let mut parts = Vec::new();
+            if *gained > 0 {
+                parts.push(format!("gained {gained}"));
+            }
+            if *lost > 0 {
+                parts.push(format!("lost {lost}"));
+            }
+            lines.push(format!(
+                "{}: {}",
+                crate::markup::isolate(m),
+                parts.join(", ")
+            ));
+        }
+        let list = |label: &str, v: &[String]| (!v.is_empty()).then(|| format!("{label}: {}", names(v)));
+        let groups: Vec<String> = [
+            list("Became idle", &diff.became_idle),
+            list("Became busy", &diff.became_busy),
+            list("Joined", &diff.joined),
+            list("Left", &diff.left),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let mut headline = if diff.moved == 0 {
+            "Nothing moved since the baseline.".to_string()
+        } else {
+            format!("{} moved since the baseline.", plural(diff.moved, "partition", "partitions"))
+        };
+        if diff.newly_assigned > 0 {
+            headline.push_str(&format!(" {} newly assigned.", plural(diff.newly_assigned, "partition", "partitions")));
+        }
+        if diff.unassigned > 0 {
+            headline.push_str(&format!(" {} no longer assigned.", plural(diff.unassigned, "partition", "partitions")));
+        }
+        html! {
+            <div class="moved-summary" id="moved-summary" data-moved-count={diff.moved.to_string()} role="status">
+                if !c.changes.borrow().is_empty() {
+                    { crate::components::markup("changes", crate::markup::assignor_changes(&c.changes.borrow())) }
+                }
+                { crate::components::markup("moved-lines", {
+                    let mut m = String::from("<p class=\"moved-headline\">");
+                    crate::markup::escape_into(&headline, &mut m);
+                    m.push_str("</p>");
+                    m.push_str(&crate::markup::list("ul class=\"moved-members\"", &lines));
+                    m
+                }) }
+                { show_all_toggle(all_moved, diff.changes.len(), "moved") }
+                { crate::components::markup("moved-groups", {
+                    let mut m = String::new();
+                    for g in &groups {
+                        m.push_str("<p class=\"moved-group\">");
+                        crate::markup::escape_into(g, &mut m);
+                        m.push_str("</p>");
+                    }
+                    m.push_str("<p class=\"hint\">Cells that changed owner are outlined in the grid.</p>");
+                    m
+                }) }
+            </div>
+        }
+    });
+
+    // Range and round-robin side by side.
+    let (r, o) = (&*c.range, &*c.round_robin);
+    let differ: usize = r
+        .topics
+        .iter()
+        .zip(&o.topics)
+        .map(|(x, y)| {
+            x.owners
+                .iter()
+                .zip(&y.owners)
+                .filter(|(a, b)| a != b && **a != UNASSIGNED)
+                .count()
+        })
+        .sum();
+    let rows: Vec<(&str, u32, u32)> = c
+        .input
+        .members
+        .iter()
+        .take(members_shown(**all, c.input.members.len()))
+        .enumerate()
+        .map(|(i, m)| (m.id.as_str(), r.totals[i], o.totals[i]))
+        .collect();
+
+    // The story (computed only while it is on screen: its steps run several assignments).
+    let story_view = match story_step {
+        None => "<button id=\"story-start\" data-act=\"step\" data-step=\"0\" data-then=\"story-forward\">Step through the story: join, leave, rolling restarts</button>".to_string(),
+        Some(k) => {
+            let steps = story();
+            let step = &steps[k.min(steps.len() - 1)];
+            let mut m = format!("<div class=\"story\" id=\"story\" data-story-step=\"{k}\"><p class=\"story-title\"><strong>Step {} of {}: ", k + 1, steps.len());
+            crate::markup::escape_into(step.title, &mut m);
+            m.push_str("</strong></p><p class=\"story-sentence\">");
+            crate::markup::escape_into(&step.sentence, &mut m);
+            let disabled = |off: bool| if off { " disabled" } else { "" };
+            m.push_str(&format!(
+                "</p><button id=\"story-back\" data-act=\"step\" data-step=\"{}\" data-then=\"story-forward\"{}>← Back</button>\
+                 <button id=\"story-forward\" data-act=\"step\" data-step=\"{}\" data-then=\"story-back\"{}>Forward →</button>\
+                 <button id=\"story-exit\" data-act=\"exit\" data-then=\"story-start\">Leave the story</button></div>",
+                k.saturating_sub(1),
+                disabled(k == 0),
+                k + 1,
+                disabled(k + 1 >= steps.len())
+            ));
+            m
+        }
+    };
+    let controls = format!(
+        "<div class=\"whatif-controls\">{}<button id=\"rolling-restart\" data-act=\"restart\" title=\"Every member rejoins with a new member id, as after a rolling restart\">Rolling restart</button></div>{story_view}",
+        if pinned {
+            "<button id=\"unpin\" data-act=\"unpin\" data-then=\"pin\">Unpin the baseline</button>"
+        } else {
+            "<button id=\"pin\" data-act=\"pin\" data-then=\"unpin\">Pin as baseline</button>"
+        }
+    );
+
+    html! {
+        <section class="whatif" id="whatif" onclick={act}>
+            { crate::components::glossary::heading("h2", "What if", &["rebalance"]) }
+            { Html::from_html_unchecked(controls.into()) }
+            { for summary }
+            { crate::components::markup("side-by-side", "<h3>Range and round-robin side by side</h3>".to_string() + &crate::markup::side_by_side(&rows, (&skew(r), &skew(o)), differ)) }
+            { show_all_toggle(all, c.input.members.len(), "compare") }
+            { Html::from_html_unchecked(format!("<p class=\"compare-differ\">{} differ between the two.</p>", plural(differ as u32, "partition owner", "partition owners")).into()) }
+            { broker_side_by_side(c, **all) }
+        </section>
+    }
+}
+
+/// The broker's uniform and range on the same group, member by member (`#compare-broker`,
+/// `data-uniform-total`, `data-server-range-total`): uniform as the grid shows it when it is
+/// the scenario's assignor (from the pinned baseline), otherwise from the members' own
+/// partitions.
+fn broker_side_by_side(c: &Computed, all: bool) -> Html {
+    let Some((fresh, server)) = &c.broker else {
+        return Html::default();
+    };
+    let uniform = match c.kind {
+        rebalance_lab_core::assignor::AssignorKind::Uniform => c.assignment(),
+        _ => fresh.as_ref(),
+    };
+    let mut m = String::from("<h3>The broker's uniform and range on the same group</h3><table class=\"compare\" id=\"compare-broker\"><thead><tr><th>member</th><th>uniform</th><th>range (the broker's)</th></tr></thead><tbody>");
+    for (i, id) in c
+        .input
+        .members
+        .iter()
+        .map(|m| m.id.as_str())
+        .enumerate()
+        .take(members_shown(all, c.input.members.len()))
+    {
+        m.push_str("<tr data-compare-member=\"");
+        crate::markup::escape_into(id, &mut m);
+        m.push_str("\"><td>");
+        crate::markup::escape_into(id, &mut m);
+        m.push_str("</td>");
+        match uniform.and_then(|u| u.totals.get(i)) {
+            Some(u) => m.push_str(&format!("<td data-uniform-total=\"{u}\">{u}</td>")),
+            None => m.push_str("<td>–</td>"),
+        }
+        let r = server.totals.get(i).copied().unwrap_or(0);
+        m.push_str(&format!(
+            "<td data-server-range-total=\"{r}\">{r}</td></tr>"
+        ));
+    }
+    m.push_str("</tbody><tfoot><tr><td>skew</td><td>");
+    m.push_str(&uniform.map_or("uniform gives no answer for this group".to_string(), skew));
+    m.push_str("</td><td>");
+    m.push_str(&skew(server));
+    m.push_str("</td></tr></tfoot></table>");
+    crate::components::markup("side-by-side-broker", m)
+}

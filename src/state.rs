@@ -1,0 +1,1433 @@
+//! The one reducer that owns the app state. Pure: clone, change, return. The URL and local
+//! storage are effects at the edge (see `hooks`), never in here.
+
+use rebalance_lab_core::assignor::{AssignorKind, LeaderClient};
+use rebalance_lab_core::collections::VecMap;
+use rebalance_lab_core::group::{self, ClientPreset, GroupEvent, LeaderHistory};
+use rebalance_lab_core::lesson::{Highlight, Lesson, Outcome, Prediction, Progress, Step, LESSONS};
+use rebalance_lab_core::protocol::{decode_subscription, encode_subscription, hex};
+use rebalance_lab_core::scenario::colours::Colours;
+use rebalance_lab_core::scenario::link::LinkState;
+use rebalance_lab_core::scenario::whatif::{self, Baseline};
+use rebalance_lab_core::scenario::{edit, presets, Scenario};
+use std::collections::HashSet;
+use std::rc::Rc;
+#[cfg(target_arch = "wasm32")]
+use yew::Reducible;
+
+/// How the URL should follow the last change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HistoryMode {
+    /// A discrete action: a new history entry, so Back undoes it.
+    Push,
+    /// Typing: replace the current entry.
+    Replace,
+    /// The state came from the URL (load or Back): leave the URL alone.
+    None,
+}
+
+/// A link that could not be read: what failed, and the raw fragment to copy.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BrokenLink {
+    /// The message, with position.
+    pub message: String,
+    /// The fragment (or the part of it) as it came.
+    pub raw: String,
+    /// True when the scenario itself opened and only a part of the link failed.
+    pub partial: bool,
+    /// What the page shows instead (when not partial).
+    pub fallback: &'static str,
+}
+
+/// Everything the app knows.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppState {
+    /// The scenario being edited, shared: the views' props and the assignment memo's key
+    /// take it without a copy (two deep copies per repaint before, tens of milliseconds at
+    /// 10,000 members), and compare it by pointer when it is the same allocation. Each action
+    /// still copies it once (`Rc::make_mut` in `apply`), as the whole state was copied
+    /// before.
+    pub scenario: Rc<Scenario>,
+    /// The topic whose arithmetic is explained.
+    pub selected_topic: Option<String>,
+    /// Why the last edit was refused, and where (a field key such as `topic-2-name`).
+    pub refusal: Option<(String, String)>,
+    /// A link that could not be read.
+    pub broken_link: Option<BrokenLink>,
+    /// Bumped on every scenario change; the URL effect follows it.
+    pub revision: u64,
+    /// How the URL follows the last change.
+    pub history: HistoryMode,
+    /// The member (id) whose subscription bytes are open in the bytes panel.
+    pub bytes_member: Option<String>,
+    /// Hex as typed, per member id, while it differs from the bytes (kept as typed).
+    pub hex_drafts: VecMap<String, String>,
+    /// Subscription version per member id, when not the default 3.
+    pub versions: VecMap<String, i16>,
+    /// The pinned assignment that changes are compared with.
+    pub baseline: Option<Baseline>,
+    /// The story step on screen.
+    pub story_step: Option<usize>,
+    /// Each member's colour slot, by member id: it follows the member, not its position.
+    pub colours: Colours,
+    /// The preset on screen, until an edit changes the group.
+    pub preset: Option<&'static str>,
+    /// The group as it was when pinned (what each assignor's "before" is computed from),
+    /// and the members that came back under new ids since (old id, new id).
+    pub pinned: Option<(Scenario, Vec<(String, String)>)>,
+    /// The group's joins and leaves since a member was removed (empty: every member joined
+    /// in list order), so the leader after a leave is the one the broker picks.
+    pub group_log: Vec<GroupEvent>,
+    /// The lesson on screen, when one is.
+    pub lesson: Option<LessonOn>,
+    /// What an import of kafka-consumer-groups.sh output read beside the group (issue 18),
+    /// until another group is loaded.
+    pub imported: Option<Rc<Imported>>,
+}
+
+/// What an import read that the scenario does not carry: the lag, what Kafka's tool said,
+/// the group's state and its strategy as printed.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Imported {
+    /// Lag per partition.
+    pub lag: rebalance_lab_core::import::Lag,
+    /// The STATE and ASSIGNMENT-STRATEGY cells, and Kafka's messages.
+    pub said: rebalance_lab_core::import::Said,
+}
+
+/// A lesson on screen: where the learner is, how their predictions went, and what the step
+/// on screen shows of its answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LessonOn {
+    /// The lesson.
+    pub lesson: &'static Lesson,
+    /// The step on screen and the outcomes (the link carries both).
+    pub progress: Progress,
+    /// The last prediction checked on this step, the feedback on it (as markup), and
+    /// what the page's live region says of it.
+    pub checked: Option<(Prediction, String, String)>,
+    /// The answer is shown (after a check, Show answer, or on coming back to a step
+    /// already answered).
+    pub revealed: bool,
+}
+
+impl LessonOn {
+    /// The step on screen.
+    pub fn step(&self) -> Option<&'static Step> {
+        self.lesson.steps.get(self.progress.step())
+    }
+}
+
+/// The version librdkafka sends, and the default of the bytes view.
+pub const DEFAULT_VERSION: i16 = 3;
+
+impl Default for AppState {
+    fn default() -> Self {
+        AppState {
+            scenario: Rc::new(presets::preset("seven-three").unwrap_or_default()),
+            selected_topic: None,
+            refusal: None,
+            broken_link: None,
+            revision: 0,
+            history: HistoryMode::None,
+            bytes_member: None,
+            hex_drafts: VecMap::new(),
+            versions: VecMap::new(),
+            baseline: None,
+            story_step: None,
+            colours: Colours::default(),
+            preset: Some("seven-three"),
+            pinned: None,
+            group_log: Vec::new(),
+            lesson: None,
+            imported: None,
+        }
+        .with_vote_default()
+        .with_colours()
+    }
+}
+
+/// What a person (or the URL) does.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    AddTopic,
+    RenameTopic {
+        index: usize,
+        name: String,
+    },
+    SetPartitions {
+        index: usize,
+        text: String,
+    },
+    RemoveTopic(usize),
+    SetPartitionRacks {
+        index: usize,
+        text: String,
+    },
+    /// A topic's id typed (the broker's assignors read it; empty: the derived id).
+    SetTopicId {
+        index: usize,
+        text: String,
+    },
+    AddMember,
+    /// "members: N": the group gets N members in one step (joins or leaves at the end).
+    SetMemberCount(String),
+    RenameMember {
+        index: usize,
+        id: String,
+    },
+    SetInstanceId {
+        index: usize,
+        text: String,
+    },
+    SetRack {
+        index: usize,
+        text: String,
+    },
+    SetSubscribed {
+        index: usize,
+        topic: String,
+        on: bool,
+    },
+    RemoveMember(usize),
+    SetAssignor(AssignorKind),
+    LoadPreset(&'static str),
+    /// What kafka-consumer-groups.sh printed, read (issue 18): the group replaces the one on
+    /// screen, its observed assignment pinned.
+    Import(Box<rebalance_lab_core::import::Import>),
+    /// The planner's point for `count` members, as a what-if against the group now (pinned
+    /// first when nothing is): the group grown or shrunk as the planner drew it (`seed`).
+    PlanMembers {
+        count: u32,
+        seed: u64,
+    },
+    SelectTopic(Option<String>),
+    /// A scenario read from the URL (start or Back/Forward).
+    LoadLink(Box<LinkState>),
+    /// The URL's fragment could not be read.
+    LinkBroken(BrokenLink),
+    DismissBrokenLink,
+    /// Opens (or closes, with None) a member's subscription bytes.
+    ShowBytes(Option<usize>),
+    /// Hex typed or pasted for a member's subscription.
+    SetSubscriptionHex {
+        index: usize,
+        text: String,
+    },
+    /// The version the member's bytes are written at.
+    SetSubscriptionVersion {
+        index: usize,
+        version: i16,
+    },
+    /// Drops the member's raw bytes: its form fields say what it sends again.
+    UseFormFields(usize),
+    /// Freezes the current assignment as the baseline.
+    PinBaseline,
+    /// Back to the plain view.
+    Unpin,
+    /// Every member rejoins with a new member id (a rolling restart); pins first if needed.
+    RollingRestart,
+    /// Shows a step of the story.
+    StoryStep(usize),
+    /// Leaves the story (the group stays as it is).
+    ExitStory,
+    /// group.id typed.
+    SetGroupId(String),
+    /// offsets.topic.num.partitions typed.
+    SetOffsetsPartitions(String),
+    /// A member's partition.assignment.strategy typed (names split by commas).
+    SetProtocols {
+        index: usize,
+        text: String,
+    },
+    /// A member's strategy list set to a client's default.
+    UseClientPreset {
+        index: usize,
+        preset: ClientPreset,
+    },
+    /// The assignor follows the vote again (after an override).
+    FollowVote,
+    /// The leader's client library (its member order for range and round-robin).
+    SetLeaderClient(LeaderClient),
+    /// Opens the lesson (the first one) at this step (counting from 0), or moves to it,
+    /// putting the step's group on screen.
+    LessonGo(usize),
+    /// A prediction checked on the step on screen: its feedback (markup) and whether it
+    /// was right. The first check of a step is the one its outcome records.
+    LessonChecked {
+        prediction: Prediction,
+        right: bool,
+        feedback: String,
+        said: String,
+    },
+    /// A prediction that could not be read (nothing picked, a count that is not one).
+    LessonRefuse(String),
+    /// Show answer.
+    LessonReveal,
+    /// Leaves the lesson; the group on screen stays as it is.
+    LessonLeave,
+}
+
+impl AppState {
+    /// The pure transition.
+    pub fn apply(&self, action: Action) -> AppState {
+        let is_preset = matches!(action, Action::LoadPreset(_));
+        let mut next = self.clone();
+        let s = Rc::make_mut(&mut next.scenario);
+        let (result, mode, field): (Result<(), String>, HistoryMode, String) = match action {
+            Action::AddTopic => {
+                let name = edit::add_topic(s);
+                next.selected_topic = Some(name);
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::RenameTopic { index, name } => {
+                let old = s.topics.get(index).map(|t| t.name.clone());
+                let r = edit::rename_topic(s, index, &name);
+                // (an imported group's lag follows its topic)
+                if let (Ok(()), Some(old), Some(i)) = (&r, &old, next.imported.as_mut()) {
+                    let i = Rc::make_mut(i);
+                    if let Some(l) = i.lag.remove(old) {
+                        i.lag.insert(name.clone(), l);
+                    }
+                }
+                if r.is_ok() && next.selected_topic == old {
+                    next.selected_topic = Some(name);
+                }
+                (r, HistoryMode::Replace, format!("topic-{index}-name"))
+            }
+            Action::SetPartitions { index, text } => (
+                edit::set_partitions(s, index, &text),
+                HistoryMode::Replace,
+                format!("topic-{index}-partitions"),
+            ),
+            Action::SetPartitionRacks { index, text } => (
+                edit::set_partition_racks(s, index, &text),
+                HistoryMode::Replace,
+                format!("topic-{index}-racks"),
+            ),
+            Action::SetTopicId { index, text } => (
+                edit::set_topic_id(s, index, &text),
+                HistoryMode::Replace,
+                format!("topic-{index}-id"),
+            ),
+            Action::RemoveTopic(index) => {
+                edit::remove_topic(s, index);
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::AddMember => {
+                edit::add_member(s, seed_of(self));
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::SetMemberCount(text) => (
+                edit::set_member_count(s, &text, seed_of(self)).map(|_| ()),
+                HistoryMode::Push,
+                "member-count".to_string(),
+            ),
+            Action::RenameMember { index, id } => {
+                let old = s.members.get(index).map(|m| m.id.clone());
+                let r = edit::rename_member(s, index, &id);
+                if let (Ok(()), Some(old)) = (&r, old) {
+                    next.rekey(&old, &id);
+                    next.colours.rename(&old, &id);
+                }
+                (r, HistoryMode::Replace, format!("member-{index}-id"))
+            }
+            Action::SetInstanceId { index, text } => (
+                edit::set_instance_id(s, index, &text),
+                HistoryMode::Replace,
+                format!("member-{index}-instance"),
+            ),
+            Action::SetRack { index, text } => (
+                edit::set_rack(s, index, &text).inspect(|_| {
+                    next.hex_drafts.remove(&id_at(s, index));
+                }),
+                HistoryMode::Replace,
+                format!("member-{index}-rack"),
+            ),
+            Action::SetSubscribed { index, topic, on } => (
+                edit::set_subscribed(s, index, &topic, on).inspect(|_| {
+                    next.hex_drafts.remove(&id_at(s, index));
+                }),
+                HistoryMode::Push,
+                String::new(),
+            ),
+            Action::RemoveMember(index) => {
+                // Per-member view state is keyed by member id: the others keep theirs.
+                let gone = id_at(s, index);
+                if next.group_log.is_empty() {
+                    next.group_log = s
+                        .members
+                        .iter()
+                        .map(|m| GroupEvent::Join(m.id.clone()))
+                        .collect();
+                }
+                edit::remove_member(s, index);
+                next.hex_drafts.remove(&gone);
+                next.versions.remove(&gone);
+                if next.bytes_member.as_ref() == Some(&gone) {
+                    next.bytes_member = None;
+                }
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::SetAssignor(kind) => {
+                s.assignor = kind;
+                s.assignor_by_vote = false;
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::Import(i) => {
+                let i = *i;
+                *s = i.scenario;
+                if s.group_id.is_none() {
+                    s.group_id = i.group_id;
+                }
+                s.assignor_by_vote = false;
+                // A new group: colours start again in list order; its observed assignment
+                // is the baseline every assignor is compared with.
+                next.colours = Colours::default();
+                next.group_log.clear();
+                next.preset = None;
+                next.selected_topic = None;
+                next.bytes_member = None;
+                next.hex_drafts.clear();
+                next.versions.clear();
+                next.story_step = None;
+                next.baseline = Some(Baseline::observed(s));
+                next.pinned = Some((s.clone(), Vec::new()));
+                next.imported = Some(Rc::new(Imported {
+                    lag: i.lag,
+                    said: rebalance_lab_core::import::Said {
+                        state: i.state,
+                        strategy: i.strategy,
+                        warnings: i.warnings,
+                    },
+                }));
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::PlanMembers { count, seed } => {
+                if next.baseline.is_none() {
+                    next.baseline = Some(Baseline::now(s, None));
+                    next.pinned = Some((s.clone(), Vec::new()));
+                }
+                *s = rebalance_lab_core::scenario::planner::with_members(s, count, seed);
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::LoadPreset(key) => match presets::preset(key) {
+                Some(p) => {
+                    *s = p;
+                    {
+                        next.imported = None;
+                    }
+                    // A new group: colours start again in list order.
+                    next.colours = Colours::default();
+                    next.group_log.clear();
+                    s.assignor_by_vote = s.voted_assignor() == Some(s.assignor);
+                    next.preset = presets::PRESETS
+                        .iter()
+                        .find(|p| p.key == key)
+                        .map(|p| p.key);
+                    next.selected_topic = None;
+                    next.bytes_member = None;
+                    next.hex_drafts.clear();
+                    next.versions.clear();
+                    (Ok(()), HistoryMode::Push, String::new())
+                }
+                None => (
+                    Err(format!("no preset \"{key}\"")),
+                    HistoryMode::None,
+                    String::new(),
+                ),
+            },
+            Action::SelectTopic(t) => {
+                next.selected_topic = t;
+                return next;
+            }
+            Action::LoadLink(state) => {
+                let state = *state;
+                next.preset = None;
+                // (an imported group's lag and what Kafka's tool said of it come back with
+                // its link)
+                {
+                    next.imported = (state.lag.is_some() || state.said.is_some()).then(|| {
+                        Rc::new(Imported {
+                            lag: state.lag.unwrap_or_default(),
+                            said: state.said.unwrap_or_default(),
+                        })
+                    });
+                }
+                *s = state.scenario;
+                next.broken_link = None;
+                next.baseline = None;
+                next.story_step = state.story_step;
+                next.pinned = state.pinned;
+                // (the group as the link has it: a step's group may have been changed)
+                {
+                    next.lesson = state.lesson.and_then(|(key, progress)| {
+                        let lesson = rebalance_lab_core::lesson::lesson(key)?;
+                        let revealed = progress.outcome(progress.step()) != Outcome::Unanswered;
+                        Some(LessonOn {
+                            lesson,
+                            progress,
+                            checked: None,
+                            revealed,
+                        })
+                    });
+                }
+                match state.baseline {
+                    Some(Ok(b)) => next.baseline = Some(b),
+                    Some(Err(bad)) => {
+                        next.broken_link = Some(BrokenLink {
+                            message: bad.error.to_string(),
+                            raw: bad.raw,
+                            partial: true,
+                            fallback: "",
+                        })
+                    }
+                    None => {}
+                }
+                // The link keys per-member state by position; the app by member id.
+                next.versions = by_id(s, state.versions);
+                next.hex_drafts = by_id(s, state.hex_drafts);
+                next.colours = match state.colours {
+                    Some(slots) => {
+                        Colours::from_pairs(s.members.iter().map(|m| m.id.clone()).zip(slots))
+                    }
+                    None => Colours::in_order(s.members.iter().map(|m| m.id.as_str())),
+                };
+                if let Some(b) = &next.bytes_member {
+                    if !s.members.iter().any(|m| &m.id == b) {
+                        next.bytes_member = None;
+                    }
+                }
+                next.refusal = None;
+                next.revision += 1;
+                next.history = HistoryMode::None;
+                // Who joined and left: the link's, kept in step with its member list.
+                next.group_log = state.group_log;
+                next.sync_group_log();
+                Rc::make_mut(&mut next.scenario).follow_vote();
+                return next.with_colours();
+            }
+            Action::LinkBroken(b) => {
+                next.broken_link = Some(b);
+                return next;
+            }
+            Action::DismissBrokenLink => {
+                next.broken_link = None;
+                return next;
+            }
+            Action::ShowBytes(i) => {
+                next.bytes_member = i.and_then(|i| Some(s.members.get(i)?.id.clone()));
+                return next;
+            }
+            Action::SetSubscriptionHex { index, text } => {
+                let r = match s.members.get_mut(index) {
+                    None => Err("no such member".to_string()),
+                    Some(m) => {
+                        // The bytes read so far (all of them when the text is hex; the text
+                        // itself stays as typed). Bytes that do not decode are kept: the
+                        // member then subscribes to nothing, as a Java leader would fail.
+                        let (bytes, hex_error) = hex::parse_hex_partial(&text);
+                        let d = decode_subscription(&bytes);
+                        if d.error.is_none() && hex_error.is_none() {
+                            m.apply_subscription(&d.message);
+                        }
+                        m.subscription = Some(bytes);
+                        next.hex_drafts.insert(m.id.clone(), text);
+                        Ok(())
+                    }
+                };
+                (r, HistoryMode::Replace, format!("member-{index}-hex"))
+            }
+            Action::SetSubscriptionVersion { index, version } => {
+                let version = version.clamp(0, DEFAULT_VERSION);
+                let id = id_at(s, index);
+                if version == DEFAULT_VERSION {
+                    next.versions.remove(&id);
+                } else if !id.is_empty() {
+                    next.versions.insert(id.clone(), version);
+                }
+                if let Some(m) = s.members.get_mut(index) {
+                    // Raw bytes that decode are written again at the new version.
+                    if let Some(bytes) = &m.subscription {
+                        let d = decode_subscription(bytes);
+                        if d.error.is_none() {
+                            if let Ok(enc) = encode_subscription(&d.message, version) {
+                                m.subscription = Some(enc.bytes);
+                                next.hex_drafts.remove(&id);
+                            }
+                        }
+                    }
+                }
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::PinBaseline => {
+                // What is on screen, the current baseline being the previous generation.
+                next.baseline = Some(Baseline::now(s, next.baseline.as_ref()));
+                next.pinned = Some((s.clone(), Vec::new()));
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::Unpin => {
+                next.baseline = None;
+                next.pinned = None;
+                next.story_step = None;
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::RollingRestart => {
+                let mut base = next
+                    .baseline
+                    .take()
+                    .unwrap_or_else(|| Baseline::now(s, None));
+                let (pinned, mut renames) = next
+                    .pinned
+                    .take()
+                    .unwrap_or_else(|| (s.clone(), Vec::new()));
+                let seed = next
+                    .revision
+                    .wrapping_mul(2_654_435_761)
+                    .wrapping_add(s.members.len() as u64);
+                for (old, new) in whatif::rolling_restart(s, seed) {
+                    base.rename(&old, &new);
+                    next.colours.rename(&old, &new);
+                    // a second restart renames the first one's new id
+                    match renames.iter_mut().find(|(_, n)| *n == old) {
+                        Some(r) => r.1 = new.clone(),
+                        None => renames.push((old.clone(), new.clone())),
+                    }
+                    next.versions = rekeyed(&next.versions, &old, &new);
+                    if next.bytes_member.as_deref() == Some(old.as_str()) {
+                        next.bytes_member = Some(new);
+                    }
+                }
+                next.baseline = Some(base);
+                next.pinned = Some((pinned, renames));
+                next.hex_drafts.clear();
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::StoryStep(k) => match whatif::story().into_iter().nth(k) {
+                Some(step) => {
+                    *s = step.scenario;
+                    // (the story's group is not the imported one: its lag and what Kafka's
+                    // tool said of it go)
+                    {
+                        next.imported = None;
+                    }
+                    next.baseline = step.baseline;
+                    next.pinned = step.previous.map(|p| (p, step.renames));
+                    next.story_step = Some(k);
+                    next.group_log = step.group_log;
+                    next.hex_drafts.clear();
+                    next.versions.clear();
+                    next.bytes_member = None;
+                    (Ok(()), HistoryMode::Push, String::new())
+                }
+                None => (
+                    Err(format!("the story has no step {}", k + 1)),
+                    HistoryMode::None,
+                    String::new(),
+                ),
+            },
+            Action::ExitStory => {
+                next.story_step = None;
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::SetGroupId(text) => {
+                s.group_id = Some(text);
+                (Ok(()), HistoryMode::Replace, String::new())
+            }
+            Action::SetOffsetsPartitions(text) => (
+                match text.trim().parse::<u32>() {
+                    Ok(n) if (1..=i32::MAX as u32).contains(&n) => {
+                        s.offsets_partitions = n;
+                        Ok(())
+                    }
+                    _ => Err(
+                        "offsets.topic.num.partitions is a whole number from 1 to 2147483647"
+                            .into(),
+                    ),
+                },
+                HistoryMode::Replace,
+                "offsets-partitions".to_string(),
+            ),
+            Action::SetProtocols { index, text } => (
+                match s.members.get_mut(index) {
+                    Some(m) => {
+                        m.protocols = text
+                            .split(',')
+                            .map(str::trim)
+                            .filter(|p| !p.is_empty())
+                            .map(String::from)
+                            .collect();
+                        Ok(())
+                    }
+                    None => Err("no such member".into()),
+                },
+                HistoryMode::Replace,
+                format!("member-{index}-protocols"),
+            ),
+            Action::UseClientPreset { index, preset } => {
+                if let Some(m) = s.members.get_mut(index) {
+                    m.protocols = preset.protocols().iter().map(|p| p.to_string()).collect();
+                }
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::FollowVote => {
+                s.assignor_by_vote = true;
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::SetLeaderClient(c) => {
+                s.leader_client = c;
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::LessonGo(k) => {
+                let on = next.lesson.take().unwrap_or(LessonOn {
+                    lesson: &LESSONS[0],
+                    progress: Progress::default(),
+                    checked: None,
+                    revealed: false,
+                });
+                let read = |f: &str| {
+                    rebalance_lab_core::scenario::link::from_fragment(f)
+                        .map(|l| l.scenario)
+                        .map_err(|e| format!("this lesson's step cannot be read: {e}"))
+                };
+                match on.lesson.steps.get(k).map(|step| {
+                    Ok::<_, String>((
+                        step,
+                        read(step.scenario)?,
+                        step.before.map(read).transpose()?,
+                    ))
+                }) {
+                    Some(Ok((step, group, before))) => {
+                        let mut progress = on.progress;
+                        progress.go_to(k);
+                        next.lesson = Some(LessonOn {
+                            lesson: on.lesson,
+                            revealed: progress.outcome(k) != Outcome::Unanswered,
+                            progress,
+                            checked: None,
+                        });
+                        // A new group, as a preset is: colours in list order, nothing
+                        // pinned unless the step is a what-if (its group before the change),
+                        // nothing imported.
+                        *s = group;
+                        {
+                            next.imported = None;
+                        }
+                        s.assignor_by_vote = s.voted_assignor() == Some(s.assignor);
+                        next.baseline = before.as_ref().map(|b| Baseline::now(b, None));
+                        next.pinned = before.map(|b| (b, Vec::new()));
+                        next.colours = Colours::default();
+                        next.group_log.clear();
+                        next.story_step = None;
+                        next.hex_drafts.clear();
+                        next.versions.clear();
+                        // The bytes the step points into are open; the topic it names is
+                        // the one explained.
+                        next.bytes_member = None;
+                        next.selected_topic = None;
+                        for h in step.highlights {
+                            match h {
+                                Highlight::Field { member, .. }
+                                | Highlight::Bytes { member, .. } => {
+                                    next.bytes_member = Some(member.to_string())
+                                }
+                                Highlight::Topic(t) | Highlight::Partitions { topic: t, .. } => {
+                                    next.selected_topic = Some(t.to_string())
+                                }
+                                _ => {}
+                            }
+                        }
+                        (Ok(()), HistoryMode::Push, String::new())
+                    }
+                    Some(Err(e)) => {
+                        next.lesson = Some(on);
+                        (Err(e), HistoryMode::None, String::new())
+                    }
+                    None => {
+                        let n = on.lesson.steps.len();
+                        next.lesson = Some(on);
+                        (
+                            Err(format!("the lesson has no step {} (it has {n})", k + 1)),
+                            HistoryMode::None,
+                            String::new(),
+                        )
+                    }
+                }
+            }
+            Action::LessonChecked {
+                prediction,
+                right,
+                feedback,
+                said,
+            } => {
+                let Some(on) = next.lesson.as_mut() else {
+                    return next;
+                };
+                let k = on.progress.step();
+                if on.progress.outcome(k) == Outcome::Unanswered {
+                    on.progress.record(
+                        k,
+                        if right {
+                            Outcome::Right
+                        } else {
+                            Outcome::Wrong
+                        },
+                    );
+                }
+                on.checked = Some((prediction, feedback, said));
+                on.revealed = true;
+                next.refusal = None;
+                next.revision += 1;
+                next.history = HistoryMode::Replace;
+                return next;
+            }
+            Action::LessonRefuse(message) => {
+                next.refusal = Some(("lesson".into(), message));
+                return next;
+            }
+            Action::LessonReveal => {
+                if let Some(on) = next.lesson.as_mut() {
+                    on.revealed = true;
+                }
+                return next;
+            }
+            Action::LessonLeave => {
+                next.lesson = None;
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+            Action::UseFormFields(index) => {
+                if let Some(m) = s.members.get_mut(index) {
+                    m.subscription = None;
+                }
+                next.hex_drafts.remove(&id_at(s, index));
+                (Ok(()), HistoryMode::Push, String::new())
+            }
+        };
+        match result {
+            Ok(()) => {
+                Rc::make_mut(&mut next.scenario).follow_vote();
+                next.sync_group_log();
+                if !is_preset && next.scenario != self.scenario {
+                    next.preset = None;
+                }
+                next.refusal = None;
+                next.revision += 1;
+                next.history = mode;
+                next.with_colours()
+            }
+            Err(message) => {
+                // A refused edit changes nothing but the message.
+                let mut same = self.clone();
+                same.refusal = Some((field, message));
+                same
+            }
+        }
+    }
+
+    /// The state a link carries: the scenario, the chosen versions, the baseline, the story
+    /// step, and hex still being typed that is not hex yet (so nothing typed is lost).
+    pub fn link_state(&self) -> LinkState {
+        LinkState {
+            scenario: (*self.scenario).clone(),
+            ..self.link_parts()
+        }
+    }
+
+    /// The link's fragment: [`AppState::link_state`]'s, written without a copy of the
+    /// scenario (at 10,000 members on 50 topics a copy is half a million strings).
+    pub fn link_fragment(&self) -> String {
+        rebalance_lab_core::scenario::link::fragment_of(&self.scenario, &self.link_parts())
+    }
+
+    /// [`AppState::link_state`] with a default scenario in place of the state's.
+    fn link_parts(&self) -> LinkState {
+        let hex_drafts = by_index(&self.scenario, &self.hex_drafts)
+            .into_iter()
+            .filter(|(_, t)| hex::parse_hex(t).is_err())
+            .collect();
+        LinkState {
+            scenario: Scenario::default(),
+            versions: by_index(&self.scenario, &self.versions),
+            baseline: self.baseline.clone().map(Ok),
+            pinned: self.pinned.clone(),
+            story_step: self.story_step,
+            lesson: self
+                .lesson
+                .as_ref()
+                .map(|on| (on.lesson.key, on.progress.clone())),
+            hex_drafts,
+            colours: {
+                let slots: Vec<u32> = self
+                    .scenario
+                    .members
+                    .iter()
+                    .map(|m| self.colours.slot(&m.id).unwrap_or(u32::MAX))
+                    .collect();
+                // 0, 1, 2, ... is what a link without colours means
+                let plain = slots.iter().enumerate().all(|(i, s)| *s as usize == i);
+                (!plain).then_some(slots)
+            },
+            group_log: self.group_log.clone(),
+            lag: self.imported.as_ref().map(|i| i.lag.clone()),
+            said: self.imported.as_ref().map(|i| i.said.clone()),
+            extra: Vec::new(),
+        }
+    }
+
+    /// Colour slots for every member shown (and every member the baseline names), keeping
+    /// each member's own: see [`Colours::updated`].
+    fn with_colours(mut self) -> Self {
+        let live = self.scenario.members.iter().map(|m| m.id.as_str()).chain(
+            self.baseline
+                .iter()
+                .flat_map(|b| b.members.iter().map(String::as_str)),
+        );
+        self.colours = self.colours.updated(live);
+        self
+    }
+
+    /// A new group's assignor follows the vote when it agrees with it.
+    fn with_vote_default(mut self) -> Self {
+        let s = Rc::make_mut(&mut self.scenario);
+        s.assignor_by_vote = s.voted_assignor() == Some(s.assignor);
+        self
+    }
+
+    /// Keeps the group's log of joins and leaves in step with the member list: a member
+    /// no longer listed leaves, a member newly listed joins (renames are a leave and a join).
+    #[inline(never)]
+    fn sync_group_log(&mut self) {
+        if self.group_log.is_empty() {
+            return;
+        }
+        // (sets, not scans: a 10,000-member group compared every member with every other)
+        let present = group::run_events_briefly(&self.group_log).members;
+        let listed: HashSet<&str> = self
+            .scenario
+            .members
+            .iter()
+            .map(|m| m.id.as_str())
+            .collect();
+        let joined: HashSet<&str> = present.iter().map(String::as_str).collect();
+        for id in &present {
+            if !listed.contains(id.as_str()) {
+                self.group_log.push(GroupEvent::Leave(id.clone()));
+            }
+        }
+        for m in &self.scenario.members {
+            if !joined.contains(m.id.as_str()) {
+                self.group_log.push(GroupEvent::Join(m.id.clone()));
+            }
+        }
+    }
+
+    /// A member's colour slot.
+    pub fn colour_of(&self, id: &str) -> u32 {
+        self.colours.slot(id).unwrap_or(0)
+    }
+
+    /// The version a member's bytes are written at.
+    pub fn version_of(&self, index: usize) -> i16 {
+        self.scenario
+            .members
+            .get(index)
+            .and_then(|m| self.versions.get(&m.id))
+            .copied()
+            .unwrap_or(DEFAULT_VERSION)
+    }
+
+    /// The bytes panel's member, as an index into the member list.
+    pub fn bytes_member_index(&self) -> Option<usize> {
+        let id = self.bytes_member.as_ref()?;
+        self.scenario.members.iter().position(|m| &m.id == id)
+    }
+
+    /// A member's view state follows it to its new id.
+    fn rekey(&mut self, old: &str, new: &str) {
+        self.hex_drafts = rekeyed(&self.hex_drafts, old, new);
+        self.versions = rekeyed(&self.versions, old, new);
+        if self.bytes_member.as_deref() == Some(old) {
+            self.bytes_member = Some(new.to_string());
+        }
+    }
+}
+
+/// The leader and the next leader: the accepted members joined in list order, then the
+/// group's log (when a member was removed) says who left and joined since; refused members
+/// never join.
+pub fn group_leader(log: &[GroupEvent], accepted: &[&str], refused: &[&str]) -> LeaderHistory {
+    let events: Vec<GroupEvent> = if log.is_empty() {
+        accepted
+            .iter()
+            .map(|id| GroupEvent::Join(id.to_string()))
+            .collect()
+    } else {
+        let refused: HashSet<&str> = refused.iter().map(|id| id.as_ref()).collect();
+        log.iter()
+            .filter(|e| match e {
+                GroupEvent::Join(id) => !refused.contains(id.as_str()),
+                GroupEvent::Leave(_) => true,
+            })
+            .cloned()
+            .collect()
+    };
+    group::run_events_briefly(&events)
+}
+
+/// A seed for new member ids' UUIDs: different for every edit, the same for the same edit.
+fn seed_of(s: &AppState) -> u64 {
+    s.revision
+        .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        .wrapping_add(s.scenario.members.len() as u64)
+}
+
+/// The id of the member at `index` (empty when there is none: no view state has that key).
+fn id_at(s: &Scenario, index: usize) -> String {
+    s.members
+        .get(index)
+        .map(|m| m.id.clone())
+        .unwrap_or_default()
+}
+
+/// Per-member entries keyed by position (as a link has them) keyed by member id instead.
+fn by_id<V>(s: &Scenario, m: VecMap<usize, V>) -> VecMap<String, V> {
+    m.into_iter()
+        .filter_map(|(i, v)| Some((s.members.get(i)?.id.clone(), v)))
+        .collect()
+}
+
+/// Per-member entries keyed by member id keyed by position, for a link.
+fn by_index<V: Clone>(s: &Scenario, m: &VecMap<String, V>) -> VecMap<usize, V> {
+    s.members
+        .iter()
+        .enumerate()
+        .filter_map(|(i, mem)| Some((i, m.get(&mem.id)?.clone())))
+        .collect()
+}
+
+/// The map with `old`'s entry under `new`.
+fn rekeyed<V: Clone>(m: &VecMap<String, V>, old: &str, new: &str) -> VecMap<String, V> {
+    m.iter()
+        .map(|(k, v)| {
+            (
+                if k == old { new.to_string() } else { k.clone() },
+                v.clone(),
+            )
+        })
+        .collect()
+}
+
+#[cfg(target_arch = "wasm32")]
+impl Reducible for AppState {
+    type Action = Action;
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let next = self.apply(action);
+        if next == *self {
+            self
+        } else {
+            Rc::new(next)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rebalance_lab_core::scenario::link::{from_fragment, to_fragment};
+
+    fn start(fragment: &str) -> AppState {
+        AppState::default().apply(Action::LoadLink(Box::new(from_fragment(fragment).unwrap())))
+    }
+
+    /// An import's lag and what Kafka's tool said of it ride in the link, even when the
+    /// tool said nothing beside the members (the summary comes back on reload); a story
+    /// step or a lesson step, another group, lets them go.
+    #[test]
+    fn an_import_survives_a_reload_and_goes_with_its_group() {
+        let members_only = rebalance_lab_core::import::parse(
+            "GROUP  CONSUMER-ID  HOST  CLIENT-ID  #PARTITIONS\ng  c-1  /10.0.0.1  c  0\n",
+        )
+        .unwrap();
+        let imported = AppState::default().apply(Action::Import(Box::new(members_only)));
+        assert!(imported.imported.is_some());
+        let reloaded = start(&to_fragment(&imported.link_state()));
+        assert_eq!(reloaded.imported, imported.imported);
+        let story = imported.apply(Action::StoryStep(0));
+        assert_eq!(story.imported, None);
+        assert!(!to_fragment(&story.link_state()).contains(";xk="));
+        assert_eq!(imported.apply(Action::LessonGo(0)).imported, None);
+    }
+
+    /// The lesson: each step puts its own group on screen (a what-if step pins the group
+    /// before the change), the first check of a step is its outcome, the link carries the
+    /// step and the outcomes, and leaving keeps the group as it is.
+    #[test]
+    fn the_lesson_walks_its_steps_and_the_link_keeps_the_place() {
+        let steps = LESSONS[0].steps;
+        let mut s = AppState::default().apply(Action::LessonGo(0));
+        for (k, step) in steps.iter().enumerate() {
+            s = s.apply(Action::LessonGo(k));
+            let on = s.lesson.as_ref().unwrap();
+            assert_eq!(on.progress.step(), k);
+            assert_eq!(s.history, HistoryMode::Push);
+            let group = from_fragment(step.scenario).unwrap().scenario;
+            assert_eq!(s.scenario.topics, group.topics, "{}", step.key);
+            assert_eq!(s.scenario.members, group.members, "{}", step.key);
+            assert_eq!(s.scenario.assignor, group.assignor, "{}", step.key);
+            assert_eq!(s.pinned.is_some(), step.before.is_some(), "{}", step.key);
+            assert_eq!(s.baseline.is_some(), step.before.is_some(), "{}", step.key);
+            let bytes = step
+                .highlights
+                .iter()
+                .any(|h| matches!(h, Highlight::Field { .. } | Highlight::Bytes { .. }));
+            assert_eq!(s.bytes_member.is_some(), bytes, "{}", step.key);
+        }
+        let s = s.apply(Action::LessonGo(2));
+        let p = Prediction::Choice(0);
+        let wrong = s.apply(Action::LessonChecked {
+            prediction: p.clone(),
+            right: false,
+            feedback: "<p>no</p>".into(),
+            said: "Not quite.".into(),
+        });
+        // a second check shows its feedback but the first one is the outcome
+        let again = wrong.apply(Action::LessonChecked {
+            prediction: p,
+            right: true,
+            feedback: "<p>yes</p>".into(),
+            said: "Right.".into(),
+        });
+        let on = again.lesson.as_ref().unwrap();
+        assert_eq!(on.progress.outcome(2), Outcome::Wrong);
+        assert_eq!(on.checked.as_ref().unwrap().1, "<p>yes</p>");
+        assert!(on.revealed);
+        let f = to_fragment(&again.link_state());
+        assert!(f.contains(";xl=range.3.--w"), "{f}");
+        // the link opens on the same step, with the outcomes, the answer shown
+        let back = start(&f);
+        let on = back.lesson.as_ref().unwrap();
+        assert_eq!(
+            (on.progress.step(), on.progress.outcome(2)),
+            (2, Outcome::Wrong)
+        );
+        assert!(on.revealed && on.checked.is_none());
+        // Back to a step not answered: asked again; past the end: refused, nothing moves
+        let b = back.apply(Action::LessonGo(0));
+        assert!(!b.lesson.as_ref().unwrap().revealed);
+        let past = b.apply(Action::LessonGo(steps.len()));
+        assert_eq!(past.lesson, b.lesson);
+        assert!(past.refusal.unwrap().1.contains("has no step 18"));
+        let refused = b.apply(Action::LessonRefuse(
+            "Pick one of the answers first.".into(),
+        ));
+        assert_eq!(refused.refusal.as_ref().unwrap().0, "lesson");
+        assert_eq!(refused.scenario, b.scenario);
+        // an edit on a step is kept, and so is the group on leaving
+        let edited = b.apply(Action::AddMember);
+        assert!(edited.lesson.is_some());
+        let left = edited.apply(Action::LessonLeave);
+        assert!(left.lesson.is_none());
+        assert_eq!(left.scenario, edited.scenario);
+        assert!(!to_fragment(&left.link_state()).contains(";xl="));
+    }
+
+    #[test]
+    fn refused_edits_change_nothing_but_the_message() {
+        let s = start("v1;a=r;t=a*3,b*3;m=x***D,y***D");
+        let n = s.apply(Action::RenameTopic {
+            index: 0,
+            name: "b".into(),
+        });
+        assert_eq!(n.scenario, s.scenario);
+        assert_eq!(n.revision, s.revision);
+        assert_eq!(n.refusal.as_ref().unwrap().0, "topic-0-name");
+        let n = n.apply(Action::SetPartitions {
+            index: 1,
+            text: "10001".into(),
+        });
+        assert!(n.refusal.unwrap().1.contains("1 to 10,000"));
+        let ok = s.apply(Action::RenameTopic {
+            index: 0,
+            name: "c".into(),
+        });
+        assert_eq!(ok.history, HistoryMode::Replace);
+        assert_eq!(
+            ok.scenario.members[0].topics[..],
+            vec!["c".to_string(), "b".to_string()]
+        );
+        assert_eq!(s.apply(Action::AddMember).history, HistoryMode::Push);
+    }
+
+    #[test]
+    fn pasted_bytes_drive_the_member_and_travel() {
+        let s = start("v1;a=r;t=s01-a*3;m=x***");
+        let n = s.apply(Action::SetSubscriptionHex {
+            index: 0,
+            text: "00 03 00000001 0005 7330312d61 00000000 00000000 ffffffff 0000".into(),
+        });
+        assert_eq!(n.scenario.members[0].topics[..], vec!["s01-a".to_string()]);
+        let back = from_fragment(&to_fragment(&n.link_state())).unwrap();
+        assert_eq!(
+            back.scenario.members[0].subscription,
+            n.scenario.members[0].subscription
+        );
+        // Unfinished hex keeps the text as typed, and the link keeps it too.
+        let half = n.apply(Action::SetSubscriptionHex {
+            index: 0,
+            text: "0003 0".into(),
+        });
+        assert_eq!(half.hex_drafts["x"], "0003 0");
+        let again = start(&to_fragment(&half.link_state()));
+        assert_eq!(again.hex_drafts["x"], "0003 0");
+        // The version chooser writes the bytes again and says nothing is lost at v3 -> v0.
+        let v0 = n.apply(Action::SetSubscriptionVersion {
+            index: 0,
+            version: 0,
+        });
+        assert_eq!(v0.version_of(0), 0);
+        assert_eq!(
+            v0.scenario.members[0].subscription.as_ref().unwrap()[..2],
+            [0, 0]
+        );
+        // A form edit takes over from the bytes.
+        let f = n.apply(Action::SetSubscribed {
+            index: 0,
+            topic: "s01-a".into(),
+            on: false,
+        });
+        assert!(
+            f.scenario.members[0].subscription.is_none() && f.scenario.members[0].topics.is_empty()
+        );
+    }
+
+    #[test]
+    fn view_state_follows_the_member_not_its_position() {
+        let s = start("v1;a=r;t=a*3;m=x***B,y***B,z***B*v1");
+        assert_eq!(s.version_of(2), 1);
+        let n = s
+            .apply(Action::SetSubscriptionHex {
+                index: 1,
+                text: "zz".into(),
+            })
+            .apply(Action::ShowBytes(Some(2)))
+            .apply(Action::RemoveMember(0));
+        // y and z moved up one place; their draft, version and open panel went with them
+        assert_eq!(n.version_of(1), 1);
+        assert_eq!(n.hex_drafts.get("y").map(String::as_str), Some("zz"));
+        assert_eq!(n.bytes_member_index(), Some(1));
+        // removing a member drops its state: a member added later never shows it
+        let gone = n.apply(Action::RemoveMember(0));
+        assert!(gone.hex_drafts.is_empty());
+        let added = gone.apply(Action::AddMember);
+        assert_eq!(added.version_of(1), DEFAULT_VERSION);
+        // renaming keeps it
+        let r = n.apply(Action::RenameMember {
+            index: 1,
+            id: "zed".into(),
+        });
+        assert_eq!(r.version_of(1), 1);
+        assert_eq!(r.bytes_member.as_deref(), Some("zed"));
+        // the link keeps it by position and reads it back by id
+        let back = start(&to_fragment(&r.link_state()));
+        assert_eq!(back.versions, r.versions);
+        assert_eq!(back.hex_drafts, r.hex_drafts);
+    }
+
+    #[test]
+    fn pin_restart_and_story() {
+        let s = start("v1;a=r;t=a*6;m=c1*~i1**B,c2*~i2**B");
+        let pinned = s.apply(Action::PinBaseline);
+        assert!(pinned.baseline.is_some());
+        // Static members: a rolling restart renames them and nothing moves.
+        let r = pinned.apply(Action::RollingRestart);
+        assert_ne!(r.scenario.members[0].id, "c1");
+        let input = r.scenario.group_input();
+        let a = rebalance_lab_core::assignor::range(&input);
+        assert_eq!(
+            whatif::diff(r.baseline.as_ref().unwrap(), &input, &a).moved,
+            0
+        );
+        // The baseline and the story step travel in the link.
+        let st = r.apply(Action::StoryStep(3));
+        assert_eq!(st.link_fragment(), to_fragment(&st.link_state()));
+        let back = start(&to_fragment(&st.link_state()));
+        assert_eq!(back.story_step, Some(3));
+        assert_eq!(back.baseline, st.baseline);
+        assert_eq!(back.scenario, st.scenario);
+        assert!(st.apply(Action::StoryStep(99)).refusal.is_some());
+        assert!(st.apply(Action::Unpin).baseline.is_none());
+    }
+
+    #[test]
+    fn a_broken_baseline_in_a_link_is_said() {
+        let st = from_fragment("v1;a=r;t=t*1;m=a***;xb=a%7Ct%3A7").unwrap();
+        let s = AppState::default().apply(Action::LoadLink(Box::new(st)));
+        let broken = s.broken_link.unwrap();
+        assert!(broken.message.contains("owner 7"), "{}", broken.message);
+        assert!(broken.partial);
+        assert_eq!(broken.raw, "a|t:7");
+    }
+
+    fn leader_of(s: &AppState) -> LeaderHistory {
+        let vote = s.scenario.vote();
+        let refused: Vec<&str> = vote.refused.iter().map(|r| r.id.as_str()).collect();
+        group_leader(&s.group_log, &vote.accepted_ids(), &refused)
+    }
+
+    #[test]
+    fn the_story_step_where_the_leader_leaves_hands_over_as_the_coordinator_does() {
+        let steps = whatif::story();
+        let k = steps
+            .iter()
+            .position(|s| s.title == "The leader leaves")
+            .unwrap();
+        let before = AppState::default().apply(Action::StoryStep(k - 1));
+        let first = before.scenario.members[0].id.clone();
+        let s = AppState::default().apply(Action::StoryStep(k));
+        let h = leader_of(&s);
+        let next = h.leader.clone().unwrap();
+        // not the first listed member, whom a group that simply joined in list order would
+        // make the leader
+        assert_ne!(Some(&next), s.scenario.members.first().map(|m| &m.id));
+        assert!(!s.scenario.members.iter().any(|m| m.id == first));
+        assert!(steps[k]
+            .sentence
+            .contains(&rebalance_lab_core::scenario::member_id::display_id(&next)));
+        let why = &h.steps.last().unwrap().why;
+        assert!(why.contains("first key of the members HashMap"), "{why}");
+        // and a link of that step reopens with the same leader
+        let again = start(&rebalance_lab_core::scenario::link::to_fragment(
+            &s.link_state(),
+        ));
+        assert_eq!(leader_of(&again).leader, Some(next));
+    }
+
+    #[test]
+    fn group_id_vote_and_override() {
+        let s = start("v1;a=r;t=a*6;m=a***B,b***B");
+        assert!(
+            !s.scenario.assignor_by_vote,
+            "an old link keeps its assignor as given"
+        );
+        let g = s.apply(Action::SetGroupId("orders".into()));
+        assert_eq!(g.scenario.coordinator().partition, 31);
+        let g = g.apply(Action::SetOffsetsPartitions("150".into()));
+        assert_eq!(g.scenario.coordinator().offsets_partitions, 150);
+        let bad = g.apply(Action::SetOffsetsPartitions("0".into()));
+        assert_eq!(bad.scenario, g.scenario);
+        assert_eq!(bad.refusal.unwrap().0, "offsets-partitions");
+        // a tie: each member prefers another protocol; HashMap order gives range
+        let t = g
+            .apply(Action::FollowVote)
+            .apply(Action::SetProtocols {
+                index: 0,
+                text: "range, roundrobin,".into(),
+            })
+            .apply(Action::SetProtocols {
+                index: 1,
+                text: "roundrobin,range".into(),
+            });
+        let v = t.scenario.vote();
+        assert_eq!(v.tally.tied, ["range", "roundrobin"]);
+        assert!(v.why.contains("tie"), "{}", v.why);
+        assert_eq!(t.scenario.assignor, AssignorKind::Range, "follows the vote");
+        // librdkafka's default on both: range wins outright; an override sticks
+        let o = t
+            .apply(Action::UseClientPreset {
+                index: 1,
+                preset: ClientPreset::Librdkafka,
+            })
+            .apply(Action::SetAssignor(AssignorKind::RoundRobin));
+        assert!(!o.scenario.assignor_by_vote);
+        let o = o.apply(Action::SetProtocols {
+            index: 0,
+            text: "range".into(),
+        });
+        assert_eq!(o.scenario.assignor, AssignorKind::RoundRobin);
+        let f = o.apply(Action::FollowVote);
+        assert_eq!(f.scenario.assignor, AssignorKind::Range);
+        // a member that lists nothing in common is refused and does not vote
+        let r = f.apply(Action::SetProtocols {
+            index: 1,
+            text: "sticky".into(),
+        });
+        assert_eq!(r.scenario.vote().refused[0].id, "b");
+        // everything travels in the link
+        let back = start(&to_fragment(&r.link_state()));
+        assert_eq!(back.scenario, r.scenario);
+        let l = r.apply(Action::SetLeaderClient(
+            rebalance_lab_core::assignor::LeaderClient::Librdkafka,
+        ));
+        assert_eq!(start(&to_fragment(&l.link_state())).scenario, l.scenario);
+    }
+
+    #[test]
+    fn removing_the_leader_hands_over_to_the_hash_map_first() {
+        let s = start("v1;a=r;t=a*6;m=z***B,y***B,x***B");
+        let h = leader_of(&s);
+        assert_eq!(h.leader.as_deref(), Some("z"));
+        assert_eq!(h.next_leader.as_deref(), Some("x"));
+        let gone = s.apply(Action::RemoveMember(0));
+        let h = leader_of(&gone);
+        assert_eq!(h.leader.as_deref(), Some("x"), "not y, the second joiner");
+        // the link carries the joins and leaves: reopened, x still leads (a group of y and
+        // x that joined in list order would be led by y)
+        let fragment = rebalance_lab_core::scenario::link::to_fragment(&gone.link_state());
+        assert!(fragment.ends_with(";xj=+~z,+0,+1,-~z"), "{fragment}");
+        let reopened = start(&fragment);
+        assert_eq!(leader_of(&reopened).leader.as_deref(), Some("x"));
+        assert_eq!(reopened.group_log, gone.group_log);
+        let fresh = start(fragment.split(";xj=").next().unwrap());
+        assert_eq!(leader_of(&fresh).leader.as_deref(), Some("y"));
+        // a newcomer joins after: x still leads
+        let more = gone.apply(Action::AddMember);
+        assert_eq!(leader_of(&more).leader.as_deref(), Some("x"));
+        assert_eq!(more.group_log.len(), 5);
+        // a new group starts the log again
+        assert!(more
+            .apply(Action::LoadPreset("seven-three"))
+            .group_log
+            .is_empty());
+    }
+
+    #[cfg(not(target_arch = "wasm32"))]
+    proptest::proptest! {
+        /// Adding, removing or renaming one member (or setting the member count) leaves
+        /// every other member's colour as it was, and no two members share a colour.
+        #[test]
+        fn colours_follow_members(n in 1usize..12, action in 0u8..4, at in 0usize..12, count in 0usize..14) {
+            let ids: Vec<String> = (0..n).map(|i| format!("m{i}")).collect();
+            let members: Vec<String> = ids.iter().map(|id| format!("{id}***B")).collect();
+            let s = start(&format!("v1;a=r;t=t*7;m={}", members.join(",")));
+            // start from colours that are not simply in order
+            let s = s.apply(Action::RemoveMember(0)).apply(Action::AddMember);
+            let before: Vec<(String, u32)> = s.scenario.members.iter().map(|m| (m.id.clone(), s.colour_of(&m.id))).collect();
+            let at = at % s.scenario.members.len();
+            let next = match action {
+                0 => s.apply(Action::AddMember),
+                1 => s.apply(Action::RemoveMember(at)),
+                2 => s.apply(Action::RenameMember { index: at, id: "renamed".into() }),
+                _ => s.apply(Action::SetMemberCount(count.to_string())),
+            };
+            for (id, c) in &before {
+                if let Some(m) = next.scenario.members.iter().find(|m| &m.id == id) {
+                    proptest::prop_assert_eq!(next.colour_of(&m.id), *c, "{}", id);
+                }
+            }
+            if action == 2 {
+                proptest::prop_assert_eq!(next.colour_of("renamed"), before[at].1);
+            }
+            let mut slots: Vec<u32> = next.scenario.members.iter().map(|m| next.colour_of(&m.id)).collect();
+            slots.sort_unstable();
+            slots.dedup();
+            proptest::prop_assert_eq!(slots.len(), next.scenario.members.len());
+            // and the link carries them (the page writes it without a copy of the scenario:
+            // the same fragment)
+            proptest::prop_assert_eq!(next.link_fragment(), to_fragment(&next.link_state()));
+            let back = start(&to_fragment(&next.link_state()));
+            for m in &next.scenario.members {
+                proptest::prop_assert_eq!(back.colour_of(&m.id), next.colour_of(&m.id));
+            }
+        }
+    }
+}
