@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the fuzz seeds kept in the repository from the reference vectors:
-#   fuzz/seeds/decode/  every `hex` of tests/vectors/subscription.json as raw bytes, and
+#   fuzz/seeds/decode/  every `hex` of crates/core/tests/vectors/subscription.json as raw bytes, and
 #                       ConsumerProtocolAssignment bytes of the CLI's `assign` answers
 #   fuzz/seeds/text/    the link fragment (after '#') that `rebalance-lab link` writes for
 #                       every entry of range/roundrobin/sticky/cooperative-sticky.json, and
@@ -10,8 +10,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v jq >/dev/null && command -v xxd >/dev/null || { echo "fuzz-seeds.sh needs jq and xxd" >&2; exit 1; }
 
-cargo build --quiet --bin rebalance-lab
-CLI="$PWD/target/debug/rebalance-lab"
+cargo build --quiet -p rebalance-lab-cli --bin rebalance-lab
+CLI="${CARGO_TARGET_DIR:-$PWD/target}/debug/rebalance-lab"
 DEC=fuzz/seeds/decode
 TXT=fuzz/seeds/text
 rm -rf "$DEC" "$TXT"
@@ -24,15 +24,15 @@ n=0
 while read -r name hex; do
   printf '%s' "$hex" | xxd -r -p >"$DEC/sub-$(printf %03d $n)-$name.bin"
   n=$((n + 1))
-done < <(jq -r '.[] | "\(.name | gsub("[^A-Za-z0-9._-]"; "_")) \(.hex)"' tests/vectors/subscription.json)
+done < <(jq -r '.[] | "\(.name | gsub("[^A-Za-z0-9._-]"; "_")) \(.hex)"' crates/core/tests/vectors/subscription.json)
 echo "decode: $n subscription seeds"
 
 # Links: each assignment vector as a scenario file, through `rebalance-lab link`.
 links=0 skipped=0
 for f in range roundrobin sticky cooperative-sticky; do
-  count=$(jq length "tests/vectors/$f.json")
+  count=$(jq length "crates/core/tests/vectors/$f.json")
   for ((i = 0; i < count; i++)); do
-    jq ".[$i]" "tests/vectors/$f.json" >"$TMP/scenario.json"
+    jq ".[$i]" "crates/core/tests/vectors/$f.json" >"$TMP/scenario.json"
     if link=$("$CLI" link "$TMP/scenario.json" 2>"$TMP/err"); then
       printf '%s' "${link#*#}" >"$TXT/link-$f-$(printf %03d "$i").txt"
       links=$((links + 1))
@@ -46,7 +46,7 @@ echo "text: $links link seeds ($skipped vectors the CLI refuses)"
 
 # What kafka-consumer-groups.sh prints (the import's fixtures), for the import's reader.
 imports=0
-for f in tests/fixtures/kafka-consumer-groups/*.txt; do
+for f in crates/core/tests/fixtures/kafka-consumer-groups/*.txt; do
   cp "$f" "$TXT/import-$(basename "$f")"
   imports=$((imports + 1))
 done
@@ -60,7 +60,7 @@ str_hex() { be 4 "${#1}"; printf '%s' "$1" | xxd -p | tr -d '\n'; }
 a=0
 for f in roundrobin range; do
   for ((i = 0; i < 12; i++)); do
-    jq ".[$i]" "tests/vectors/$f.json" >"$TMP/scenario.json"
+    jq ".[$i]" "crates/core/tests/vectors/$f.json" >"$TMP/scenario.json"
     "$CLI" assign "$TMP/scenario.json" >"$TMP/answer.json" 2>/dev/null || continue
     # one line per member: topic count, then "topic p p p" groups separated by '|'
     while IFS= read -r line; do
@@ -88,7 +88,7 @@ printf '%s' "0001$(be 8 1)$(str_hex orders)$(be 8 2)$(be 8 0)$(be 8 5)00000004ca
 echo "decode: $((a * 2 + 1)) assignment seeds"
 
 # Hex texts: a few subscriptions in the forms the hex reader accepts.
-jq -r '[.[] | select(.kind == "encode") | .hex][35:40][]' tests/vectors/subscription.json >"$TMP/hexes"
+jq -r '[.[] | select(.kind == "encode") | .hex][35:40][]' crates/core/tests/vectors/subscription.json >"$TMP/hexes"
 h=0
 while read -r hex; do
   printf '%s' "$hex" >"$TXT/hex-$h-plain.txt"

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Lighthouse 12 (npm lighthouse@12.2.3, installed by scripts/bootstrap.sh with NEED_BROWSER=1)
-# on the release build in dist/, served from loopback by a plain static server, default
-# mobile preset (simulated slow 4G, 4x CPU slowdown), RUNS times (default 1):
+# on the release build in dist/, served from loopback gzip-compressed as a static host serves
+# it (scripts/serve-dist.py), default mobile preset (simulated slow 4G, 4x CPU slowdown),
+# RUNS times (default 1):
 #
 #   scripts/lighthouse.sh [RUNS]
 #
@@ -13,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 TOOLS="${REBALANCE_LAB_TOOLS:-$HOME/.cache/rebalance-lab}"
 PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-python3 -m http.server "$PORT" --bind 127.0.0.1 --directory dist >/dev/null 2>&1 &
+python3 scripts/serve-dist.py "$PORT" dist >/dev/null 2>&1 &
 SERVER=$!
 trap 'kill $SERVER 2>/dev/null || true' EXIT
 for _ in $(seq 50); do python3 -c "import socket; socket.create_connection(('127.0.0.1', $PORT))" 2>/dev/null && break; sleep 0.1; done

@@ -80,7 +80,7 @@ pub struct AppState {
     pub group_log: Vec<GroupEvent>,
     /// The lesson on screen, when one is.
     pub lesson: Option<LessonOn>,
-    /// What an import of kafka-consumer-groups.sh output read beside the group (issue 18),
+    /// What an import of kafka-consumer-groups.sh output read beside the group,
     /// until another group is loaded.
     pub imported: Option<Rc<Imported>>,
 }
@@ -192,7 +192,7 @@ pub enum Action {
     RemoveMember(usize),
     SetAssignor(AssignorKind),
     LoadPreset(&'static str),
-    /// What kafka-consumer-groups.sh printed, read (issue 18): the group replaces the one on
+    /// What kafka-consumer-groups.sh printed, read: the group replaces the one on
     /// screen, its observed assignment pinned.
     Import(Box<rebalance_lab_core::import::Import>),
     /// The planner's point for `count` members, as a what-if against the group now (pinned

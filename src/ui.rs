@@ -382,7 +382,6 @@ pub fn app() -> Html {
                 // are missing.
                 let big = whatif::sticky_refusal(&p.group_input(), AssignorKind::Sticky)
                     .or_else(|| whatif::sticky_refusal(&input, AssignorKind::Sticky));
-                // (the page built with the broker's assignors lists them too)
                 let kinds = AssignorKind::ALL;
                 for kind in kinds {
                     let why = match &big {
@@ -504,15 +503,14 @@ pub fn app() -> Html {
         refusal: state.refusal.clone(),
         dispatch: dispatch.clone(),
     });
-    // Your own group (issue 18): the import box and what it read, the planner, the exports,
-    // in the page only with the `import` feature (build.rs).
+    // Your own group: the import box and what it read, the planner, the exports.
     let (import_panel, planner, export) = (
         Some(components::import::use_import(&state, &computed, &dispatch)),
         Some(components::import::use_planner(&state, &dispatch)),
         Some(components::import::export_bar(&state, &computed)),
     );
-    // The lesson (issue 17): its panel, the owners hidden while it asks, its live region and
-    // its buttons, in the page only with the `lesson` feature (build.rs).
+    // The lesson: its panel, the owners hidden while it asks, its live region and its
+    // buttons.
     let lesson = components::lesson::use_lesson(&state, &dispatch);
     let (lesson_click, lesson_open, lesson_panel, lesson_live) = (
         lesson.click,
@@ -629,7 +627,7 @@ fn assignor_options(kind: AssignorKind) -> String {
     m
 }
 
-/// What the broker's assignors add above the grid (issue 15): who computes the assignment,
+/// What the broker's assignors add above the grid: who computes the assignment,
 /// how far it is from the classic RangeAssignor's for the same group, and, with a baseline
 /// pinned, how the members reconcile to it heartbeat by heartbeat (`#reconcile`), against
 /// what a classic rebalance of the same change stops.

@@ -1,4 +1,4 @@
-//! A large group's assignments in a Web Worker (issue 16): `web/boot.js` starts a worker
+//! A large group's assignments in a Web Worker: `web/boot.js` starts a worker
 //! running the same script and module, which runs [`rl_run`] there on the job (the
 //! scenario's link, [`rebalance_lab_core::scenario::large`]) and hands the answer back to [`rl_done`]
 //! here. A newer job replaces one still waiting: its answer is never read, and boot.js

@@ -1221,38 +1221,32 @@ async fn a_shared_link_with_a_baseline_reopens_the_comparison() {
     finish(c).await;
 }
 
-/// The page does not run the broker's assignors yet (its size budget): a link that names
-/// one says so plainly, and what the command-line tool runs instead, rather than drawing a
-/// wrong grid.
+/// A link that names the broker's uniform assignor (as links written before the page ran it
+/// do) opens the consumer protocol with that assignor, and the grid is the core's answer.
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
-async fn an_assignor_the_page_does_not_run_is_said() {
+async fn a_link_naming_the_broker_s_assignor_opens_it() {
     let (_d, c, base) = session().await;
-    // (no grid to wait for: the message is what the page shows)
-    c.goto(&format!(
-        "{base}#v1;a=u;t=orders*7;m=consumer-a***B,consumer-b***B,consumer-c***B"
-    ))
-    .await
-    .unwrap();
-    let msg = until("the message", || async {
-        c.find(Locator::Id("assignor-error"))
-            .await
-            .ok()?
-            .text()
-            .await
-            .ok()
-    })
-    .await;
-    assert!(
-        msg.contains("does not run the uniform assignor")
-            && msg.contains("rebalance-lab assign FILE --assignor uniform"),
-        "{msg}"
-    );
-    let cells = c.find_all(Locator::Css(".cell[data-owner]")).await.unwrap();
-    assert!(
-        cells.is_empty(),
-        "no grid is drawn for an assignor that is not run"
-    );
+    let fragment = "v1;a=u;t=orders*7;m=consumer-a***B,consumer-b***B,consumer-c***B";
+    open(&c, &format!("{base}#{fragment}")).await;
+    let chosen = c
+        .execute(
+            "return [document.getElementById('protocol').value, document.getElementById('assignor').value];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(chosen, json!(["uniform", "uniform"]));
+    assert!(c.find(Locator::Id("assignor-error")).await.is_err());
+    let state = rebalance_lab_core::scenario::link::from_fragment(fragment).unwrap();
+    let input = state.scenario.group_input();
+    let a = rebalance_lab_core::assignor::uniform(&input).unwrap();
+    let want: Vec<Option<String>> = a.topics[0]
+        .owners
+        .iter()
+        .map(|m| Some(input.members[*m as usize].id.clone()))
+        .collect();
+    assert_eq!(owners(&c, "orders").await, want);
     finish(c).await;
 }
 
@@ -2362,7 +2356,7 @@ async fn kafka_s_largest_benchmark_group_in_the_built_app() {
 }
 
 /// A large group (10,000 members x 500,000 partitions) in the built app is computed in the
-/// page's worker (web/boot.js, src/app/worker.rs): the page says it is computing meanwhile,
+/// page's worker (web/boot.js, src/worker.rs): the page says it is computing meanwhile,
 /// then shows the core's answer; a member added while the worker computes the group with the
 /// first new member replaces that computation, and the grid is the newest group's.
 #[tokio::test(flavor = "multi_thread")]
@@ -2567,7 +2561,11 @@ async fn broker_the_consumer_protocol_in_the_page() {
         text_of(&c, ".refusal[data-field='topic-0-id']").await
     })
     .await;
-    assert!(msg.contains("22 base64url characters"), "{msg}");
+    assert!(
+        msg.contains("character 8: Last unit does not have enough valid bits")
+            && msg.contains("22 base64url characters"),
+        "{msg}"
+    );
     let id = derived_topic_id("somewhere-else").to_string();
     paste(&c, "#topic-0-id", &id).await;
     let s = until("the id in the link", || async {

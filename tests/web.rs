@@ -247,7 +247,8 @@ async fn large_groups_show_50_members_until_asked() {
     let count = |sel: &str| root.query_selector_all(sel).unwrap().length();
     assert_eq!(count(".member-row"), 50);
     assert_eq!(count("[data-member][data-total]"), 50);
-    assert_eq!(count("[data-compare-member]"), 50);
+    assert_eq!(count("#compare [data-compare-member]"), 50);
+    assert_eq!(count("#compare-broker [data-compare-member]"), 50);
     assert_eq!(count("[data-vote-member]"), 50);
     assert_eq!(count("[data-count-member]"), 50);
     // the round's JoinGroup step: a line per member shown, the rest counted, the summary
@@ -268,7 +269,8 @@ async fn large_groups_show_50_members_until_asked() {
     click(&root, "[data-show-all='compare']");
     yew::scheduler::flush().await;
     assert_eq!(count(".member-row"), 450);
-    assert_eq!(count("[data-compare-member]"), 450);
+    assert_eq!(count("#compare [data-compare-member]"), 450);
+    assert_eq!(count("#compare-broker [data-compare-member]"), 450);
     // Range pinned, round-robin now: most members gain or lose, and what moved lists 50
     // of them until asked.
     click(&root, "#pin");
@@ -985,7 +987,7 @@ async fn a_large_group_s_what_if_comes_after_the_repaint_and_is_the_same() {
     assert!(!caption.text_content().unwrap().contains("computing"));
     assert_lines_are(
         &root,
-        &compare_assignors(&pinned, &[], &now, &AssignorKind::CLIENT),
+        &compare_assignors(&pinned, &[], &now, &AssignorKind::ALL),
     );
     // the group panel's cooperative column, computed last: what each member gives up, e.g.
     // "c-01: 20 (topic-1 0–19)"
@@ -1067,7 +1069,7 @@ async fn an_edit_while_the_what_if_computes_shows_the_newer_group_s_lines() {
         .dispatch_event(&web_sys::Event::new("change").unwrap())
         .unwrap();
     computed(&root).await;
-    let expected = compare_assignors(&pinned, &[], &pinned, &AssignorKind::CLIENT);
+    let expected = compare_assignors(&pinned, &[], &pinned, &AssignorKind::ALL);
     assert!(expected.iter().all(|e| e.moved == 0));
     assert_lines_are(&root, &expected);
     root.remove();

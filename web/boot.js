@@ -1,4 +1,4 @@
-// This script is also the page's worker (src/app/worker.rs): a large group's assignments,
+// This script is also the page's worker (src/worker.rs): a large group's assignments,
 // computed away from the page's main thread. The page starts it (below, rlWork) with the
 // addresses of the app's own module (the same wasm-bindgen script and wasm: the module's
 // start does nothing without a window), then posts jobs; each answer is one Uint32Array,
@@ -49,7 +49,7 @@ if (!self.document) {
   // first step), to the one data-then names.
   addEventListener("click", (e) => {
     const b = e.target.closest?.("button[data-act],button[data-app]");
-    // Copy link (src/app/components/linkbar.rs): the outcome is said in its live region.
+    // Copy link (src/components/linkbar.rs): the outcome is said in its live region.
     if (b?.id === "copy-link") {
       const say = (t) => {
         const live = document.getElementById("link-copied");
@@ -87,7 +87,7 @@ if (!self.document) {
   });
   try {
     const { default: init, rl_done } = await import(boot.dataset.js);
-    // The page's worker (this script, above; src/app/worker.rs), started at the first large group:
+    // The page's worker (this script, above; src/worker.rs), started at the first large group:
     // the app posts a job with rlWork and gets the answer through rl_done. A newer job stops
     // the worker still computing an older one (its answer would never be read) and starts a
     // fresh one; a worker that fails answers with an empty list, and the app computes itself.

@@ -97,7 +97,7 @@ fn topic_row(p: &TopicRowProps) -> Html {
     }
 }
 
-/// The topic's id, where the page runs the broker's assignors and one of them is chosen.
+/// The topic's id, when one of the broker's assignors is chosen.
 fn topic_id_field(p: &TopicRowProps) -> Html {
     let Some(id) = &p.id else {
         return Html::default();

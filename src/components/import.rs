@@ -1,4 +1,4 @@
-//! Your own group (issue 18): what `kafka-consumer-groups.sh --describe` printed, pasted and
+//! Your own group: what `kafka-consumer-groups.sh --describe` printed, pasted and
 //! read ([`rebalance_lab_core::import`]), its observed assignment pinned as the baseline; how it compares
 //! with what each assignor computes for the group, with the likely reasons; its lag per
 //! member and, on request, per partition on the grid.
@@ -212,7 +212,7 @@ fn summary(
         let input = s.group_input();
         let mut rows = Vec::new();
         let mut matching = Vec::new();
-        // (the broker's too where the page runs them: --state may name uniform)
+        // (the broker's too: --state may name uniform)
         let kinds = AssignorKind::ALL;
         for kind in kinds {
             match whatif::assign_after(kind, &input, Some(base), s.leader_client) {
@@ -410,7 +410,7 @@ fn lag_overlay(imported: Option<&Imported>) {
     }
 }
 
-/// The picture and the scenario as files (issue 18): the grid as SVG and PNG, the scenario as
+/// The picture and the scenario as files: the grid as SVG and PNG, the scenario as
 /// JSON in the command-line tool's shape, the assignment as a Markdown table, and the
 /// `rebalance-lab assign` command line; file names carry the group id.
 pub fn export_bar(state: &AppState, c: &Rc<Computed>) -> Html {
@@ -479,16 +479,43 @@ pub fn export_bar(state: &AppState, c: &Rc<Computed>) -> Html {
             "<button id=\"export-{k}\" data-export=\"{k}\">{label}</button>"
         ));
     }
-    m.push_str("</p><label for=\"export-command\">The command line that reproduces it</label><textarea id=\"export-command\" readonly rows=\"2\" spellcheck=\"false\">");
-    escape_into(
-        &rebalance_lab_core::export::command::assign_command(&state.scenario),
-        &mut m,
-    );
-    m.push_str("</textarea>");
+    m.push_str("</p>");
     html! {
         <section class="export" id="export" onclick={click}>
             { Html::from_html_unchecked(m.into()) }
+            <CommandLine scenario={state.scenario.clone()} />
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct CommandLineProps {
+    scenario: Rc<rebalance_lab_core::scenario::Scenario>,
+}
+
+/// The `rebalance-lab assign` command line that reproduces the assignment, written only once
+/// asked for: it carries the whole scenario as JSON, megabytes for a group of thousands of
+/// members, which writing into the page at every edit held the page for seconds.
+#[function_component]
+fn CommandLine(p: &CommandLineProps) -> Html {
+    let shown = use_state(|| false);
+    let text = use_memo((p.scenario.clone(), *shown), |(s, shown)| {
+        shown.then(|| rebalance_lab_core::export::command::assign_command(s))
+    });
+    let toggle = {
+        let shown = shown.clone();
+        Callback::from(move |_: MouseEvent| shown.set(!*shown))
+    };
+    html! {
+        <div class="export-command">
+            <button id="export-command-toggle" aria-expanded={shown.to_string()} aria-controls="export-command" onclick={toggle}>
+                { if *shown { "Hide the command line" } else { "The command line that reproduces it" } }
+            </button>
+            if let Some(text) = &*text {
+                <label for="export-command" class="visually-hidden">{ "The command line that reproduces it" }</label>
+                <textarea id="export-command" readonly=true rows="2" spellcheck="false" value={text.clone()} />
+            }
+        </div>
     }
 }
 
@@ -539,9 +566,9 @@ const PLAN_WORK: u64 = 20_000_000;
 /// The largest member count the planner draws.
 const PLAN_CAP: u32 = 1_100;
 
-/// The scale planner (issue 18): partitions per member, largest and smallest, against the
+/// The scale planner: partitions per member, largest and smallest, against the
 /// member count for each assignor the page runs fresh (range and round-robin, and the
-/// broker's where the page runs them), the group's own count marked and where members start
+/// broker's), the group's own count marked and where members start
 /// to sit idle; a point (a column of the chart, or a row of its table) applies its count as
 /// a what-if against the group now. Drawn when asked for: a thousand groups are assigned.
 #[hook]

@@ -61,7 +61,7 @@ impl From<Client> for LeaderClient {
 #[command(
     long_about = "Print the assignment of a scenario as JSON {member: {topic: [partitions]}}, \
 one member per line, every member present.\n\n\
-A scenario file has the shape of an entry in tests/vectors/*.json: a `topics` map of name \
+A scenario file has the shape of an entry in crates/core/tests/vectors/*.json: a `topics` map of name \
 to partition count, optional `partition_racks`, `members` (id, instance_id, rack, topics, \
 owned, generation, or `subscription` as hex) and `assignor`.\n\n\
 For the broker's assignors (uniform, server-range), `owned` is each member's current \

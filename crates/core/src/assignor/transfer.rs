@@ -1,6 +1,6 @@
 //! An [`Assignment`] of range or round-robin as one list of `u32`, the form a Web Worker
 //! hands back to the page (a `Uint32Array`, transferred, not copied): the page computes a
-//! large group's assignments off its main thread (src/app/worker.rs) and reads them back
+//! large group's assignments off its main thread (src/worker.rs) and reads them back
 //! here. Shares shared between topics (one `Rc` for every topic with the same subscribers)
 //! are written once and shared again when read.
 //!

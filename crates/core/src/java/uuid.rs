@@ -102,8 +102,13 @@ fn java_hex(n: i32) -> String {
 }
 
 impl fmt::Display for UuidError {
+    /// Where, Java's reason, and what a topic id looks like.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "character {}: {}", self.position, self.message)
+        write!(
+            f,
+            "character {}: {} (Kafka's Uuid.fromString; a topic id is 22 base64url characters)",
+            self.position, self.message
+        )
     }
 }
 

@@ -1,4 +1,4 @@
-//! The range lesson (issue 17), from the teaching notes: the group, the subscription bytes,
+//! The range lesson, from the teaching notes: the group, the subscription bytes,
 //! the range rule, its skew, the common mistakes, round-robin, and what triggers a
 //! rebalance. Data only: every answer is computed from the step's group.
 

@@ -1,4 +1,4 @@
-//! The scale planner (issue 18): partitions per member, largest and smallest, against the
+//! The scale planner: partitions per member, largest and smallest, against the
 //! member count, for each assignor the page runs, the group growing or shrinking as "members:
 //! N" does ([`super::edit::set_member_count`]: leavers from the end, joiners subscribed as the
 //! last member is).

@@ -288,7 +288,7 @@ pub fn reconciliation(
 }
 
 /// For the broker's assignors, the heartbeats reconciliation from `base` to `after` takes;
-/// None for the client's (only where the page runs the broker's assignors: build.rs).
+/// None for the client's.
 fn heartbeats_of(
     k: AssignorKind,
     base: &Baseline,

@@ -32,11 +32,12 @@
 //!   (itself a link fragment: its `t`, `m` and `p` sections), `xr` renames since the pin
 //!   (`old!new` pairs split by `,`, names percent-encoded), `xj` the group's joins and leaves
 //!   since the members were listed, when a member was removed ([`log`]: who leads depends
-//!   on them); `xi` the topics' ids (`name!id` pairs split by `,`, where the page runs the
-//!   broker's assignors), `xg` an imported group's lag (`topic!lag.lag...` split by `,`, empty
-//!   where not shown, where the page has your own group's page), `xk` what Kafka's tool said
-//!   of an imported group (`[~state]*[~strategy]*line.message,...`, each text escaped, a
-//!   cell empty when not printed: the same page); other keys are kept verbatim.
+//!   on them); `xi` the topics' ids (`name!id` pairs split by `,`, each id in Kafka's
+//!   canonical form), `xg` an imported group's lag (`topic!lag.lag...` split by `,`, empty
+//!   where not shown), `xk` what Kafka's tool said of an imported group
+//!   (`[~state]*[~strategy]*line.message,...`, each text escaped, a cell empty when not
+//!   printed), `xl` the lesson on screen and the learner's progress in it; other keys are
+//!   kept verbatim.
 //!
 //! Names are percent-encoded except `A-Z a-z 0-9 - . _`, so every separator is unambiguous,
 //! a browser never rewrites the fragment, and a link is ASCII. Names are never empty. Every
@@ -113,11 +114,10 @@ pub struct LinkState {
     pub story_step: Option<usize>,
     /// The lesson on screen (its key) and the learner's place and outcomes in it.
     pub lesson: Option<(&'static str, crate::lesson::Progress)>,
-    /// An imported group's lag per partition (`xg`), where the page has your own group's
-    /// page (issue 18).
+    /// An imported group's lag per partition (`xg`).
     pub lag: Option<crate::import::Lag>,
     /// What Kafka's tool said of an imported group (`xk`): its state, its strategy and its
-    /// messages, where the page has your own group's page (issue 18).
+    /// messages.
     pub said: Option<crate::import::Said>,
     /// Hex being typed per member (index) that is not whole bytes yet.
     pub hex_drafts: VecMap<usize, String>,

@@ -312,8 +312,7 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
         }
         extra("k", &v);
     }
-    // The topics' ids (the broker's assignors read them), where the page runs those: a
-    // page without them keeps the part as it came (app state from another build).
+    // The topics' ids (the broker's assignors read them), in Kafka's canonical form.
     if !s.topic_ids.is_empty() {
         let mut ids = String::new();
         for (i, (name, id)) in s.topic_ids.iter().enumerate() {
