@@ -483,6 +483,25 @@ async fn replica_racks_make_range_rack_aware() {
     root.remove();
 }
 
+/// The time of one run of `f` in milliseconds, as the native benchmark times it: warmed for
+/// at least 5 runs and 250 ms (the engine compiles a function lazily and optimises it once it
+/// has run a while), then the median of five means, each over the runs that fill 20 ms (the
+/// browser's clock, not isolated, steps by 0.1 ms).
+fn median_ms(perf: &web_sys::Performance, mut f: impl FnMut()) -> f64 {
+    let mut runs = |least: u32, ms: f64| {
+        let (t0, mut n) = (perf.now(), 0);
+        while n < least || perf.now() - t0 < ms {
+            f();
+            n += 1;
+        }
+        (perf.now() - t0) / f64::from(n)
+    };
+    runs(5, 250.0);
+    let mut times: Vec<f64> = (0..5).map(|_| runs(1, 20.0)).collect();
+    times.sort_by(|a, b| a.total_cmp(b));
+    times[2]
+}
+
 /// The page's speed cases ([`rebalance_lab_core::assignor::speed_cases`]: every assignor on
 /// Kafka's benchmark group, fresh and after one member leaves) timed in WebAssembly as the
 /// native benchmark times them; the test command prints the two side by side. Not a timed
@@ -492,26 +511,10 @@ fn bench_speed_cases_in_wasm() {
     use rebalance_lab_core::assignor::{speed_cases, try_assign};
     let perf = web_sys::window().unwrap().performance().unwrap();
     for (kind, label, input) in speed_cases().unwrap() {
-        // At least `least` runs and `ms` milliseconds: the mean time of a run.
-        let runs = |least: u32, ms: f64| {
-            let (t0, mut n) = (perf.now(), 0);
-            while n < least || perf.now() - t0 < ms {
-                assert!(!try_assign(kind, &input).unwrap().totals.is_empty());
-                n += 1;
-            }
-            (perf.now() - t0) / f64::from(n)
-        };
-        // (warmed first: the engine compiles a function lazily and optimises it once it has
-        // run a while; then each time the mean of the runs that fill 20 ms, as the browser's
-        // clock steps by 0.1 ms)
-        runs(5, 250.0);
-        let mut times: Vec<f64> = (0..5).map(|_| runs(1, 20.0)).collect();
-        times.sort_by(|a, b| a.total_cmp(b));
-        console_log!(
-            "SPEED wasm {} {label}: median {:.3} ms",
-            kind.name(),
-            times[2]
-        );
+        let ms = median_ms(&perf, || {
+            assert!(!try_assign(kind, &input).unwrap().totals.is_empty());
+        });
+        console_log!("SPEED wasm {} {label}: median {ms:.3} ms", kind.name());
     }
 }
 
@@ -544,23 +547,9 @@ fn bench_assignors_in_wasm() {
         for kind in AssignorKind::CLIENT {
             let leaves = one_leaves(&input, kind).unwrap();
             for (label, input) in [("fresh", &input), ("one-leaves", &leaves)] {
-                // At least `least` runs and `ms` milliseconds: the mean time of a run.
-                let runs = |least: u32, ms: f64| {
-                    let (t0, mut n) = (perf.now(), 0);
-                    while n < least || perf.now() - t0 < ms {
-                        assert!(!try_assign(kind, input).unwrap().totals.is_empty());
-                        n += 1;
-                    }
-                    (perf.now() - t0) / f64::from(n)
-                };
-                // (warmed first, at least 5 runs and 250 ms, as the native and Java figures
-                // are: the engine compiles a function lazily and optimises it once it has run
-                // a while, so the first runs of this test run alone timed the compiler)
-                runs(5, 250.0);
-                // (each time the mean of the runs that fill 20 ms: the browser's clock, not
-                // isolated, steps by 0.1 ms, as long as range's whole run)
-                let mut times: Vec<f64> = (0..5).map(|_| runs(1, 20.0)).collect();
-                times.sort_by(|a, b| a.total_cmp(b));
+                let ms = median_ms(&perf, || {
+                    assert!(!try_assign(kind, input).unwrap().totals.is_empty());
+                });
                 console_log!(
                     "BENCH wasm {} {label}, {members} members x {} partitions{}: median {:.3} ms",
                     kind.name(),
@@ -570,7 +559,7 @@ fn bench_assignors_in_wasm() {
                     } else {
                         ""
                     },
-                    times[times.len() / 2]
+                    ms
                 );
             }
         }
