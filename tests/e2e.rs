@@ -2216,10 +2216,9 @@ async fn grid_is_the_core_s_answer(c: &Client) -> Option<usize> {
     (shown >= 1_000 && same).then_some(s.members.len())
 }
 
-/// Issue 16 at Kafka's largest benchmark size in the built app: 10,000 members x 500,000
-/// partitions (50 topics of 10,000), member ids zero-padded so that string and numeric order
-/// agree (nothing for the explanation's numeric-order check to find: it compared every pair
-/// of 10,000 members, 1.5 s natively, before stop 34). Prints a BENCH line: the longest
+/// Kafka's largest benchmark size in the built app: 10,000 members x 500,000 partitions (50
+/// topics of 10,000), member ids zero-padded so that string and numeric order agree (nothing
+/// for the explanation's numeric-order check to find). Prints a BENCH line: the longest
 /// main-thread task (the buffered Long Tasks API, so the page's own start counts) while the
 /// link opens, while a member is added and while the assignor is switched; checks that the
 /// grid shows the core's answer after each.

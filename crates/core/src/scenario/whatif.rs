@@ -434,12 +434,10 @@ pub fn with_previous(input: &GroupInput, base: &Baseline) -> GroupInput {
 /// (Java's general algorithm, slower than the one for equal subscriptions). The page runs
 /// them on its main thread; an edit with a pinned what-if runs them up to seven times (the
 /// scenario's own, with its follow-up round; sticky and cooperative-sticky before and after
-/// the change, and cooperative-sticky's follow-up). At the bound one run takes 3 to 14 ms
-/// with equal subscriptions and 7 to 31 ms with half the topics each at 1,000 members, 13 to
-/// 44 ms at 100 members on half of 100 topics of 1,000, in the page's build (`tests/web.rs`,
-/// bench_assignors_in_wasm). A large group's what-if runs one assignment per task after the
-/// repaint (`app::Computed::work`), so an edit there holds the main thread 174 to 298 ms at
-/// most (bench_the_longest_task_of_an_edit_at_the_sticky_bound; README).
+/// the change, and cooperative-sticky's follow-up). A large group's what-if runs one
+/// assignment per task after the repaint (the app's `Computed::work`), so an edit at the
+/// bound holds the main thread 60 to 140 ms at most in this build (`tests/web.rs`,
+/// bench_the_longest_task_of_an_edit_at_the_sticky_bound; docs/performance.md).
 pub const STICKY_PAIRS: u64 = 10_000_000;
 
 /// Why the page does not run `kind` (a sticky assignor) on `input`, if it is above the bound.
