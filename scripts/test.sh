@@ -35,8 +35,15 @@ step() {
 }
 
 offline() {
-  # Prove nothing is fetched: cut the network when this machine allows it.
-  if unshare -n true 2>/dev/null; then unshare -n "$@"; else "$@"; fi
+  # Prove nothing is fetched: cut the network when this machine allows it (as root, or in a
+  # user namespace otherwise), and say which.
+  if unshare -n true 2>/dev/null; then
+    echo "(network cut)"; unshare -n "$@"
+  elif unshare -rn true 2>/dev/null; then
+    echo "(network cut, in a user namespace)"; unshare -rn "$@"
+  else
+    echo "(network not cut: this machine allows no namespace; trunk and cargo run --offline)"; "$@"
+  fi
 }
 
 sizes() {

@@ -1440,8 +1440,7 @@ async fn cooperative_sticky_revokes_then_hands_over() {
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs dist/, chromedriver and axe-core: run by scripts/test.sh"]
 async fn axe_finds_nothing_serious() {
-    let axe = std::fs::read_to_string(std::env::var("AXE").expect("AXE: the path of axe.min.js"))
-        .expect("axe.min.js");
+    let axe = axe_script();
     let (_d, c, base) = session().await;
     axe_states(&c, &base, &axe, "light").await;
     finish(c).await;
@@ -1926,10 +1925,15 @@ async fn appears(c: &Client, what: &str, css: &str) {
     until(what, || async { c.find(Locator::Css(css)).await.ok() }).await;
 }
 
-/// axe-core's serious and critical findings on the page as it is (none expected), when
-/// `AXE` names axe.min.js.
-async fn page_axe(c: &Client, axe: Option<&str>, state: &str) {
-    let Some(axe) = axe else { return };
+/// axe-core's script: the file `AXE` names (scripts/bootstrap.sh sets it; a test that checks
+/// a page with axe fails without it rather than passing unchecked).
+fn axe_script() -> String {
+    let path = std::env::var("AXE").expect("AXE: the path of axe.min.js (scripts/bootstrap.sh)");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// axe-core's serious and critical findings on the page as it is: none.
+async fn page_axe(c: &Client, axe: &str, state: &str) {
     let found = c
         .execute_async(
             &format!(
@@ -1990,9 +1994,7 @@ async fn hidden_state(c: &Client) -> (Value, Value, Value) {
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
 async fn lesson_the_range_lesson_from_start_to_end_and_back() {
-    let axe = std::env::var("AXE")
-        .ok()
-        .and_then(|p| std::fs::read_to_string(p).ok());
+    let axe = axe_script();
     let (_d, c, base) = session().await;
     open(&c, &base).await;
     click(&c, Locator::Id("lesson-open")).await;
@@ -2001,7 +2003,7 @@ async fn lesson_the_range_lesson_from_start_to_end_and_back() {
     let (predict, totals, _) = hidden_state(&c).await;
     assert_eq!(predict, json!("choice"));
     assert_eq!(totals, json!("hidden"));
-    page_axe(&c, axe.as_deref(), "the lesson, a step that asks").await;
+    page_axe(&c, &axe, "the lesson, a step that asks").await;
     // Check with nothing picked: asked again, nothing recorded.
     click(&c, Locator::Id("lesson-check")).await;
     appears(&c, "the refusal", "#lesson-refused").await;
@@ -2120,7 +2122,7 @@ async fn lesson_the_range_lesson_from_start_to_end_and_back() {
     assert!(lesson_text(&c, "lesson-progress")
         .await
         .contains("2 right, 1 wrong"));
-    page_axe(&c, axe.as_deref(), "the lesson, a step that tells").await;
+    page_axe(&c, &axe, "the lesson, a step that tells").await;
     // Two steps back, then the link reloaded: the same step, the same outcomes.
     click(&c, Locator::Id("lesson-back")).await;
     on_step(&c, 16).await;
@@ -2451,9 +2453,7 @@ async fn broker_the_consumer_protocol_in_the_page() {
     use rebalance_lab_core::scenario::link::{to_fragment, LinkState};
     use rebalance_lab_core::scenario::whatif::{reconciliation, with_previous};
     use rebalance_lab_core::scenario::{Member, Scenario, Topic};
-    let axe = std::env::var("AXE")
-        .ok()
-        .and_then(|p| std::fs::read_to_string(p).ok());
+    let axe = axe_script();
     let mut s = Scenario::default();
     for (name, n) in [("orders", 8), ("payments", 3), ("audit", 2)] {
         s.topics.push(Topic {
@@ -2644,7 +2644,7 @@ async fn broker_the_consumer_protocol_in_the_page() {
         .await,
         Some(heartbeats.to_string())
     );
-    page_axe(&c, axe.as_deref(), "the broker's reconciliation").await;
+    page_axe(&c, &axe, "the broker's reconciliation").await;
     // server-range: the core's answer, the classic range's arithmetic
     choose(&c, "#assignor", "server-range").await;
     let st = until("server-range", || async {
@@ -2704,9 +2704,7 @@ async fn downloaded(c: &Client, ext: &str) -> Value {
 async fn import_paste_plan_and_export() {
     use rebalance_lab_core::assignor::{range, round_robin, AssignorKind};
     use rebalance_lab_core::scenario::planner::{seed_for, with_members};
-    let axe = std::env::var("AXE")
-        .ok()
-        .and_then(|p| std::fs::read_to_string(p).ok());
+    let axe = axe_script();
     let text = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("crates/core/tests/fixtures/kafka-consumer-groups/3.x-all-views.txt"),
@@ -2790,7 +2788,7 @@ async fn import_paste_plan_and_export() {
         Some("10".into())
     );
     assert!(c.find(Locator::Css("#grid[data-lag-on]")).await.is_ok());
-    page_axe(&c, axe.as_deref(), "an imported group with its lag").await;
+    page_axe(&c, &axe, "an imported group with its lag").await;
     // hidden again: no cell keeps a mark
     click(&c, Locator::Id("lag-toggle")).await;
     until("the lag hidden", || async {

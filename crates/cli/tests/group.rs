@@ -1,5 +1,5 @@
-//! The classic group (tests/vectors/classic-group.json, computed with Java 17 running Kafka's
-//! ClassicGroup method bodies) and real librdkafka leaders (tests/vectors/librdkafka.json),
+//! The classic group (crates/core/tests/vectors/classic-group.json, computed with Java 17 running Kafka's
+//! ClassicGroup method bodies) and real librdkafka leaders (crates/core/tests/vectors/librdkafka.json),
 //! through the library and through the binary.
 #![cfg(not(target_arch = "wasm32"))]
 
@@ -344,7 +344,7 @@ fn static_members_in_librdkafka_order() {
     assert_eq!(ids(&rdk.order), ["a", "c", "b"]);
 }
 
-/// Every group id whose `String.hashCode` was recorded from Java 17 (tests/vectors/java.json:
+/// Every group id whose `String.hashCode` was recorded from Java 17 (crates/core/tests/vectors/java.json:
 /// NUL, a surrogate pair, `Integer.MIN_VALUE`, ...) through `coordinator -`, as a JSON file
 /// would carry it: the binary answers Java's hash and `Utils.abs(hash) % 50`.
 #[test]

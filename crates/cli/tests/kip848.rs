@@ -1,5 +1,5 @@
 //! The broker's KIP-848 assignors (uniform, server-range) against every entry of
-//! tests/vectors/kip848-*.json (computed by Kafka's own classes, fed as the group
+//! crates/core/tests/vectors/kip848-*.json (computed by Kafka's own classes, fed as the group
 //! coordinator feeds them), through the library and through the binary; and the Java
 //! `HashMap`/`HashSet` orders those answers rest on, against the orders recorded with them.
 

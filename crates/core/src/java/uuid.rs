@@ -179,7 +179,8 @@ impl Uuid {
     /// Why Kafka never gives this id to a topic, if it doesn't: the group coordinator's
     /// `TopicMetadata` refuses `Uuid.ZERO_UUID` ("Topic id cannot be ZERO_UUID."), and
     /// `Uuid.randomUuid`, which the controller names topics with, never returns a reserved id
-    /// (`Uuid.RESERVED`: `ZERO_UUID` and `METADATA_TOPIC_ID`, the KRaft metadata log's).
+    /// (`Uuid.RESERVED`: `ZERO_UUID` and `METADATA_TOPIC_ID`, the KRaft metadata log's). (Nor
+    /// one whose text starts with `-`; but Java takes such an id, and so does this tool.)
     pub fn reserved_for_topics(self) -> Option<&'static str> {
         if self == Uuid::ZERO {
             Some(

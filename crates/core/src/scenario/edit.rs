@@ -109,7 +109,9 @@ pub fn rename_topic(s: &mut Scenario, index: usize, name: &str) -> Result<(), St
     Ok(())
 }
 
-/// Sets a topic's id (Kafka's `Uuid` text, 22 base64url characters) from typed text; empty
+/// Sets a topic's id from typed text, taken exactly where Kafka's `Uuid.fromString` takes it
+/// ([`crate::java::Uuid::parse`]; spaces around the text in the box are tidied away first) and
+/// kept in Kafka's canonical form; a reserved id is refused as the broker refuses it. Empty
 /// text gives the topic back its derived id ([`crate::assignor::derived_topic_id`]). Two
 /// topics never share an id.
 pub fn set_topic_id(s: &mut Scenario, index: usize, text: &str) -> Result<(), String> {

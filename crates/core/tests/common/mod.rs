@@ -1,6 +1,6 @@
-//! What the vector tests share: loading a file of tests/vectors, reading `expected` and
-//! `alternatives` as sets, and checking one sticky or KIP-848 case against our library
-//! (tests/vectors.rs, tests/kip848.rs, tests/oracle.rs).
+//! What the vector tests share: loading a file of crates/core/tests/vectors, reading
+//! `expected` and `alternatives` as sets, and checking one sticky or KIP-848 case against our
+//! library (crates/cli/tests/vectors.rs and kip848.rs, crates/core/tests/oracle.rs).
 
 // Each test crate uses its own part of this module.
 #![allow(dead_code)]

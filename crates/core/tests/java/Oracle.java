@@ -17,8 +17,11 @@
 //   member's target assignment (`HashMap<Uuid, Set<Integer>>` filled in topic name order,
 //   each set a `new HashSet`),
 //   the inverted target assignment, and the subscription metadata of subscribed topics.
-// Every case comes from one java.util.Random seeded per assignor: rerunning writes the same
-// files.
+// - KIP-848 topic ids: the file's text, about two in three spelled as Kafka writes no id but
+//   reads one (the last character's unused bits set, or "==" added), parsed by Kafka's own
+//   `Uuid.fromString` into the id the assignor gets.
+// Every case comes from one java.util.Random seeded per assignor (the ids' spellings from a
+// second one): rerunning writes the same files.
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.GroupSubscription;
 import org.apache.kafka.clients.consumer.ConsumerPartitionAssignor.Subscription;
@@ -89,7 +92,28 @@ public class Oracle {
         LinkedHashMap<String, Integer> topics = new LinkedHashMap<>();
         LinkedHashMap<String, List<List<String>>> partitionRacks = new LinkedHashMap<>();
         LinkedHashMap<String, Uuid> topicIds = new LinkedHashMap<>();
+        /** Each topic id as the case's file spells it, which Kafka's `Uuid.fromString` reads. */
+        LinkedHashMap<String, String> topicIdTexts = new LinkedHashMap<>();
         List<Member> members = new ArrayList<>();
+    }
+
+    static final String BASE64_URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+    /**
+     * The id as Kafka writes it, or, one time in three each, with the last character's unused
+     * low bits set or padded with "==": texts `Uuid.fromString` reads as the same id. Drawn from
+     * `spell`, apart from the case's own random stream, so the cases are the same either way.
+     */
+    static String spelled(Uuid id, Random spell) {
+        String text = id.toString();
+        switch (spell.nextInt(3)) {
+            case 0: {
+                int last = BASE64_URL.indexOf(text.charAt(21)) | (1 + spell.nextInt(15));
+                return text.substring(0, 21) + BASE64_URL.charAt(last);
+            }
+            case 1: return text + "==";
+            default: return text;
+        }
     }
 
     // ---- generation ----------------------------------------------------------------------
@@ -100,6 +124,9 @@ public class Oracle {
     static final String[] ODD_MEMBERS = {"Aa", "BB", "c10", "c2", "consumer-1", "consumer-11",
         "\u00e9", "\u20ac", "\ud83d\ude00", "\ue000", "z", "A", "m-9f2c"};
     static final String[] RACKS = {"r0", "r1", "r2"};
+
+    /** Where the ids' spellings are drawn from (reset for each assignor's batch). */
+    static Random SPELL = new Random(0);
 
     static <T> T pick(Random r, T[] xs) {
         return xs[r.nextInt(xs.length)];
@@ -115,7 +142,14 @@ public class Oracle {
             // Mostly present; a count of 0 is a topic absent from the metadata.
             int n = r.nextInt(8) == 0 ? 0 : 1 + r.nextInt(r.nextBoolean() ? 4 : 12);
             c.topics.put(t, n);
-            c.topicIds.put(t, new Uuid(r.nextLong(), r.nextLong()));
+            Uuid id = new Uuid(r.nextLong(), r.nextLong());
+            if (broker) {
+                // the id the broker's assignors get is the one Kafka reads from the text
+                String text = spelled(id, SPELL);
+                id = Uuid.fromString(text);
+                c.topicIdTexts.put(t, text);
+            }
+            c.topicIds.put(t, id);
         }
         // Sometimes someone subscribes to a name the metadata never heard of.
         List<String> subscribable = new ArrayList<>(names);
@@ -434,8 +468,8 @@ public class Oracle {
         if (broker) {
             b.append(",\"topic_ids\":{");
             i = 0;
-            for (Map.Entry<String, Uuid> t : c.topicIds.entrySet()) {
-                b.append(i++ > 0 ? "," : "").append(q(t.getKey())).append(':').append(q(t.getValue().toString()));
+            for (Map.Entry<String, String> t : c.topicIdTexts.entrySet()) {
+                b.append(i++ > 0 ? "," : "").append(q(t.getKey())).append(':').append(q(t.getValue()));
             }
             b.append('}');
         }
@@ -489,6 +523,7 @@ public class Oracle {
             String kind = kinds[k][0];
             boolean broker = k >= 2;
             Random r = new Random(seed + k);
+            SPELL = new Random(~(seed + k));
             List<String> cases = new ArrayList<>();
             int thrown = 0;
             for (int n = 0; n < count; n++) {
