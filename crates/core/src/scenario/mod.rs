@@ -343,11 +343,6 @@ impl Scenario {
                     at: format!("topic_ids[\"{name}\"]"),
                     message,
                 });
-            } else if !self.topics.iter().any(|t| &t.name == name) {
-                out.push(Problem {
-                    at: format!("topic_ids[\"{name}\"]"),
-                    message: format!("\"{name}\" is not one of the topics"),
-                });
             }
         }
         if let Some((a, b, id)) = self.topic_id_clash() {
