@@ -2679,6 +2679,171 @@ async fn broker_the_consumer_protocol_in_the_page() {
     finish(c).await;
 }
 
+/// The consumer protocol has no vote, no leader and no JoinGroup round: switching to it, the
+/// group panel says what the coordinator does instead (and the classic vote comes back with
+/// the classic protocol); the topic ids the broker's assignors read are labelled.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn switching_to_the_consumer_protocol_drops_the_vote_and_labels_the_topic_ids() {
+    let (_d, c, base) = session().await;
+    open(
+        &c,
+        &format!("{base}#v1;a=r;t=orders*6,payments*3;m=consumer-a***D,consumer-b***D"),
+    )
+    .await;
+    assert!(c
+        .find(Locator::Css("#group [data-vote-member]"))
+        .await
+        .is_ok());
+    choose(&c, "#protocol", "uniform").await;
+    let said = until("the consumer protocol's group", || async {
+        text_of(
+            &c,
+            "#group[data-protocol='consumer'] #consumer-protocol-group",
+        )
+        .await
+    })
+    .await;
+    assert!(
+        said.contains("no vote, no leader")
+            && said.contains("ConsumerGroupHeartbeat")
+            && said.contains("group.remote.assignor=uniform"),
+        "{said}"
+    );
+    for gone in [
+        "#group .votes",
+        "#group [data-assignor-source]",
+        "#leader-client",
+        "#group .round",
+    ] {
+        assert!(
+            c.find(Locator::Css(gone)).await.is_err(),
+            "{gone} is still shown"
+        );
+    }
+    // the coordinator is the same in both protocols
+    assert!(c
+        .find(Locator::Css("#group .coordinator-wrap"))
+        .await
+        .is_ok());
+    // each topic id box has a label on screen
+    let labels = c
+        .execute(
+            r#"return [...document.querySelectorAll('input.topic-id')].map(i => {
+                 const l = document.querySelector(`label[for="${i.id}"]`);
+                 return l ? [l.textContent, l.getBoundingClientRect().height > 0] : null; });"#,
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(labels, json!([["topic id", true], ["topic id", true]]));
+    choose(&c, "#protocol", "range").await;
+    until("the classic vote again", || async {
+        c.find(Locator::Css("#group [data-vote-member]"))
+            .await
+            .ok()
+            .map(|_| ())
+    })
+    .await;
+    no_panic(&c).await;
+    finish(c).await;
+}
+
+/// Under the consumer protocol, a member of a pinned group leaves: the reconciliation says
+/// what a cooperative rebalance of the same change would stop, the leaver's partitions
+/// included (nobody consumes them until the rebalance hands them over), as the what-if's
+/// cooperative line counts them; and its table breaks no word to squeeze a column.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn removing_a_member_under_the_consumer_protocol_says_what_stops() {
+    use rebalance_lab_core::scenario::link::{to_fragment, LinkState};
+    use rebalance_lab_core::scenario::whatif::compare_assignors;
+    use rebalance_lab_core::scenario::{Member, Scenario, Topic};
+    let mut s = Scenario::default();
+    for (name, n) in [("orders", 24), ("payments", 12), ("audit", 5)] {
+        s.topics.push(Topic {
+            name: name.into(),
+            partitions: n,
+        });
+    }
+    for i in 1..=11 {
+        let id = format!(
+            "consumer-my-group-{i}-{:08x}-7fca-4172-9add-afba9b3d9816",
+            i * 7919
+        );
+        s.members
+            .push(Member::new(&id, &["orders", "payments", "audit"]));
+    }
+    s.assignor = rebalance_lab_core::assignor::AssignorKind::Uniform;
+    let link = to_fragment(&LinkState {
+        scenario: s.clone(),
+        ..Default::default()
+    });
+    let (_d, c, base) = session().await;
+    c.set_window_size(1400, 1000).await.unwrap();
+    open(&c, &format!("{base}#{link}")).await;
+    click(&c, Locator::Id("pin")).await;
+    let gone = s.members[0].id.clone();
+    click(
+        &c,
+        Locator::Css(&format!(
+            ".remove-member[aria-label='Remove member {gone}']"
+        )),
+    )
+    .await;
+    let said = until("the reconciliation", || async {
+        let t = text_of(&c, "#reconcile p").await?;
+        t.contains("cooperative").then_some(t)
+    })
+    .await;
+    let mut now = s.clone();
+    now.members.remove(0);
+    let coop = &compare_assignors(
+        &s,
+        &[],
+        &now,
+        &[rebalance_lab_core::assignor::AssignorKind::CooperativeSticky],
+    )[0];
+    assert!(coop.paused > 0 && coop.paused == coop.moved, "{coop:?}");
+    assert!(
+        said.contains(&format!("stops the {} that move", coop.paused)),
+        "{said}"
+    );
+    until("the what-if's cooperative line", || async {
+        let p = attr_of(
+            &c,
+            "#assignor-changes tr[data-assignor='cooperative-sticky']",
+            "data-paused",
+        )
+        .await?;
+        (p == coop.paused.to_string()).then_some(())
+    })
+    .await;
+    // every word of the table on one line (a word split over two lines has two boxes)
+    let broken = c
+        .execute(
+            r#"const out = [];
+               for (const cell of document.querySelectorAll('#reconcile-table td, #reconcile-table thead th')) {
+                 const walk = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+                 for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+                   // (a word ends at a space or after an en dash, where a line may break)
+                   for (const m of n.textContent.matchAll(/[^\s\u2013]+\u2013?/g)) {
+                     const r = document.createRange();
+                     r.setStart(n, m.index); r.setEnd(n, m.index + m[0].length);
+                     if (r.getClientRects().length > 1) out.push(m[0]);
+                   }
+                 }
+               }
+               return out;"#,
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(broken, json!([]), "words broken across lines");
+    no_panic(&c).await;
+    finish(c).await;
+}
+
 /// The last file the page handed to the browser (web/boot.js keeps it for these tests),
 /// once it is `ext`'s.
 async fn downloaded(c: &Client, ext: &str) -> Value {

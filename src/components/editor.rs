@@ -110,6 +110,7 @@ fn topic_id_field(p: &TopicRowProps) -> Html {
     let field = format!("topic-{i}-id");
     html! {
         <>
+            <label class="topic-id-label" for={field.clone()}>{ "topic id" }</label>
             <input class="topic-id" id={field.clone()} aria-label={format!("Topic id of {}", p.topic.name)} value={id.clone()} oninput={set}
                 spellcheck="false" title="Kafka's topic id (a Uuid, 22 base64url characters): the broker's assignors order topics by it. Empty: an id derived from the name." />
             { refusal_html(&field, &p.refusal) }

@@ -277,6 +277,52 @@ fn vote_of(s: &Rc<Scenario>) -> Rc<rebalance_lab_core::group::ProtocolSelection>
 }
 
 #[inline(never)]
+/// The group's id and the offsets topic's partition count (which choose the coordinator),
+/// with a refusal of either.
+fn group_fields(p: &Props) -> Html {
+    let (s, d) = (&p.scenario, &p.dispatch);
+    let set_id = d.reform(|e: InputEvent| Action::SetGroupId(input_of(&e)));
+    let set_n = d.reform(|e: InputEvent| Action::SetOffsetsPartitions(input_of(&e)));
+    let refusal = match &p.refusal {
+        Some((f, m)) if f == "offsets-partitions" || f.ends_with("-protocols") => {
+            html! { <div class="refusal" role="alert" data-field={f.clone()}>{ m.clone() }</div> }
+        }
+        _ => html! {},
+    };
+    html! {
+        <>
+            <p class="group-fields">
+                <label>{ "group.id " }<input id="group-id" value={s.group_id_or_default().to_string()} oninput={set_id} /></label>
+                <label>{ " offsets.topic.num.partitions " }<input id="offsets-partitions" type="number" min="1"
+                    value={s.offsets_partitions.to_string()} oninput={set_n} /></label>
+            </p>
+            { refusal }
+        </>
+    }
+}
+
+/// The group under the consumer protocol (KIP-848): the same coordinator, and none of the
+/// classic group's vote, leader or JoinGroup/SyncGroup round, which that protocol does not
+/// have.
+fn consumer_protocol_panel(p: &Props, coord: &rebalance_lab_core::group::Coordinator) -> Html {
+    let assignor = match p.scenario.assignor {
+        AssignorKind::ServerRange => "range",
+        _ => "uniform",
+    };
+    html! {
+        <section class="panel group" id="group" data-protocol="consumer">
+            { Html::from_html_unchecked(AttrValue::Static("<h2>The group</h2>")) }
+            { group_fields(p) }
+            { crate::components::markup("coordinator-wrap", markup::coordinator(coord)) }
+            <p id="consumer-protocol-group">
+                { "Under the consumer protocol (group.protocol=consumer, KIP-848) there is no vote, no leader and no JoinGroup or SyncGroup round: each member sends ConsumerGroupHeartbeat to this coordinator, which computes every member's target assignment itself with the group's server-side assignor (group.remote.assignor=" }
+                { assignor }
+                { ") and hands it out heartbeat by heartbeat, as the reconciliation shows once a group is pinned and changed. The members' partition.assignment.strategy plays no part." }
+            </p>
+        </section>
+    }
+}
+
 fn group_panel(
     p: &Props,
     step: &UseStateHandle<usize>,
@@ -287,6 +333,9 @@ fn group_panel(
     let d = &p.dispatch;
     let shown = crate::components::members_shown(**all, s.members.len());
     let coord = s.coordinator();
+    if s.assignor.is_broker() {
+        return consumer_protocol_panel(p, &coord);
+    }
     let vote = &*vote_of(s);
     let accepted = vote.accepted_ids();
     let refused: Vec<&str> = vote.refused.iter().map(|r| r.id.as_str()).collect();
@@ -321,8 +370,6 @@ fn group_panel(
     let rev = revocations(&members);
     let k = (**step).min(steps.len() - 1);
 
-    let set_id = d.reform(|e: InputEvent| Action::SetGroupId(input_of(&e)));
-    let set_n = d.reform(|e: InputEvent| Action::SetOffsetsPartitions(input_of(&e)));
     let set_client = d.reform(|e: Event| {
         Action::SetLeaderClient(if value_of(&e) == "librdkafka" {
             LeaderClient::Librdkafka
@@ -350,12 +397,6 @@ fn group_panel(
             }
         })
     };
-    let refusal = match &p.refusal {
-        Some((f, m)) if f == "offsets-partitions" || f.ends_with("-protocols") => {
-            html! { <div class="refusal" role="alert" data-field={f.clone()}>{ m.clone() }</div> }
-        }
-        _ => html! {},
-    };
     let source = if s.assignor_by_vote {
         // (a protocol no client assignor of this page answers to, a custom one say, keeps it)
         let text = match voted {
@@ -380,12 +421,7 @@ fn group_panel(
     html! {
         <section class="panel group" id="group" onclick={act}>
             { Html::from_html_unchecked(AttrValue::Static("<h2>The group</h2>")) }
-            <p class="group-fields">
-                <label>{ "group.id " }<input id="group-id" value={s.group_id_or_default().to_string()} oninput={set_id} /></label>
-                <label>{ " offsets.topic.num.partitions " }<input id="offsets-partitions" type="number" min="1"
-                    value={s.offsets_partitions.to_string()} oninput={set_n} /></label>
-            </p>
-            { refusal }
+            { group_fields(p) }
             { crate::components::markup("coordinator-wrap", markup::coordinator(&coord)) }
             <table class="votes">
                 <tr><th>{ "member (joins in list order)" }</th><th>{ "partition.assignment.strategy" }</th><th>{ "vote" }</th></tr>

@@ -119,6 +119,9 @@ impl Baseline {
 pub struct Diff {
     /// Partitions owned in both whose owner changed.
     pub moved: u32,
+    /// Of those, the ones whose baseline owner has left the group: nobody consumes them from
+    /// its leaving until their new owner gets them.
+    pub moved_from_left: u32,
     /// Partitions owned now that nobody owned in the baseline (new partitions or topics).
     pub newly_assigned: u32,
     /// Partitions owned in the baseline that nobody owns now.
@@ -141,6 +144,8 @@ pub struct Diff {
 pub fn diff(baseline: &Baseline, input: &GroupInput, current: &Assignment) -> Diff {
     let mut d = Diff::default();
     let id = |o: u32| input.members[o as usize].id.as_str();
+    let present: std::collections::HashSet<&str> =
+        input.members.iter().map(|m| m.id.as_str()).collect();
     // Counted by member index: gained by a current member, lost by a baseline member.
     let mut gained = vec![0u32; input.members.len()];
     let mut lost = vec![0u32; baseline.members.len()];
@@ -169,6 +174,7 @@ pub fn diff(baseline: &Baseline, input: &GroupInput, current: &Assignment) -> Di
             match (was, now) {
                 (Some((b, bid)), Some(n)) if bid != id(n) => {
                     d.moved += 1;
+                    d.moved_from_left += u32::from(!present.contains(bid));
                     cells[p] = true;
                     gained[n as usize] += 1;
                     lost[b] += 1;
@@ -317,8 +323,9 @@ pub struct AssignorChange {
     pub moved: u32,
     /// Partitions that stop being consumed during the rebalance: with an eager assignor
     /// every member gives up everything it owned until the new assignment arrives; with
-    /// cooperative-sticky only the partitions that move, revoked in a first rebalance and
-    /// handed over in a second.
+    /// cooperative-sticky only the partitions that move: those a member keeps revoked in a
+    /// first rebalance and handed over in a second, and those of members that left, which
+    /// nobody consumes until the rebalance hands them over.
     pub paused: u32,
     /// Rebalances the change takes (2 for cooperative-sticky when something moves); for the
     /// broker's assignors, which never rebalance, the heartbeats until the group is stable
@@ -614,7 +621,7 @@ pub fn change_after(before: Before, now: &Scenario) -> AssignorChange {
         after: after.max_min(),
         moved: d.moved,
         paused: if k == AssignorKind::CooperativeSticky {
-            round1.withheld.len() as u32
+            round1.withheld.len() as u32 + d.moved_from_left
         } else if heartbeats.is_some() {
             d.moved
         } else {
@@ -1096,6 +1103,26 @@ mod tests {
             let c = compare_assignors(prev, &step.renames, &step.scenario, &[AssignorKind::Range]);
             assert_eq!(c[0].moved, d.moved, "step {k}");
         }
+    }
+
+    /// A member leaving: cooperative-sticky revokes nothing from those who stay, but the
+    /// leaver's partitions stop being consumed until the rebalance hands them over, so they
+    /// are what it pauses (and range pauses everything it owned).
+    #[test]
+    fn a_member_leaving_pauses_its_partitions_under_cooperative_sticky() {
+        let before = super::super::presets::preset("seven-three").unwrap();
+        let mut after = before.clone();
+        let gone = after.members.remove(0);
+        let c = compare_assignors(&before, &[], &after, &AssignorKind::CLIENT);
+        let (range, coop) = (&c[0], &c[3]);
+        assert!(c.iter().all(|x| x.error.is_none()), "{c:?}");
+        let was = before.assign(AssignorKind::CooperativeSticky).unwrap();
+        let i = was.0.members.iter().position(|m| m.id == gone.id).unwrap();
+        let owned = was.1.totals[i];
+        assert!(owned > 0);
+        assert_eq!(coop.paused, coop.moved, "{c:?}");
+        assert!(coop.paused >= owned, "{c:?}");
+        assert_eq!(range.paused, 7, "{c:?}");
     }
 
     /// Scaling out by one: range pauses every partition, cooperative-sticky only what moves,
