@@ -456,6 +456,15 @@ pub fn app() -> Html {
             }
         })
     };
+    // The bytes panel opens below the result: brought into view when a member's bytes are
+    // opened, so that the click visibly does something.
+    use_effect_with(state.bytes_member_index(), |open| {
+        if open.is_some() {
+            if let Some(panel) = gloo::utils::document().get_element_by_id("bytes-panel") {
+                panel.scroll_into_view();
+            }
+        }
+    });
     let bytes_panel = state.bytes_member_index().and_then(|i| {
         let member = state.scenario.members.get(i)?.clone();
         let draft = state.hex_drafts.get(&member.id).cloned();
@@ -500,6 +509,7 @@ pub fn app() -> Html {
     });
     let editor = components::editor::use_editor(&components::editor::Props {
         scenario: state.scenario.clone(),
+        bytes_open: state.bytes_member_index(),
         refusal: state.refusal.clone(),
         dispatch: dispatch.clone(),
     });

@@ -2844,6 +2844,92 @@ async fn removing_a_member_under_the_consumer_protocol_says_what_stops() {
     finish(c).await;
 }
 
+/// A member's Bytes button opens its subscription bytes where the person sees them (the panel
+/// is brought into view), shows itself pressed, says in plain words what the bytes are, and
+/// closes them when pressed again.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn opening_a_member_s_bytes_brings_them_into_view() {
+    let (_d, c, base) = session().await;
+    c.set_window_size(1400, 1000).await.unwrap();
+    open(&c, &base).await;
+    let button = ".member-row:first-child .show-bytes";
+    assert_eq!(
+        attr_of(&c, button, "aria-pressed").await.as_deref(),
+        Some("false")
+    );
+    click(&c, Locator::Css(button)).await;
+    let seen = until("the bytes panel in view", || async {
+        let v = c
+            .execute(
+                r#"const p = document.getElementById('bytes-panel');
+                   if (!p) return null;
+                   const r = p.getBoundingClientRect();
+                   return r.top < innerHeight && r.bottom > 0 ? r.top : null;"#,
+                vec![],
+            )
+            .await
+            .ok()?;
+        (!v.is_null()).then_some(v)
+    })
+    .await;
+    assert!(seen.as_f64().is_some(), "{seen}");
+    assert_eq!(
+        attr_of(&c, button, "aria-pressed").await.as_deref(),
+        Some("true")
+    );
+    let intro = text_of(&c, "#bytes-intro").await.unwrap();
+    assert!(
+        intro.contains("when it joins") && intro.contains("JoinGroup"),
+        "{intro}"
+    );
+    click(&c, Locator::Css(button)).await;
+    until("the bytes closed", || async {
+        c.find(Locator::Id("bytes-panel"))
+            .await
+            .is_err()
+            .then_some(())
+    })
+    .await;
+    assert_eq!(
+        attr_of(&c, button, "aria-pressed").await.as_deref(),
+        Some("false")
+    );
+    no_panic(&c).await;
+    finish(c).await;
+}
+
+/// A button that does nothing (the lesson's Back on its first step, the round's Back on its
+/// first) looks it: another cursor and another ink than a button that works.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn a_disabled_button_looks_disabled() {
+    let (_d, c, base) = session().await;
+    open(&c, &base).await;
+    click(&c, Locator::Id("lesson-open")).await;
+    on_step(&c, 1).await;
+    let looks = |css: &'static str| {
+        let c = c.clone();
+        async move {
+            c.execute(
+                "const b = document.querySelector(arguments[0]); const s = getComputedStyle(b);
+                 return [b.disabled, s.cursor, s.color, s.borderTopStyle];",
+                vec![json!(css)],
+            )
+            .await
+            .unwrap()
+        }
+    };
+    let (back, check) = (looks("#lesson-back").await, looks("#lesson-check").await);
+    assert_eq!(back[0], json!(true), "{back}");
+    assert_eq!(check[0], json!(false), "{check}");
+    assert_eq!(back[1], json!("not-allowed"), "{back}");
+    assert_ne!(back[2], check[2], "the same ink: {back} {check}");
+    assert_ne!(back[3], check[3], "the same edge: {back} {check}");
+    no_panic(&c).await;
+    finish(c).await;
+}
+
 /// The last file the page handed to the browser (web/boot.js keeps it for these tests),
 /// once it is `ext`'s.
 async fn downloaded(c: &Client, ext: &str) -> Value {

@@ -11,6 +11,8 @@ use yew::prelude::*;
 
 pub struct Props {
     pub scenario: Rc<Scenario>,
+    /// The member whose bytes are open in the bytes panel, if any.
+    pub bytes_open: Option<usize>,
     pub refusal: Option<(String, String)>,
     pub dispatch: Callback<Action>,
 }
@@ -130,6 +132,8 @@ const COMPACT_ABOVE: usize = 10;
 struct MemberRowProps {
     index: usize,
     member: Member,
+    /// Whether its bytes are open in the bytes panel.
+    bytes_open: bool,
     topics: Rc<Vec<String>>,
     refusal: Option<(String, String)>,
     dispatch: Callback<Action>,
@@ -153,7 +157,9 @@ fn member_row(p: &MemberRowProps) -> Html {
         text: input_value(&e),
     });
     let remove = d.reform(move |_| Action::RemoveMember(i));
-    let show_bytes = d.reform(move |_| Action::ShowBytes(Some(i)));
+    // (a toggle: pressed again, it closes the bytes)
+    let open = p.bytes_open;
+    let show_bytes = d.reform(move |_| Action::ShowBytes((!open).then_some(i)));
     let id_field = format!("member-{i}-id");
     let bad_bytes = m.subscription.is_some() && m.effective_subscription().is_err();
     // Many topics: one line ("all 50 topics") until opened, not a checkbox per topic in
@@ -217,6 +223,7 @@ fn member_row(p: &MemberRowProps) -> Html {
                 <input class="member-rack" aria-label="client.rack" placeholder="client.rack"
                     value={m.rack.clone().unwrap_or_default()} oninput={rack} />
                 <button class="show-bytes" data-show-bytes={m.id.clone()} onclick={show_bytes}
+                    aria-pressed={p.bytes_open.to_string()}
                     title="The ConsumerProtocolSubscription this member sends, as hex">
                     { if m.subscription.is_some() { "Bytes (raw)" } else { "Bytes" } }
                 </button>
@@ -250,7 +257,7 @@ pub fn use_editor(props: &Props) -> Html {
     let shown = members_shown(*all, s.members.len());
     let members = s.members.iter().take(shown).enumerate().map(|(i, m)| {
         html! {
-            <MemberRow key={i} index={i} member={m.clone()} topics={names.clone()}
+            <MemberRow key={i} index={i} member={m.clone()} topics={names.clone()} bytes_open={props.bytes_open == Some(i)}
                 refusal={refusal_for_row(&props.refusal, &format!("member-{i}"))} dispatch={d.clone()} />
         }
     });

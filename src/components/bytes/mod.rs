@@ -173,6 +173,7 @@ pub fn bytes_panel(p: &Props) -> Html {
     html! {
         <section class="bytes-panel" id="bytes-panel" data-bytes-member={m.id.clone()} onclick={act}>
             { crate::components::glossary::heading("h2", &format!("Subscription bytes of {}", crate::markup::escape(&m.id)), &["generation", "leader"]) }
+            <p class="bytes-intro" id="bytes-intro">{ "What this member's consumer sends the group coordinator when it joins a classic group (inside its JoinGroup request): its subscription, the topics it wants, the partitions it owns, its generation and its rack, as the bytes Kafka's ConsumerProtocol writes. Edit them and the member follows; the coordinator passes them to the leader, whose answer is below." }</p>
             <div class="bytes-controls">
                 <label>{ "Version " }
                     <select id="subscription-version" onchange={on_version}>
