@@ -429,6 +429,12 @@ impl AppState {
                     next.bytes_member = None;
                     next.hex_drafts.clear();
                     next.versions.clear();
+                    // (the previous group's baseline is not this group's: a what-if against it
+                    // would compare two unrelated groups; Back brings the previous group back
+                    // with its pin)
+                    next.baseline = None;
+                    next.pinned = None;
+                    next.story_step = None;
                     (Ok(()), HistoryMode::Push, String::new())
                 }
                 None => (
@@ -1383,7 +1389,11 @@ mod tests {
         let more = gone.apply(Action::AddMember);
         assert_eq!(leader_of(&more).leader.as_deref(), Some("x"));
         assert_eq!(more.group_log.len(), 5);
-        // a new group starts the log again
+        // a new group starts the log again, and without the previous group's pin
+        let pinned = more.apply(Action::PinBaseline);
+        assert!(pinned.baseline.is_some() && pinned.pinned.is_some());
+        let preset = pinned.apply(Action::LoadPreset("round-robin"));
+        assert!(preset.baseline.is_none() && preset.pinned.is_none());
         assert!(more
             .apply(Action::LoadPreset("seven-three"))
             .group_log

@@ -2930,6 +2930,57 @@ async fn a_disabled_button_looks_disabled() {
     finish(c).await;
 }
 
+/// A preset is a new group: choosing one after pinning another group starts without the old
+/// group's baseline (no what-if comparing two unrelated groups), and Back brings the pinned
+/// group back, pin and all.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn choosing_a_preset_after_pinning_drops_the_old_baseline() {
+    let (_d, c, base) = session().await;
+    open(
+        &c,
+        &format!("{base}#v1;a=r;t=orders*6;m=consumer-g-1***B,consumer-g-2***B,consumer-g-3***B"),
+    )
+    .await;
+    click(&c, Locator::Id("pin")).await;
+    c.execute("document.querySelector('.remove-member').click();", vec![])
+        .await
+        .unwrap();
+    until("the what-if", || async {
+        attr_of(
+            &c,
+            "#assignor-changes tr[data-assignor='range']",
+            "data-moved",
+        )
+        .await
+    })
+    .await;
+    click(&c, Locator::Css("[data-preset='round-robin']")).await;
+    until("the preset without a baseline", || async {
+        let st = link_state(&c).await;
+        (st.scenario
+            .members
+            .iter()
+            .all(|m| !m.id.starts_with("consumer-g-"))
+            && st.baseline.is_none()
+            && st.pinned.is_none())
+        .then_some(())
+    })
+    .await;
+    assert!(c.find(Locator::Id("assignor-changes")).await.is_err());
+    assert!(c.find(Locator::Id("pin")).await.is_ok());
+    let whatif = text_of(&c, "#whatif").await.unwrap();
+    assert!(!whatif.contains("consumer-g-"), "{whatif}");
+    c.back().await.unwrap();
+    until("the pinned group again", || async {
+        let st = link_state(&c).await;
+        (st.baseline.is_some() && st.scenario.members.len() == 2).then_some(())
+    })
+    .await;
+    no_panic(&c).await;
+    finish(c).await;
+}
+
 /// The last file the page handed to the browser (web/boot.js keeps it for these tests),
 /// once it is `ext`'s.
 async fn downloaded(c: &Client, ext: &str) -> Value {
