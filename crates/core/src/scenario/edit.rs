@@ -101,8 +101,7 @@ pub fn rename_topic(s: &mut Scenario, index: usize, name: &str) -> Result<(), St
     if let Some(r) = s.partition_racks.remove(&old) {
         s.partition_racks.insert(name.to_string(), r);
     }
-    // (the topic keeps its id: only the broker's assignors read ids, and only a page that
-    // runs them has any)
+    // (the topic keeps its id: only the broker's assignors read ids)
     if let Some(id) = s.topic_ids.remove(&old) {
         s.topic_ids.insert(name.to_string(), id);
     }

@@ -144,8 +144,13 @@ pub struct Diff {
 pub fn diff(baseline: &Baseline, input: &GroupInput, current: &Assignment) -> Diff {
     let mut d = Diff::default();
     let id = |o: u32| input.members[o as usize].id.as_str();
-    let present: std::collections::HashSet<&str> =
-        input.members.iter().map(|m| m.id.as_str()).collect();
+    // Which baseline members have left the group (by baseline index), found once.
+    let current_ids = ids_with(input.members.iter().map(|m| m.id.as_str()), Vec::new());
+    let gone: Vec<bool> = baseline
+        .members
+        .iter()
+        .map(|m| !current_ids.contains_key(m.as_str()))
+        .collect();
     // Counted by member index: gained by a current member, lost by a baseline member.
     let mut gained = vec![0u32; input.members.len()];
     let mut lost = vec![0u32; baseline.members.len()];
@@ -174,7 +179,7 @@ pub fn diff(baseline: &Baseline, input: &GroupInput, current: &Assignment) -> Di
             match (was, now) {
                 (Some((b, bid)), Some(n)) if bid != id(n) => {
                     d.moved += 1;
-                    d.moved_from_left += u32::from(!present.contains(bid));
+                    d.moved_from_left += u32::from(gone[b]);
                     cells[p] = true;
                     gained[n as usize] += 1;
                     lost[b] += 1;
@@ -232,12 +237,13 @@ pub fn diff(baseline: &Baseline, input: &GroupInput, current: &Assignment) -> Di
             d.joined.push(m.id.clone());
         }
     }
-    let current_ids = ids_with(input.members.iter().map(|m| m.id.as_str()), Vec::new());
-    for m in &baseline.members {
-        if !current_ids.contains_key(m.as_str()) {
-            d.left.push(m.clone());
-        }
-    }
+    d.left = baseline
+        .members
+        .iter()
+        .zip(&gone)
+        .filter(|(_, gone)| **gone)
+        .map(|(m, _)| m.clone())
+        .collect();
     d
 }
 
