@@ -483,23 +483,10 @@ async fn replica_racks_make_range_rack_aware() {
     root.remove();
 }
 
-/// The time of one run of `f` in milliseconds, as the native benchmark times it: warmed for
-/// at least 5 runs and 250 ms (the engine compiles a function lazily and optimises it once it
-/// has run a while), then the median of five means, each over the runs that fill 20 ms (the
-/// browser's clock, not isolated, steps by 0.1 ms).
-fn median_ms(perf: &web_sys::Performance, mut f: impl FnMut()) -> f64 {
-    let mut runs = |least: u32, ms: f64| {
-        let (t0, mut n) = (perf.now(), 0);
-        while n < least || perf.now() - t0 < ms {
-            f();
-            n += 1;
-        }
-        (perf.now() - t0) / f64::from(n)
-    };
-    runs(5, 250.0);
-    let mut times: Vec<f64> = (0..5).map(|_| runs(1, 20.0)).collect();
-    times.sort_by(|a, b| a.total_cmp(b));
-    times[2]
+/// The time of one run of `f` in milliseconds, as the native benchmark times it
+/// ([`rebalance_lab_core::assignor::median_run_ms`], on the page's clock).
+fn median_ms(perf: &web_sys::Performance, f: impl FnMut()) -> f64 {
+    rebalance_lab_core::assignor::median_run_ms(|| perf.now(), f)
 }
 
 /// The page's speed cases ([`rebalance_lab_core::assignor::speed_cases`]: every assignor on

@@ -198,26 +198,16 @@ fn main() {
     }
     if want("speed") {
         // The page's speed cases natively, timed as the page times them (tests/web.rs,
-        // bench_speed_cases_in_wasm): warmed for at least 5 runs and 250 ms, then the median
-        // of five means, each over the runs that fill 20 ms.
-        for (kind, label, input) in rebalance_lab_core::assignor::speed_cases().unwrap() {
-            let runs = |least: u32, ms: f64| {
-                let (t0, mut n) = (Instant::now(), 0);
-                while n < least || t0.elapsed().as_secs_f64() * 1e3 < ms {
-                    let a = rebalance_lab_core::assignor::try_assign(kind, black_box(&input));
-                    assert!(!black_box(a).unwrap().totals.is_empty());
-                    n += 1;
-                }
-                t0.elapsed().as_secs_f64() * 1e3 / f64::from(n)
-            };
-            runs(5, 250.0);
-            let mut times: Vec<f64> = (0..5).map(|_| runs(1, 20.0)).collect();
-            times.sort_by(|a, b| a.total_cmp(b));
-            println!(
-                "SPEED native {} {label}: median {:.3} ms",
-                kind.name(),
-                times[2]
-            );
+        // bench_speed_cases_in_wasm).
+        use rebalance_lab_core::assignor::{median_run_ms, speed_cases, try_assign};
+        let start = Instant::now();
+        let now = || start.elapsed().as_secs_f64() * 1e3;
+        for (kind, label, input) in speed_cases().unwrap() {
+            let ms = median_run_ms(now, || {
+                let a = try_assign(kind, black_box(&input));
+                assert!(!black_box(a).unwrap().totals.is_empty());
+            });
+            println!("SPEED native {} {label}: median {ms:.3} ms", kind.name());
         }
     }
     if want("range") || want("roundrobin") {

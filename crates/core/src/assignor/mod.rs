@@ -441,6 +441,26 @@ pub fn speed_cases() -> Result<Vec<(AssignorKind, &'static str, GroupInput)>, st
     Ok(cases)
 }
 
+/// The time of one run of `f` in milliseconds, as the speed cases are timed in the page and
+/// natively alike (`now` is the clock in milliseconds: `performance.now()` in the page,
+/// `Instant` natively): warmed for at least 5 runs and 250 ms (a browser compiles a function
+/// lazily and optimises it once it has run a while), then the median of five means, each over
+/// the runs that fill 20 ms (the browser's clock steps by 0.1 ms).
+pub fn median_run_ms(now: impl Fn() -> f64, mut f: impl FnMut()) -> f64 {
+    let mut runs = |least: u32, ms: f64| {
+        let (t0, mut n) = (now(), 0);
+        while n < least || now() - t0 < ms {
+            f();
+            n += 1;
+        }
+        (now() - t0) / f64::from(n)
+    };
+    runs(5, 250.0);
+    let mut times: Vec<f64> = (0..5).map(|_| runs(1, 20.0)).collect();
+    times.sort_by(|a, b| a.total_cmp(b));
+    times[2]
+}
+
 /// Kafka's ServerSideAssignorBenchmark-like group for the broker's assignors: as
 /// [`benchmark_input`], except that with `heterogeneous` member m subscribes to half the
 /// topics, the `topics / 2` from topic m (mod `topics`) on (overlapping windows: every
