@@ -6,6 +6,7 @@ usage: python3 scripts/serve-dist.py PORT DIR
 """
 import functools
 import gzip
+import io
 import http.server
 import os
 import sys
@@ -31,25 +32,9 @@ class Handler(http.server.SimpleHTTPRequestHandler):
         self.send_header("Content-Encoding", "gzip")
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
-        return _Body(body)
+        return io.BytesIO(body)
 
     def log_message(self, *args):
-        pass
-
-
-class _Body:
-    """What `send_head` returns: a file-like object `copyfile` reads."""
-
-    def __init__(self, data):
-        self.data, self.done = data, False
-
-    def read(self, n=-1):
-        if self.done:
-            return b""
-        self.done = True
-        return self.data
-
-    def close(self):
         pass
 
 

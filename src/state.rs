@@ -414,9 +414,7 @@ impl AppState {
             Action::LoadPreset(key) => match presets::preset(key) {
                 Some(p) => {
                     *s = p;
-                    {
-                        next.imported = None;
-                    }
+                    next.imported = None;
                     // A new group: colours start again in list order.
                     next.colours = Colours::default();
                     next.group_log.clear();
@@ -452,32 +450,28 @@ impl AppState {
                 next.preset = None;
                 // (an imported group's lag and what Kafka's tool said of it come back with
                 // its link)
-                {
-                    next.imported = (state.lag.is_some() || state.said.is_some()).then(|| {
-                        Rc::new(Imported {
-                            lag: state.lag.unwrap_or_default(),
-                            said: state.said.unwrap_or_default(),
-                        })
-                    });
-                }
+                next.imported = (state.lag.is_some() || state.said.is_some()).then(|| {
+                    Rc::new(Imported {
+                        lag: state.lag.unwrap_or_default(),
+                        said: state.said.unwrap_or_default(),
+                    })
+                });
                 *s = state.scenario;
                 next.broken_link = None;
                 next.baseline = None;
                 next.story_step = state.story_step;
                 next.pinned = state.pinned;
                 // (the group as the link has it: a step's group may have been changed)
-                {
-                    next.lesson = state.lesson.and_then(|(key, progress)| {
-                        let lesson = rebalance_lab_core::lesson::lesson(key)?;
-                        let revealed = progress.outcome(progress.step()) != Outcome::Unanswered;
-                        Some(LessonOn {
-                            lesson,
-                            progress,
-                            checked: None,
-                            revealed,
-                        })
-                    });
-                }
+                next.lesson = state.lesson.and_then(|(key, progress)| {
+                    let lesson = rebalance_lab_core::lesson::lesson(key)?;
+                    let revealed = progress.outcome(progress.step()) != Outcome::Unanswered;
+                    Some(LessonOn {
+                        lesson,
+                        progress,
+                        checked: None,
+                        revealed,
+                    })
+                });
                 match state.baseline {
                     Some(Ok(b)) => next.baseline = Some(b),
                     Some(Err(bad)) => {
@@ -614,9 +608,7 @@ impl AppState {
                     *s = step.scenario;
                     // (the story's group is not the imported one: its lag and what Kafka's
                     // tool said of it go)
-                    {
-                        next.imported = None;
-                    }
+                    next.imported = None;
                     next.baseline = step.baseline;
                     next.pinned = step.previous.map(|p| (p, step.renames));
                     next.story_step = Some(k);
@@ -716,9 +708,7 @@ impl AppState {
                         // pinned unless the step is a what-if (its group before the change),
                         // nothing imported.
                         *s = group;
-                        {
-                            next.imported = None;
-                        }
+                        next.imported = None;
                         s.assignor_by_vote = s.voted_assignor() == Some(s.assignor);
                         next.baseline = before.as_ref().map(|b| Baseline::now(b, None));
                         next.pinned = before.map(|b| (b, Vec::new()));

@@ -382,8 +382,7 @@ pub fn app() -> Html {
                 // are missing.
                 let big = whatif::sticky_refusal(&p.group_input(), AssignorKind::Sticky)
                     .or_else(|| whatif::sticky_refusal(&input, AssignorKind::Sticky));
-                let kinds = AssignorKind::ALL;
-                for kind in kinds {
+                for kind in AssignorKind::ALL {
                     let why = match &big {
                         Some(why)
                             if !matches!(kind, AssignorKind::Range | AssignorKind::RoundRobin) =>
@@ -514,22 +513,16 @@ pub fn app() -> Html {
         dispatch: dispatch.clone(),
     });
     // Your own group: the import box and what it read, the planner, the exports.
-    let (import_panel, planner, export) = (
-        Some(components::import::use_import(&state, &computed, &dispatch)),
-        Some(components::import::use_planner(&state, &dispatch)),
-        Some(components::import::export_bar(&state, &computed)),
-    );
+    let import_panel = components::import::use_import(&state, &computed, &dispatch);
+    let planner = components::import::use_planner(&state, &dispatch);
+    let export = components::import::export_bar(&state, &computed);
     // The lesson: its panel, the owners hidden while it asks, its live region and its
     // buttons.
     let lesson = components::lesson::use_lesson(&state, &dispatch);
-    let (lesson_click, lesson_open, lesson_panel, lesson_live) = (
-        lesson.click,
-        Some(Html::from_html_unchecked(AttrValue::Static(
-            "<button id=\"lesson-open\" class=\"lesson-open\" data-app=\"lesson\">Lesson</button>",
-        ))),
-        lesson.panel,
-        lesson.live,
-    );
+    let (lesson_click, lesson_panel, lesson_live) = (lesson.click, lesson.panel, lesson.live);
+    let lesson_open = Html::from_html_unchecked(AttrValue::Static(
+        "<button id=\"lesson-open\" class=\"lesson-open\" data-app=\"lesson\">Lesson</button>",
+    ));
     // One listener for the buttons written as markup outside the panels: the glossary's "?"
     // links, Dismiss, cooperative-sticky's round toggle, the editor's add buttons (and the
     // lesson's).
@@ -556,13 +549,13 @@ pub fn app() -> Html {
         <div class="app" onclick={on_click}>
             <header class="top">
                 <h1>{ "Rebalance Lab" }</h1>
-                { for lesson_open }
+                { lesson_open }
                 { Html::from_html_unchecked(format!("<p class=\"tagline\">How a Kafka consumer group{} splits partitions among its members, exactly as the Java client does.</p>", components::glossary::term("group")).into()) }
                 { components::glossary::glossary() }
             </header>
             { for broken }
             { components::presets::presets(&dispatch, state.preset) }
-            { for import_panel }
+            { import_panel }
             { for lesson_panel }
             { for lesson_live }
             <main class="layout">
@@ -600,8 +593,8 @@ pub fn app() -> Html {
                     // (neither has anything to say while a large group's worker computes)
                     { components::explain::explain(&computed, state.selected_topic.as_ref(), &explain_all, &dispatch) }
                     { components::whatif::what_if(&computed, state.baseline.is_some(), state.story_step, &what_if_shown, &dispatch) }
-                    { for planner }
-                    { for export }
+                    { planner }
+                    { export }
                     { group_panel }
                     { for bytes_panel }
                 </section>

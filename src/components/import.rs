@@ -213,8 +213,7 @@ fn summary(
         let mut rows = Vec::new();
         let mut matching = Vec::new();
         // (the broker's too: --state may name uniform)
-        let kinds = AssignorKind::ALL;
-        for kind in kinds {
+        for kind in AssignorKind::ALL {
             match whatif::assign_after(kind, &input, Some(base), s.leader_client) {
                 Ok((r1, r2)) => {
                     let a = r2.as_ref().unwrap_or(&r1);
