@@ -22,13 +22,6 @@ pub fn escape_into(s: &str, out: &mut String) {
     }
 }
 
-/// [`escape_into`] a new string.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    escape_into(s, &mut out);
-    out
-}
-
 /// The deepest indent the stylesheet has a class for (`depth-0` .. `depth-6`): the page
 /// ships a Content-Security-Policy without inline styles, so indents are classes.
 pub const MAX_DEPTH_CLASS: u8 = 6;
@@ -304,6 +297,13 @@ pub fn side_by_side(rows: &[(&str, u32, u32)], skew: (&str, &str), differ: usize
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// [`escape_into`] a new string.
+    fn escape(s: &str) -> String {
+        let mut out = String::with_capacity(s.len());
+        escape_into(s, &mut out);
+        out
+    }
 
     #[test]
     fn a_line_still_computing_says_so_and_has_no_figures() {

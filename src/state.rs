@@ -1,15 +1,19 @@
 //! The one reducer that owns the app state. Pure: clone, change, return. The URL and local
 //! storage are effects at the edge (see `hooks`), never in here.
 
+use crate::lesson::Entered;
 use rebalance_lab_core::assignor::{AssignorKind, LeaderClient};
 use rebalance_lab_core::collections::VecMap;
 use rebalance_lab_core::group::{self, ClientPreset, GroupEvent, LeaderHistory};
-use rebalance_lab_core::lesson::{Highlight, Lesson, Outcome, Prediction, Progress, Step, LESSONS};
+use rebalance_lab_core::lesson::{
+    Feedback, Highlight, Lesson, LoadedStep, Outcome, Prediction, Progress, Step, LESSONS,
+};
 use rebalance_lab_core::protocol::{decode_subscription, encode_subscription, hex};
 use rebalance_lab_core::scenario::colours::Colours;
 use rebalance_lab_core::scenario::link::LinkState;
 use rebalance_lab_core::scenario::whatif::{self, Baseline};
 use rebalance_lab_core::scenario::{edit, presets, Scenario};
+use std::collections::BTreeMap;
 use std::collections::HashSet;
 use std::rc::Rc;
 #[cfg(target_arch = "wasm32")]
@@ -103,18 +107,45 @@ pub struct LessonOn {
     pub lesson: &'static Lesson,
     /// The step on screen and the outcomes (the link carries both).
     pub progress: Progress,
-    /// The last prediction checked on this step, the feedback on it (as markup), and
-    /// what the page's live region says of it.
-    pub checked: Option<(Prediction, String, String)>,
+    /// What the learner did on each step visited, by step: coming back to a step shows it
+    /// as they left it.
+    pub attempts: BTreeMap<usize, Attempt>,
     /// The answer is shown (after a check, Show answer, or on coming back to a step
     /// already answered).
     pub revealed: bool,
 }
 
+/// What the learner did on one step: what they entered, and the last prediction checked
+/// with the feedback on it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Attempt {
+    pub entered: Entered,
+    pub checked: Option<(Prediction, Feedback)>,
+}
+
 impl LessonOn {
+    /// A lesson at `progress`, nothing entered yet.
+    fn at(lesson: &'static Lesson, progress: Progress) -> LessonOn {
+        LessonOn {
+            lesson,
+            revealed: progress.outcome(progress.step()) != Outcome::Unanswered,
+            progress,
+            attempts: BTreeMap::new(),
+        }
+    }
+
     /// The step on screen.
     pub fn step(&self) -> Option<&'static Step> {
         self.lesson.steps.get(self.progress.step())
+    }
+
+    /// What the learner did on the step on screen.
+    pub fn attempt(&self) -> Option<&Attempt> {
+        self.attempts.get(&self.progress.step())
+    }
+
+    fn attempt_mut(&mut self) -> &mut Attempt {
+        self.attempts.entry(self.progress.step()).or_default()
     }
 }
 
@@ -252,16 +283,22 @@ pub enum Action {
     /// Opens the lesson (the first one) at this step (counting from 0), or moves to it,
     /// putting the step's group on screen.
     LessonGo(usize),
-    /// A prediction checked on the step on screen: its feedback (markup) and whether it
-    /// was right. The first check of a step is the one its outcome records.
-    LessonChecked {
-        prediction: Prediction,
-        right: bool,
-        feedback: String,
-        said: String,
+    /// A cell of the grid picked for the step's prediction, or let go.
+    LessonPick {
+        topic: String,
+        partition: u32,
     },
-    /// A prediction that could not be read (nothing picked, a count that is not one).
-    LessonRefuse(String),
+    /// A count typed for a member in the step's prediction.
+    LessonCount {
+        member: String,
+        text: String,
+    },
+    /// An option chosen for the step's prediction.
+    LessonChoose(usize),
+    /// Checks what was entered on the step on screen: the first check of a step is the
+    /// one its outcome records; a prediction that cannot be read (nothing picked, a count
+    /// that is not one) is refused, and what was entered stays.
+    LessonCheck,
     /// Show answer.
     LessonReveal,
     /// Leaves the lesson; the group on screen stays as it is.
@@ -463,14 +500,10 @@ impl AppState {
                 next.pinned = state.pinned;
                 // (the group as the link has it: a step's group may have been changed)
                 next.lesson = state.lesson.and_then(|(key, progress)| {
-                    let lesson = rebalance_lab_core::lesson::lesson(key)?;
-                    let revealed = progress.outcome(progress.step()) != Outcome::Unanswered;
-                    Some(LessonOn {
-                        lesson,
+                    Some(LessonOn::at(
+                        rebalance_lab_core::lesson::lesson(key)?,
                         progress,
-                        checked: None,
-                        revealed,
-                    })
+                    ))
                 });
                 match state.baseline {
                     Some(Ok(b)) => next.baseline = Some(b),
@@ -677,12 +710,10 @@ impl AppState {
                 (Ok(()), HistoryMode::Push, String::new())
             }
             Action::LessonGo(k) => {
-                let on = next.lesson.take().unwrap_or(LessonOn {
-                    lesson: &LESSONS[0],
-                    progress: Progress::default(),
-                    checked: None,
-                    revealed: false,
-                });
+                let on = next
+                    .lesson
+                    .take()
+                    .unwrap_or_else(|| LessonOn::at(&LESSONS[0], Progress::default()));
                 let read = |f: &str| {
                     rebalance_lab_core::scenario::link::from_fragment(f)
                         .map(|l| l.scenario)
@@ -696,14 +727,10 @@ impl AppState {
                     ))
                 }) {
                     Some(Ok((step, group, before))) => {
-                        let mut progress = on.progress;
-                        progress.go_to(k);
-                        next.lesson = Some(LessonOn {
-                            lesson: on.lesson,
-                            revealed: progress.outcome(k) != Outcome::Unanswered,
-                            progress,
-                            checked: None,
-                        });
+                        let mut on = on;
+                        on.progress.go_to(k);
+                        on.revealed = on.progress.outcome(k) != Outcome::Unanswered;
+                        next.lesson = Some(on);
                         // A new group, as a preset is: colours in list order, nothing
                         // pinned unless the step is a what-if (its group before the change),
                         // nothing imported.
@@ -750,35 +777,67 @@ impl AppState {
                     }
                 }
             }
-            Action::LessonChecked {
-                prediction,
-                right,
-                feedback,
-                said,
-            } => {
+            Action::LessonPick { topic, partition } => {
+                if let Some(on) = next.lesson.as_mut() {
+                    on.attempt_mut().entered.pick(&topic, partition);
+                }
+                return next;
+            }
+            Action::LessonCount { member, text } => {
+                if let Some(on) = next.lesson.as_mut() {
+                    on.attempt_mut().entered.count(&member, text);
+                }
+                return next;
+            }
+            Action::LessonChoose(i) => {
+                if let Some(on) = next.lesson.as_mut() {
+                    on.attempt_mut().entered.choice = Some(i);
+                }
+                return next;
+            }
+            Action::LessonCheck => {
                 let Some(on) = next.lesson.as_mut() else {
                     return next;
+                };
+                let Some((step, q)) = on.step().and_then(|s| Some((s, s.question?))) else {
+                    return next;
+                };
+                let checked = LoadedStep::load(step)
+                    .map_err(|e| format!("this step cannot be checked: {e}"))
+                    .and_then(|loaded| {
+                        let members: Vec<&str> = loaded
+                            .scenario
+                            .members
+                            .iter()
+                            .map(|m| m.id.as_str())
+                            .collect();
+                        let p = crate::lesson::prediction(&q, &members, &on.attempt_mut().entered)?;
+                        let f = rebalance_lab_core::lesson::check(&loaded, &p);
+                        Ok((p, f))
+                    });
+                let (p, f) = match checked {
+                    Ok(c) => c,
+                    Err(message) => {
+                        next.refusal = Some(("lesson".into(), message));
+                        return next;
+                    }
                 };
                 let k = on.progress.step();
                 if on.progress.outcome(k) == Outcome::Unanswered {
                     on.progress.record(
                         k,
-                        if right {
+                        if f.right {
                             Outcome::Right
                         } else {
                             Outcome::Wrong
                         },
                     );
                 }
-                on.checked = Some((prediction, feedback, said));
+                on.attempt_mut().checked = Some((p, f));
                 on.revealed = true;
                 next.refusal = None;
                 next.revision += 1;
                 next.history = HistoryMode::Replace;
-                return next;
-            }
-            Action::LessonRefuse(message) => {
-                next.refusal = Some(("lesson".into(), message));
                 return next;
             }
             Action::LessonReveal => {
@@ -1079,23 +1138,34 @@ mod tests {
             assert_eq!(s.bytes_member.is_some(), bytes, "{}", step.key);
         }
         let s = s.apply(Action::LessonGo(2));
-        let p = Prediction::Choice(0);
-        let wrong = s.apply(Action::LessonChecked {
-            prediction: p.clone(),
-            right: false,
-            feedback: "<p>no</p>".into(),
-            said: "Not quite.".into(),
+        let loaded = LoadedStep::load(&steps[2]).unwrap();
+        let Some(rebalance_lab_core::lesson::Answer::Counts(right)) = loaded.answer() else {
+            panic!("step 3 asks for counts");
+        };
+        let typed = |s: AppState, plus: u32| {
+            right.iter().fold(s, |s, (member, n)| {
+                s.apply(Action::LessonCount {
+                    member: member.clone(),
+                    text: (n + plus).to_string(),
+                })
+            })
+        };
+        // a count left blank is refused, naming whose, and what was typed stays
+        let (first, _) = &right[0];
+        let blank = typed(s.clone(), 1).apply(Action::LessonCount {
+            member: first.clone(),
+            text: String::new(),
         });
+        let refused = blank.clone().apply(Action::LessonCheck);
+        assert!(refused.refusal.as_ref().unwrap().1.contains(first.as_str()));
+        assert_eq!(refused.lesson, blank.lesson, "what was typed stays");
+        let wrong = typed(s, 1).apply(Action::LessonCheck);
+        assert!(wrong.refusal.is_none());
         // a second check shows its feedback but the first one is the outcome
-        let again = wrong.apply(Action::LessonChecked {
-            prediction: p,
-            right: true,
-            feedback: "<p>yes</p>".into(),
-            said: "Right.".into(),
-        });
+        let again = typed(wrong, 0).apply(Action::LessonCheck);
         let on = again.lesson.as_ref().unwrap();
         assert_eq!(on.progress.outcome(2), Outcome::Wrong);
-        assert_eq!(on.checked.as_ref().unwrap().1, "<p>yes</p>");
+        assert!(on.attempt().unwrap().checked.as_ref().unwrap().1.right);
         assert!(on.revealed);
         let f = to_fragment(&again.link_state());
         assert!(f.contains(";xl=range.3.--w"), "{f}");
@@ -1106,17 +1176,20 @@ mod tests {
             (on.progress.step(), on.progress.outcome(2)),
             (2, Outcome::Wrong)
         );
-        assert!(on.revealed && on.checked.is_none());
+        assert!(on.revealed && on.attempt().is_none());
         // Back to a step not answered: asked again; past the end: refused, nothing moves
         let b = back.apply(Action::LessonGo(0));
         assert!(!b.lesson.as_ref().unwrap().revealed);
         let past = b.apply(Action::LessonGo(steps.len()));
         assert_eq!(past.lesson, b.lesson);
         assert!(past.refusal.unwrap().1.contains("has no step 18"));
-        let refused = b.apply(Action::LessonRefuse(
-            "Pick one of the answers first.".into(),
-        ));
-        assert_eq!(refused.refusal.as_ref().unwrap().0, "lesson");
+        // a check with nothing chosen is refused, and says what is missing
+        let refused = b.apply(Action::LessonCheck);
+        let (at, said) = refused.refusal.as_ref().unwrap();
+        assert_eq!(
+            (at.as_str(), said.as_str()),
+            ("lesson", "Pick one of the answers first.")
+        );
         assert_eq!(refused.scenario, b.scenario);
         // an edit on a step is kept, and so is the group on leaving
         let edited = b.apply(Action::AddMember);

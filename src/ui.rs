@@ -478,24 +478,38 @@ pub fn app() -> Html {
         }))
     });
     let broken = state.broken_link.as_ref().map(|b| {
-        let mut m = String::from("<div class=\"alert\" role=\"alert\" id=\"link-error\"><strong>This link could not be opened. </strong><span class=\"alert-message\">");
-        crate::markup::escape_into(&b.message, &mut m);
-        m.push_str("</span><p>");
-        if b.partial {
-            m.push_str("The scenario opened, but without this part of the link, shown as it came:");
+        let said = if b.partial {
+            "The scenario opened, but without this part of the link, shown as it came:".to_string()
         } else {
-            m.push_str(&format!("The page shows {} instead. The link as it came, to copy or fix:", b.fallback));
+            format!("The page shows {} instead. The link as it came, to copy or fix:", b.fallback)
+        };
+        html! {
+            <div class="alert" role="alert" id="link-error">
+                <strong>{ "This link could not be opened. " }</strong>
+                <span class="alert-message">{ b.message.clone() }</span>
+                <p>{ said }</p>
+                <textarea id="link-error-raw" aria-label="The link as it came" readonly=true rows="3" value={b.raw.clone()} />
+                <button id="link-error-dismiss" onclick={dispatch.reform(|_| Action::DismissBrokenLink)}>{ "Dismiss" }</button>
+            </div>
         }
-        // (the newline after the tag is the parser's: a newline the link starts with stays)
-        m.push_str("</p><textarea id=\"link-error-raw\" aria-label=\"The link as it came\" readonly rows=\"3\">\n");
-        crate::markup::escape_into(&b.raw, &mut m);
-        m.push_str("</textarea><button data-app=\"dismiss\">Dismiss</button></div>");
-        Html::from_html_unchecked(m.into())
     });
     let grid = components::grid::use_grid(&components::grid::Props {
         computed: computed.clone(),
         colours: colours.clone(),
         selected: state.selected_topic.clone(),
+        picked: state
+            .lesson
+            .as_ref()
+            .and_then(|on| on.attempt())
+            .map(|a| a.entered.cells.clone())
+            .unwrap_or_default(),
+        picking: state.lesson.as_ref().is_some_and(|on| {
+            !on.revealed
+                && matches!(
+                    on.step().and_then(|s| s.question),
+                    Some(rebalance_lab_core::lesson::Question::Cells { .. })
+                )
+        }),
         dispatch: dispatch.clone(),
     });
     let group_panel = components::group::use_group_panel(&components::group::Props {
@@ -519,39 +533,30 @@ pub fn app() -> Html {
     // The lesson: its panel, the owners hidden while it asks, its live region and its
     // buttons.
     let lesson = components::lesson::use_lesson(&state, &dispatch);
-    let (lesson_click, lesson_panel, lesson_live) = (lesson.click, lesson.panel, lesson.live);
-    let lesson_open = Html::from_html_unchecked(AttrValue::Static(
-        "<button id=\"lesson-open\" class=\"lesson-open\" data-app=\"lesson\">Lesson</button>",
-    ));
-    // One listener for the buttons written as markup outside the panels: the glossary's "?"
-    // links, Dismiss, cooperative-sticky's round toggle, the editor's add buttons (and the
-    // lesson's).
-    let on_click = {
-        let (d, round2) = (dispatch.clone(), round2.clone());
-        Callback::from(move |e: MouseEvent| {
-            lesson_click.emit(e.clone());
-            let Some(b) = crate::components::clicked(&e, "[data-term],[data-app]") else {
-                return;
-            };
-            if let Some(key) = b.get_attribute("data-term") {
-                components::glossary::open_at(&key);
-            }
-            match b.get_attribute("data-app").as_deref() {
-                Some("dismiss") => d.emit(Action::DismissBrokenLink),
-                Some("add-topic") => d.emit(Action::AddTopic),
-                Some("add-member") => d.emit(Action::AddMember),
-                Some("round") => round2.set(!*round2),
-                _ => {}
+    let (lesson_panel, lesson_live) = (lesson.panel, lesson.live);
+    let lesson_open = {
+        let d = dispatch.clone();
+        let on = state.lesson.is_some();
+        Callback::from(move |_: MouseEvent| {
+            if !on {
+                d.emit(Action::LessonGo(0));
             }
         })
     };
+    let flip_round = {
+        let round2 = round2.clone();
+        Callback::from(move |_: MouseEvent| round2.set(!*round2))
+    };
     html! {
-        <div class="app" onclick={on_click}>
+        <div class="app" data-predict={lesson.predict}>
             <header class="top">
                 <h1>{ "Rebalance Lab" }</h1>
-                { lesson_open }
-                { Html::from_html_unchecked(format!("<p class=\"tagline\">How a Kafka consumer group{} splits partitions among its members, exactly as the Java client does.</p>", components::glossary::term("group")).into()) }
-                { components::glossary::glossary() }
+                <button id="lesson-open" class="lesson-open" onclick={lesson_open}>{ "Lesson" }</button>
+                <p class="tagline">
+                    { "How a Kafka consumer group" }<components::glossary::Term term="group" />
+                    { " splits partitions among its members, exactly as the Java client does." }
+                </p>
+                <components::glossary::Glossary />
             </header>
             { for broken }
             { components::presets::presets(&dispatch, state.preset) }
@@ -566,28 +571,27 @@ pub fn app() -> Html {
                 <section class="panel result" aria-busy={(computed.left() > 0 || computed.pending).to_string()}>
                     <div class="assignor-row">
                         // The protocol: its options' values are the assignor each starts with.
-                        { Html::from_html_unchecked(AttrValue::Static("<label for=\"protocol\">Protocol </label>")) }
+                        <label for="protocol">{ "Protocol " }</label>
                         <select id="protocol" onchange={on_assignor.clone()}>
-                            { Html::from_html_unchecked(AttrValue::Static(if kind.is_broker() {
-                                "<option value=\"range\">classic</option><option value=\"uniform\" selected>consumer (KIP-848)</option>"
-                            } else {
-                                "<option value=\"range\" selected>classic</option><option value=\"uniform\">consumer (KIP-848)</option>"
-                            })) }
+                            <option value="range" selected={!kind.is_broker()}>{ "classic" }</option>
+                            <option value="uniform" selected={kind.is_broker()}>{ "consumer (KIP-848)" }</option>
                         </select>
-                        { Html::from_html_unchecked(AttrValue::Static("<label for=\"assignor\">Assignor </label>")) }
+                        <label for="assignor">{ "Assignor " }</label>
                         <select id="assignor" onchange={on_assignor}>
-                            { Html::from_html_unchecked(assignor_options(kind).into()) }
+                            { for assignor_options(kind).iter().map(|&(k, label)| html! {
+                                <option value={k.name()} selected={k == kind}>{ label }</option>
+                            }) }
                         </select>
-                        { components::linkbar::link_bar(&fragment) }
+                        <components::linkbar::LinkBar fragment={AttrValue::from(fragment.clone())} />
                     </div>
-                    { sticky_status(&computed) }
+                    { sticky_status(&computed, flip_round) }
                     // A large group's assignment is computing in the page's worker: the page
                     // stays usable meanwhile, and a newer edit replaces this computation.
-                    { Html::from_html_unchecked(AttrValue::Static(if computed.pending {
-                        "<p class=\"notice\" role=\"status\" id=\"computing\"><progress aria-label=\"Computing\"></progress> Computing the assignment…</p>"
-                    } else {
-                        ""
-                    })) }
+                    if computed.pending {
+                        <p class="notice" role="status" id="computing">
+                            <progress aria-label="Computing"></progress>{ " Computing the assignment…" }
+                        </p>
+                    }
                     { grid }
                     // The explanation of what is on screen comes right after it, not below the fold.
                     // (neither has anything to say while a large group's worker computes)
@@ -603,11 +607,9 @@ pub fn app() -> Html {
     }
 }
 
-/// The assignor choice's options, `kind` selected (as markup: one string instead of an element
-/// per option): the chosen protocol's assignors.
-fn assignor_options(kind: AssignorKind) -> String {
-    let mut m = String::new();
-    let listed: &[(AssignorKind, &str)] = if kind.is_broker() {
+/// The assignor choice's options, with their labels: the chosen protocol's assignors.
+fn assignor_options(kind: AssignorKind) -> &'static [(AssignorKind, &'static str)] {
+    if kind.is_broker() {
         &[
             (AssignorKind::Uniform, "uniform (the broker's default)"),
             (AssignorKind::ServerRange, "range (the broker's)"),
@@ -619,15 +621,7 @@ fn assignor_options(kind: AssignorKind) -> String {
             (AssignorKind::Sticky, "StickyAssignor"),
             (AssignorKind::CooperativeSticky, "CooperativeStickyAssignor"),
         ]
-    };
-    for &(k, label) in listed.iter() {
-        m.push_str(&format!(
-            "<option value=\"{}\"{}>{label}</option>",
-            k.name(),
-            if k == kind { " selected" } else { "" }
-        ));
     }
-    m
 }
 
 /// What the broker's assignors add above the grid: who computes the assignment,
@@ -751,48 +745,54 @@ fn broker_status(c: &Computed, a: &assignor::Assignment, m: &mut String) {
 
 /// What the sticky assignors add above the grid: where the previous assignment came from,
 /// Java's quirks and exceptions, and cooperative-sticky's two rounds.
-fn sticky_status(c: &Computed) -> Html {
+fn sticky_status(c: &Computed, flip_round: Callback<MouseEvent>) -> Html {
     let Some(result) = &c.sticky else {
         return html! {};
     };
-    let mut m = String::new();
     match result {
-        Err(e) => {
-            m.push_str("<p class=\"alert\" role=\"alert\" id=\"assignor-error\">No assignment: ");
-            crate::markup::escape_into(e, &mut m);
-            m.push_str(".</p>");
+        Err(e) => html! {
+            <p class="alert" role="alert" id="assignor-error">{ format!("No assignment: {e}.") }</p>
+        },
+        Ok((a, _)) if c.kind.is_broker() => {
+            let mut m = String::new();
+            broker_status(c, a, &mut m);
+            Html::from_html_unchecked(m.into())
         }
-        Ok((a, _)) if c.kind.is_broker() => broker_status(c, a, &mut m),
         Ok((r1, _)) => {
-            m.push_str("<div class=\"sticky-status\" id=\"sticky-status\"><p class=\"hint\">");
-            m.push_str(if c.baseline.is_some() {
-                "Previous assignment: the pinned baseline (generation 1), unless a member's owned partitions or bytes say otherwise."
-            } else {
-                "Previous assignment: each member's owned partitions and generation, or its bytes. Pin a baseline, then change the group, to see what stays."
-            });
-            m.push_str("</p>");
             // (a large group's follow-up round is computed once asked for)
             let n = r1.withheld.len();
-            if n > 0 {
-                m.push_str(&if c.round2 {
-                    format!("<p class=\"rounds\" data-withheld=\"{n}\">Round 2, after the follow-up rebalance: the revoked partitions have their new owners.<button id=\"round-toggle\" data-app=\"round\" aria-pressed=\"true\">Show round 1</button></p>")
+            let rounds = (n > 0).then(|| {
+                let (said, other) = if c.round2 {
+                    ("Round 2, after the follow-up rebalance: the revoked partitions have their new owners.".to_string(), "Show round 1")
                 } else {
-                    format!("<p class=\"rounds\" data-withheld=\"{n}\">Round 1: partitions changing owner, revoked first (hatched) and handed over in a follow-up rebalance: {n}. Every other partition keeps flowing.<button id=\"round-toggle\" data-app=\"round\" aria-pressed=\"false\">Show round 2</button></p>")
-                });
+                    (format!("Round 1: partitions changing owner, revoked first (hatched) and handed over in a follow-up rebalance: {n}. Every other partition keeps flowing."), "Show round 2")
+                };
+                html! {
+                    <p class="rounds" data-withheld={n.to_string()}>
+                        { said }
+                        <button id="round-toggle" aria-pressed={c.round2.to_string()} onclick={flip_round}>{ other }</button>
+                    </p>
+                }
+            });
+            html! {
+                <div class="sticky-status" id="sticky-status">
+                    <p class="hint">{ if c.baseline.is_some() {
+                        "Previous assignment: the pinned baseline (generation 1), unless a member's owned partitions or bytes say otherwise."
+                    } else {
+                        "Previous assignment: each member's owned partitions and generation, or its bytes. Pin a baseline, then change the group, to see what stays."
+                    } }</p>
+                    { for rounds }
+                    if !r1.notes.is_empty() {
+                        <div class="notes-wrap">
+                            <ul class="notes" id="assignor-notes">
+                                { for r1.notes.iter().map(|n| html! { <li>{ n.text.clone() }</li> }) }
+                            </ul>
+                        </div>
+                    }
+                </div>
             }
-            if !r1.notes.is_empty() {
-                let lines: Vec<String> = r1.notes.iter().map(|n| n.text.clone()).collect();
-                m.push_str("<div class=\"notes-wrap\">");
-                m.push_str(&crate::markup::list(
-                    "ul class=\"notes\" id=\"assignor-notes\"",
-                    &lines,
-                ));
-                m.push_str("</div>");
-            }
-            m.push_str("</div>");
         }
     }
-    Html::from_html_unchecked(m.into())
 }
 
 /// Starts the app. A panic is reported in the console with its message, marked on the

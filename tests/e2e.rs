@@ -1877,10 +1877,10 @@ async fn the_grid_from_the_keyboard() {
     press(&c, "\u{E013}").await;
     let f = focused(c.clone()).await;
     assert_eq!((f[0].as_str(), f[1].as_str()), ("orders", "0"), "{f:?}");
-    // The buttons the page writes as markup: Enter on Pin, on the story's start, Forward,
+    // Buttons a press replaces or disables: Enter on Pin, on the story's start, Forward,
     // Back and Leave, and on the round's Forward and Back leaves the focus on the button
     // that is there after the repaint, or on its neighbour when it became disabled
-    // (web/boot.js), as the elements yew patched in place kept it.
+    // (components::refocus).
     let active = |c: Client| async move {
         c.execute("return document.activeElement.id;", vec![])
             .await

@@ -1051,12 +1051,12 @@ async fn an_edit_while_the_what_if_computes_shows_the_newer_group_s_lines() {
     root.remove();
 }
 
-/// The buttons and choices written as markup, run by one listener per panel: the glossary's
-/// "?", the story's start, Forward, Back and Leave, the round's Forward and its bytes
-/// buttons, the bytes panel's version and Close, the explanation's topic, Follow the vote,
-/// adding a topic and a member, and a broken link's Dismiss.
+/// The panels' buttons and choices, each with its own handler: the glossary's "?", the
+/// story's start, Forward, Back and Leave, the round's Forward and its bytes buttons, the
+/// bytes panel's version and Close, the explanation's topic, Follow the vote, adding a topic
+/// and a member, and a broken link's Dismiss.
 #[wasm_bindgen_test]
-async fn the_markup_buttons_do_what_they_say() {
+async fn the_panels_buttons_do_what_they_say() {
     let root = mount("v1;a=r;t=t0*3,t1*3;m=C0***D,C1***D").await;
     let count = |sel: &str| root.query_selector_all(sel).unwrap().length();
     let attr = |sel: &str, a: &str| {
@@ -1080,7 +1080,7 @@ async fn the_markup_buttons_do_what_they_say() {
     yew::scheduler::flush().await;
     let version: web_sys::HtmlSelectElement = find(&root, "#subscription-version");
     assert_eq!(version.value(), "1");
-    click(&root, "#bytes-panel button[data-act]:last-of-type");
+    click(&root, "#bytes-close");
     yew::scheduler::flush().await;
     assert_eq!(count("#bytes-panel"), 0);
     choose(&root, "#explain select", "t1");
@@ -1125,7 +1125,7 @@ async fn the_markup_buttons_do_what_they_say() {
     assert_eq!(root.query_selector_all("#link-error").unwrap().length(), 1);
     let raw: web_sys::HtmlTextAreaElement = find(&root, "#link-error-raw");
     assert_eq!(raw.value(), "v1;zzz");
-    click(&root, "#link-error button[data-app='dismiss']");
+    click(&root, "#link-error-dismiss");
     yew::scheduler::flush().await;
     assert_eq!(root.query_selector_all("#link-error").unwrap().length(), 0);
     root.remove();

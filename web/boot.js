@@ -43,35 +43,6 @@ if (!self.document) {
       : `Rebalance Lab stopped because of a bug (${error.message}). Your scenario is still in the link; reload to continue.`;
     document.body.prepend(div);
   };
-  // Buttons the app writes as markup are written again when the block they are in changes (a
-  // step forward, Pin becoming Unpin): after such a click, once the app has repainted, the
-  // focus goes back to the button with that id, or, when it is gone or disabled (Back on the
-  // first step), to the one data-then names.
-  addEventListener("click", (e) => {
-    const b = e.target.closest?.("button[data-act],button[data-app]");
-    // Copy link (src/components/linkbar.rs): the outcome is said in its live region.
-    if (b?.id === "copy-link") {
-      const say = (t) => {
-        const live = document.getElementById("link-copied");
-        if (live) live.textContent = t;
-      };
-      const refused = () => say("The browser refused the clipboard: select the link below and copy it");
-      // (in a task after the app's own: the link of the last edit is written in the task after
-      // its repaint, and the bar shows it from then on)
-      setTimeout(() =>
-        navigator.clipboard
-          ? navigator.clipboard.writeText(document.getElementById("link")?.value ?? location.href).then(() => say("Link copied"), refused)
-          : refused(),
-      );
-    }
-    if (b)
-      setTimeout(() =>
-        [b.id, b.dataset.then]
-          .map((id) => id && document.getElementById(id))
-          .find((n) => n && !n.disabled)
-          ?.focus(),
-      );
-  });
   addEventListener("error", (e) => stopped(e.error));
   addEventListener("unhandledrejection", (e) => stopped(e.reason));
   const boot = document.querySelector("script[data-js]");

@@ -261,21 +261,21 @@ pub fn use_editor(props: &Props) -> Html {
                 refusal={refusal_for_row(&props.refusal, &format!("member-{i}"))} dispatch={d.clone()} />
         }
     });
-    // (the add buttons are markup that stays as it is: the app's one listener runs them)
     html! {
         <>
-            { crate::components::glossary::heading("h2", "Topics", &["partition"]) }
+            { crate::components::glossary::heading("h2", "Topics".into(), &["partition"]) }
             <ul class="topics">{ for topics }</ul>
-            { Html::from_html_unchecked(AttrValue::Static("<button id=\"add-topic\" data-app=\"add-topic\">+ Add topic</button>")) }
-            { crate::components::glossary::heading("h2", "Members", &["member", "static"]) }
+            <button id="add-topic" onclick={d.reform(|_| Action::AddTopic)}>{ "+ Add topic" }</button>
+            { crate::components::glossary::heading("h2", "Members".into(), &["member", "static"]) }
             <ul class="members">{ for members }</ul>
             { show_all_toggle(&all, s.members.len(), "editor") }
             <div class="member-count-row">
-                { Html::from_html_unchecked(AttrValue::Static("<button id=\"add-member\" data-app=\"add-member\">+ Add member</button><label for=\"member-count\">members:</label>")) }
+                <button id="add-member" onclick={d.reform(|_| Action::AddMember)}>{ "+ Add member" }</button>
+                <label for="member-count">{ "members:" }</label>
                 <input id="member-count" type="number" min="0" max="10000" inputmode="numeric"
                     aria-describedby="member-count-help" value={s.members.len().to_string()}
                     onchange={d.reform(|e: Event| Action::SetMemberCount(e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))} />
-                { Html::from_html_unchecked(AttrValue::Static("<span id=\"member-count-help\" class=\"hint\">sets the group's size in one step: joiners get real consumer ids, the last listed leave</span>")) }
+                <span id="member-count-help" class="hint">{ "sets the group's size in one step: joiners get real consumer ids, the last listed leave" }</span>
             </div>
             { refusal_html("member-count", &props.refusal) }
         </>

@@ -1,4 +1,4 @@
-//! The glossary, one click away, and the small "?" links that open it at a term.
+//! The glossary, one click away, and the small "?" buttons that open it at a term.
 
 use rebalance_lab_core::scenario::glossary::GLOSSARY;
 use wasm_bindgen::JsCast;
@@ -7,9 +7,7 @@ use yew::prelude::*;
 /// Opens the glossary at `key` and moves focus there. No `href="#..."`: the fragment holds
 /// the scenario.
 pub fn open_at(key: &str) {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-        return;
-    };
+    let doc = gloo::utils::document();
     if let Some(d) = doc.get_element_by_id("glossary") {
         let _ = d.set_attribute("open", "");
     }
@@ -22,40 +20,46 @@ pub fn open_at(key: &str) {
     }
 }
 
-/// A small "?" after the first mention of a term (`key`: its glossary key), as markup: the
-/// app's one listener for them (`App`) opens the glossary there ([`open_at`]).
-pub fn term(key: &'static str) -> String {
+#[derive(Properties, PartialEq)]
+pub struct TermProps {
+    /// The term's glossary key.
+    pub term: &'static str,
+}
+
+/// A small "?" after the first mention of a term: opens the glossary there ([`open_at`]).
+#[function_component]
+pub fn Term(props: &TermProps) -> Html {
+    let key = props.term;
     let name = GLOSSARY
         .iter()
         .find(|e| e.key == key)
         .map_or(key, |e| e.term);
-    format!(
-        "<button class=\"term-link\" type=\"button\" data-term=\"{key}\" aria-label=\"Glossary: {name}\" title=\"Glossary: {name}\">?</button>"
-    )
+    let label = format!("Glossary: {name}");
+    html! {
+        <button class="term-link" type="button" data-term={key} aria-label={label.clone()} title={label}
+            onclick={Callback::from(move |_| open_at(key))}>{ "?" }</button>
+    }
 }
 
 /// A heading `text` (the app's own words) with the "?" of each of `terms` after it.
-pub fn heading(tag: &str, text: &str, terms: &[&'static str]) -> Html {
-    let mut m = format!("<{tag}>{text}");
-    for t in terms {
-        m.push_str(&term(t));
+pub fn heading(tag: &'static str, text: String, terms: &[&'static str]) -> Html {
+    html! {
+        <@{tag}>{ text }{ for terms.iter().map(|&t| html! { <Term term={t} /> }) }</@>
     }
-    m.push_str(&format!("</{tag}>"));
-    Html::from_html_unchecked(m.into())
 }
 
-/// The glossary itself, as markup (every entry is the app's own text, escaped).
-pub fn glossary() -> Html {
-    let mut m = String::from(
-        "<details class=\"glossary\" id=\"glossary\"><summary>Glossary: consumer group, member, partition, rebalance, ...</summary><dl>",
-    );
-    for e in GLOSSARY {
-        m.push_str(&format!("<dt id=\"g-{}\" tabindex=\"-1\">", e.key));
-        crate::markup::escape_into(e.term, &mut m);
-        m.push_str("</dt><dd>");
-        crate::markup::escape_into(e.text, &mut m);
-        m.push_str("</dd>");
+/// The glossary itself: every entry is the app's own text.
+#[function_component]
+pub fn Glossary() -> Html {
+    html! {
+        <details class="glossary" id="glossary">
+            <summary>{ "Glossary: consumer group, member, partition, rebalance, ..." }</summary>
+            <dl>
+                { for GLOSSARY.iter().map(|e| html! { <>
+                    <dt id={format!("g-{}", e.key)} tabindex="-1">{ e.term }</dt>
+                    <dd>{ e.text }</dd>
+                </> }) }
+            </dl>
+        </details>
     }
-    m.push_str("</dl></details>");
-    Html::from_html_unchecked(m.into())
 }

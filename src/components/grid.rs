@@ -43,6 +43,10 @@ pub struct Props {
     pub computed: Rc<Computed>,
     pub colours: Rc<Colours>,
     pub selected: Option<String>,
+    /// The cells the learner picked for a lesson step's prediction: (topic, partition).
+    pub picked: Vec<(String, u32)>,
+    /// A lesson step asks for cells: a click, or Space or Enter, picks a cell or lets it go.
+    pub picking: bool,
     pub dispatch: Callback<Action>,
 }
 
@@ -70,6 +74,10 @@ struct RowProps {
     /// Painted after the repaint ([`CELLS_AT_ONCE`]).
     later: bool,
     selected: bool,
+    /// The partitions of this topic picked for a lesson's prediction (`aria-selected`).
+    picked: Rc<Vec<u32>>,
+    /// A lesson step asks for cells: clicking a cell picks it.
+    picking: bool,
     dispatch: Callback<Action>,
 }
 
@@ -90,6 +98,8 @@ struct Drawn {
     /// The row's cell elements (the live collection: a cell is fetched only when it changes,
     /// not all 10,000 of a large grid as it opens).
     cells: Option<web_sys::HtmlCollection>,
+    /// The partitions marked picked.
+    picked: Vec<u32>,
 }
 
 /// A cell's role and place in the keyboard order: each row's first cell is a Tab stop; the
@@ -137,18 +147,6 @@ pub fn grid_keys(e: KeyboardEvent) {
                     .unwrap_or(0);
                 kids.item(at.min(kids.length().saturating_sub(1)))
             })
-        }
-        // (a lesson step asking for cells: Space or Enter picks the cell or lets it go)
-        " " | "Enter"
-            if cell
-                .closest("[data-predict=\"cells\"]")
-                .ok()
-                .flatten()
-                .is_some() =>
-        {
-            e.prevent_default();
-            crate::components::lesson::pick(&cell);
-            return;
         }
         _ => return,
     };
@@ -223,8 +221,15 @@ fn row_markup(topic: &str, owners: &[Option<Owner>]) -> String {
 /// few DOM writes per cell that changed (measured faster here than rewriting the row's
 /// markup, even when most cells change), instead of a virtual node per cell. A new row, or
 /// one whose topic or partition count changed, is written as markup once.
-fn paint(el: &web_sys::Element, drawn: &mut Drawn, topic: &AttrValue, owners: &[Option<Owner>]) {
+fn paint(
+    el: &web_sys::Element,
+    drawn: &mut Drawn,
+    topic: &AttrValue,
+    owners: &[Option<Owner>],
+    picked: &[u32],
+) {
     if drawn.topic == *topic && drawn.owners.as_slice() == owners {
+        mark_picked(drawn, picked);
         return;
     }
     let revoking = |o: &Option<Owner>| o.as_ref().is_some_and(|o| o.revoking);
@@ -238,6 +243,7 @@ fn paint(el: &web_sys::Element, drawn: &mut Drawn, topic: &AttrValue, owners: &[
     {
         el.set_inner_html(&row_markup(topic, owners));
         drawn.cells = Some(el.children());
+        drawn.picked.clear();
     } else {
         for (i, o) in owners.iter().enumerate() {
             let old = &drawn.owners[i];
@@ -288,6 +294,27 @@ fn paint(el: &web_sys::Element, drawn: &mut Drawn, topic: &AttrValue, owners: &[
     }
     drawn.topic = topic.clone();
     drawn.owners = owners.to_vec();
+    mark_picked(drawn, picked);
+}
+
+/// Marks the cells picked for a lesson's prediction (`aria-selected`), and lets go of
+/// those no longer picked.
+fn mark_picked(drawn: &mut Drawn, picked: &[u32]) {
+    if drawn.picked == picked {
+        return;
+    }
+    let cell = |p: u32| drawn.cells.as_ref().and_then(|c| c.item(p));
+    for p in drawn.picked.iter().filter(|p| !picked.contains(p)) {
+        if let Some(c) = cell(*p) {
+            let _ = c.remove_attribute("aria-selected");
+        }
+    }
+    for p in picked {
+        if let Some(c) = cell(*p) {
+            let _ = c.set_attribute("aria-selected", "true");
+        }
+    }
+    drawn.picked = picked.to_vec();
 }
 
 /// What a cell says on hover and focus, from its data attributes (so it is always current):
@@ -332,6 +359,40 @@ fn cell_title(cell: &web_sys::Element) -> String {
 
 #[function_component(GridRow)]
 fn grid_row(p: &RowProps) -> Html {
+    // A lesson step asking for cells: a click on a cell, or Space or Enter on it, picks it
+    // or lets it go.
+    let pick = {
+        let topic = p.topic.clone();
+        move |e: &Event| {
+            let cell = e.target_dyn_into::<web_sys::Element>()?;
+            let partition = cell.get_attribute("data-partition")?.parse().ok()?;
+            Some(Action::LessonPick {
+                topic: topic.to_string(),
+                partition,
+            })
+        }
+    };
+    let on_pick_click = {
+        let (d, picking) = (p.dispatch.clone(), p.picking);
+        let pick = pick.clone();
+        Callback::from(move |e: MouseEvent| {
+            if let Some(a) = picking.then(|| pick(&e)).flatten() {
+                d.emit(a);
+            }
+        })
+    };
+    let on_pick_key = {
+        let (d, picking) = (p.dispatch.clone(), p.picking);
+        Callback::from(move |e: KeyboardEvent| {
+            if !picking || !matches!(e.key().as_str(), " " | "Enter") {
+                return;
+            }
+            if let Some(a) = pick(&e) {
+                e.prevent_default();
+                d.emit(a);
+            }
+        })
+    };
     let topic = p.topic.clone();
     let select = p
         .dispatch
@@ -364,8 +425,8 @@ fn grid_row(p: &RowProps) -> Html {
     {
         let cells = cells.clone();
         use_effect_with(
-            (p.topic.clone(), p.owners.clone(), p.later),
-            move |(topic, owners, later)| {
+            (p.topic.clone(), p.owners.clone(), p.later, p.picked.clone()),
+            move |(topic, owners, later, picked)| {
                 let Some(el) = cells.cast::<web_sys::Element>() else {
                     return;
                 };
@@ -374,9 +435,9 @@ fn grid_row(p: &RowProps) -> Html {
                 if let Some(r) = row.as_ref().filter(|_| *later) {
                     let _ = r.set_attribute("aria-busy", "true");
                 }
-                let (topic, owners) = (topic.clone(), owners.clone());
+                let (topic, owners, picked) = (topic.clone(), owners.clone(), picked.clone());
                 let run: Box<dyn FnOnce()> = Box::new(move || {
-                    paint(&el, &mut drawn.borrow_mut(), &topic, &owners);
+                    paint(&el, &mut drawn.borrow_mut(), &topic, &owners, &picked);
                     if let Some(r) = row {
                         let _ = r.remove_attribute("aria-busy");
                     }
@@ -398,7 +459,8 @@ fn grid_row(p: &RowProps) -> Html {
                     <span class="topic-status">{ p.status.clone() }</span>
                 </button>
             </div>
-            <div class="cells" role="none" ref={cells} onmouseover={tooltip.clone()} onfocusin={label}></div>
+            <div class="cells" role="none" ref={cells} onmouseover={tooltip.clone()} onfocusin={label}
+                onclick={on_pick_click} onkeydown={on_pick_key}></div>
             if let Some(rest) = &p.rest {
                 <p class="rest" role="gridcell" data-rest-topic={p.topic.clone()}>{ rest.clone() }</p>
             }
@@ -519,7 +581,9 @@ pub fn use_grid(props: &Props) -> Html {
         html! {
             <GridRow key={t.topic.clone()} topic={AttrValue::from(t.topic.clone())} status={AttrValue::from(status)}
                 owners={Rc::new(owners)} rest={rest} later={later}
-                selected={props.selected.as_deref() == Some(t.topic.as_str())} dispatch={props.dispatch.clone()} />
+                selected={props.selected.as_deref() == Some(t.topic.as_str())}
+                picked={Rc::new(props.picked.iter().filter(|(topic, _)| *topic == t.topic).map(|(_, p)| *p).collect::<Vec<_>>())}
+                picking={props.picking} dispatch={props.dispatch.clone()} />
         }
     });
     let highlight = highlight_callbacks();
@@ -555,7 +619,7 @@ pub fn use_grid(props: &Props) -> Html {
     };
     let view = html! {
         <div class="grid-wrap">
-            { crate::components::glossary::heading("h2", "Assignment", &["assignment"]) }
+            { crate::components::glossary::heading("h2", "Assignment".into(), &["assignment"]) }
             if a.topics.is_empty() {
                 <p class="notice">{ "No member subscribes to any topic yet." }</p>
             }

@@ -311,7 +311,7 @@ fn consumer_protocol_panel(p: &Props, coord: &rebalance_lab_core::group::Coordin
     };
     html! {
         <section class="panel group" id="group" data-protocol="consumer">
-            { Html::from_html_unchecked(AttrValue::Static("<h2>The group</h2>")) }
+            <h2>{ "The group" }</h2>
             { group_fields(p) }
             { crate::components::markup("coordinator-wrap", markup::coordinator(coord)) }
             <p id="consumer-protocol-group">
@@ -377,26 +377,16 @@ fn group_panel(
             LeaderClient::Java
         })
     });
-    // One listener for the panel's buttons written as markup (the round's Back, Forward and
-    // bytes buttons, Follow the vote): each says what it does in `data-act`.
-    let act = {
-        let (step, d) = (step.clone(), d.clone());
-        let last = steps.len() - 1;
-        Callback::from(move |e: MouseEvent| {
-            let Some(b) = crate::components::clicked(&e, "button[data-act]") else {
-                return;
-            };
-            match b.get_attribute("data-act").as_deref() {
-                Some("back") => step.set(k.saturating_sub(1)),
-                Some("forward") => step.set((k + 1).min(last)),
-                Some("vote") => d.emit(Action::FollowVote),
-                _ => {
-                    let i = b.get_attribute("data-i").and_then(|i| i.parse().ok());
-                    d.emit(Action::ShowBytes(i))
-                }
-            }
+    // The round's Back and Forward (the focus stays on the pressed one, or goes to the other
+    // when it became disabled at either end).
+    let go = |to: usize, ids: &'static [&'static str]| {
+        let step = step.clone();
+        Callback::from(move |_: MouseEvent| {
+            step.set(to);
+            crate::components::refocus(ids);
         })
     };
+    let last = steps.len() - 1;
     let source = if s.assignor_by_vote {
         // (a protocol no client assignor of this page answers to, a custom one say, keeps it)
         let text = match voted {
@@ -407,11 +397,10 @@ fn group_panel(
         };
         html! { <span data-assignor-source="vote">{ text }</span> }
     } else {
-        let mut m =
-            String::from("<span data-assignor-source=\"override\">overridden (the vote chose ");
-        markup::escape_into(&winner, &mut m);
-        m.push_str(")</span><button id=\"follow-vote\" data-act=\"vote\">Follow the vote</button>");
-        Html::from_html_unchecked(m.into())
+        html! { <>
+            <span data-assignor-source="override">{ format!("overridden (the vote chose {winner})") }</span>
+            <button id="follow-vote" onclick={d.reform(|_| Action::FollowVote)}>{ "Follow the vote" }</button>
+        </> }
     };
     let last_why = lead
         .steps
@@ -419,8 +408,8 @@ fn group_panel(
         .filter(|st| st.changed && matches!(st.event, GroupEvent::Leave(_)))
         .map(|st| st.why.as_str());
     html! {
-        <section class="panel group" id="group" onclick={act}>
-            { Html::from_html_unchecked(AttrValue::Static("<h2>The group</h2>")) }
+        <section class="panel group" id="group">
+            <h2>{ "The group" }</h2>
             { group_fields(p) }
             { crate::components::markup("coordinator-wrap", markup::coordinator(&coord)) }
             <table class="votes">
@@ -469,31 +458,25 @@ fn group_panel(
                     }
                 }</span>
             </p>
-            { Html::from_html_unchecked(AttrValue::Static("<h3>One rebalance, step by step</h3>")) }
-            { Html::from_html_unchecked({
-                let mut m = format!(
-                    "<div class=\"round\" data-round-step=\"{0}\"><button id=\"round-back\" data-act=\"back\" data-then=\"round-forward\"{2}>Back</button><strong> {1}/{3} {0} </strong><button id=\"round-forward\" data-act=\"forward\" data-then=\"round-back\"{4}>Forward</button><div class=\"round-lines\">{5}</div>",
-                    steps[k].name,
-                    k + 1,
-                    if k == 0 { " disabled" } else { "" },
-                    steps.len(),
-                    if k + 1 == steps.len() { " disabled" } else { "" },
-                    markup::list("ul", &steps[k].lines)
-                );
+            <h3>{ "One rebalance, step by step" }</h3>
+            <div class="round" data-round-step={steps[k].name}>
+                <button id="round-back" disabled={k == 0} onclick={go(k.saturating_sub(1), &["round-back", "round-forward"])}>{ "Back" }</button>
+                <strong>{ format!(" {}/{} {} ", k + 1, steps.len(), steps[k].name) }</strong>
+                <button id="round-forward" disabled={k == last} onclick={go((k + 1).min(last), &["round-forward", "round-back"])}>{ "Forward" }</button>
+                <div class="round-lines">
+                    <ul>{ for steps[k].lines.iter().map(|l| html! { <li>{ l.clone() }</li> }) }</ul>
+                </div>
                 if steps[k].name == "JoinGroup" {
-                    m.push_str("<p>Each entry's metadata, decoded: ");
-                    for (i, member) in s.members.iter().take(shown).enumerate() {
-                        m.push_str(&format!("<button data-act=\"bytes\" data-i=\"{i}\" data-round-bytes=\""));
-                        markup::escape_into(&member.id, &mut m);
-                        m.push_str("\">Bytes of ");
-                        markup::escape_into(&member.id, &mut m);
-                        m.push_str("</button>");
-                    }
-                    m.push_str("</p>");
+                    <p>
+                        { "Each entry's metadata, decoded: " }
+                        { for s.members.iter().take(shown).enumerate().map(|(i, member)| html! {
+                            <button data-round-bytes={member.id.clone()} onclick={d.reform(move |_| Action::ShowBytes(Some(i)))}>
+                                { format!("Bytes of {}", member.id) }
+                            </button>
+                        }) }
+                    </p>
                 }
-                m.push_str("</div>");
-                m.into()
-            }) }
+            </div>
             { crate::components::markup("stops-wrap", markup::stops(&rebalance_lab_core::group::Revocations {
                 eager: rev.eager.iter().take(shown).cloned().collect(),
                 cooperative: rev.cooperative.iter().take(shown).cloned().collect(),

@@ -3,7 +3,6 @@
 //! with what each assignor computes for the group, with the likely reasons; its lag per
 //! member and, on request, per partition on the grid.
 
-use crate::components::clicked;
 use crate::markup::{escape_into, list};
 use crate::state::{Action, AppState, Imported};
 use crate::Computed;
@@ -64,71 +63,80 @@ pub fn use_import(state: &AppState, c: &Rc<Computed>, dispatch: &Callback<Action
             move || drop(pass.borrow_mut().take())
         });
     }
-    let click = {
-        let (d, error, lag_on) = (dispatch.clone(), error.clone(), lag_on.clone());
-        Callback::from(move |e: MouseEvent| {
-            let Some(b) = clicked(&e, "button[data-import]") else {
-                return;
-            };
-            match b.get_attribute("data-import").as_deref() {
-                Some("run") => {
-                    let text = gloo::utils::document()
-                        .get_element_by_id("import-text")
-                        .and_then(|t| t.dyn_into::<web_sys::HtmlTextAreaElement>().ok())
-                        .map(|t| t.value())
-                        .unwrap_or_default();
-                    match rebalance_lab_core::import::parse(&text) {
-                        Ok(i) => {
-                            error.set(None);
-                            d.emit(Action::Import(Box::new(i)));
-                        }
-                        Err(e) => error.set(Some(e.to_string())),
-                    }
-                }
-                Some("lag") => lag_on.set(!*lag_on),
-                _ => {}
-            }
+    // The pasted text, kept while the page lives: an import refused leaves it as it was.
+    let text = use_state(String::new);
+    let on_text = {
+        let text = text.clone();
+        Callback::from(move |e: InputEvent| {
+            text.set(
+                e.target_unchecked_into::<web_sys::HtmlTextAreaElement>()
+                    .value(),
+            )
         })
     };
-    // (three parts, so that the box, written once, is never written again: the text pasted
-    // into it and its being open stay as they are whatever the rest says)
-    let mut said = String::new();
-    if let Some(e) = &*error {
-        said.push_str("<p class=\"alert\" role=\"alert\" id=\"import-error\">Not imported, the group on screen is unchanged: ");
-        escape_into(e, &mut said);
-        said.push_str("</p>");
-    }
+    let run = {
+        let (d, error, text) = (dispatch.clone(), error.clone(), text.clone());
+        Callback::from(
+            move |_: MouseEvent| match rebalance_lab_core::import::parse(&text) {
+                Ok(i) => {
+                    error.set(None);
+                    d.emit(Action::Import(Box::new(i)));
+                }
+                Err(e) => error.set(Some(e.to_string())),
+            },
+        )
+    };
+    let flip_lag = {
+        let lag_on = lag_on.clone();
+        Callback::from(move |_: MouseEvent| lag_on.set(!*lag_on))
+    };
     // (computed again only when what it reads changes: it runs every assignor)
     let m = use_memo(
         (
             imported.clone(),
             state.baseline.clone(),
             state.scenario.clone(),
-            *lag_on,
             c.pending,
         ),
-        |(imported, base, s, lag_on, pending)| {
+        |(imported, base, s, pending)| {
             let mut m = String::new();
             if let (Some(i), Some(base)) = (imported, base) {
-                summary(i, base, s, *pending, *lag_on, &mut m);
+                summary(i, base, s, *pending, &mut m);
             }
             m
         },
     );
+    let has_lag = imported.as_ref().is_some_and(|i| !i.lag.is_empty());
     html! {
-        <section class="panel import-panel" id="import-panel" onclick={click}>
-            { Html::from_html_unchecked(AttrValue::Static(BOX)) }
-            { Html::from_html_unchecked(said.into()) }
+        <section class="panel import-panel" id="import-panel">
+            <details id="import">
+                <summary>{ "Your group: paste from kafka-consumer-groups.sh" }</summary>
+                <p class="hint">
+                    { "The output of " }<code>{ "kafka-consumer-groups.sh --describe --group G" }</code>
+                    { " (offsets), " }<code>{ "--members" }</code>{ ", " }<code>{ "--members --verbose" }</code>
+                    { " or " }<code>{ "--state" }</code>
+                    { ", alone or pasted together, as Kafka 2.8 to 4.x print them. The group replaces the one on screen, its observed assignment pinned as the baseline." }
+                </p>
+                <textarea id="import-text" rows="8" spellcheck="false" aria-label="What kafka-consumer-groups.sh printed"
+                    placeholder="GROUP  TOPIC  PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID"
+                    value={(*text).clone()} oninput={on_text} />
+                <button id="import-run" onclick={run}>{ "Import" }</button>
+            </details>
+            if let Some(e) = &*error {
+                <p class="alert" role="alert" id="import-error">{ format!("Not imported, the group on screen is unchanged: {e}") }</p>
+            }
             { Html::from_html_unchecked((*m).clone().into()) }
+            if has_lag {
+                <button id="lag-toggle" aria-pressed={lag_on.to_string()} onclick={flip_lag}>
+                    { if *lag_on { "Hide the lag on the grid" } else { "Show the lag on the grid" } }
+                </button>
+                if *lag_on {
+                    <p class="hint" id="lag-key">{ "Lag on the grid: the taller the dark bar at the bottom of a cell, the more that partition lags (four steps up to the largest lag; no bar: no lag or not shown). The lag is also in each cell's name." }</p>
+                }
+            }
         </section>
     }
 }
-
-/// The import box.
-const BOX: &str = "<details id=\"import\"><summary>Your group: paste from kafka-consumer-groups.sh</summary>\
-     <p class=\"hint\">The output of <code>kafka-consumer-groups.sh --describe --group G</code> (offsets), <code>--members</code>, <code>--members --verbose</code> or <code>--state</code>, alone or pasted together, as Kafka 2.8 to 4.x print them. The group replaces the one on screen, its observed assignment pinned as the baseline.</p>\
-     <textarea id=\"import-text\" rows=\"8\" spellcheck=\"false\" aria-label=\"What kafka-consumer-groups.sh printed\" placeholder=\"GROUP  TOPIC  PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID\"></textarea>\
-     <button id=\"import-run\" data-import=\"run\">Import</button></details>";
 
 /// What the import read, against what the assignors compute, and the lag.
 fn summary(
@@ -136,7 +144,6 @@ fn summary(
     base: &Baseline,
     s: &rebalance_lab_core::scenario::Scenario,
     pending: bool,
-    lag_on: bool,
     m: &mut String,
 ) {
     let partitions: u64 = s.topics.iter().map(|t| u64::from(t.partitions)).sum();
@@ -340,17 +347,6 @@ fn summary(
                 per.len()
             ));
         }
-        m.push_str(&format!(
-            "<button id=\"lag-toggle\" data-import=\"lag\" data-app=\"lag\" aria-pressed=\"{lag_on}\">{}</button>",
-            if lag_on {
-                "Hide the lag on the grid"
-            } else {
-                "Show the lag on the grid"
-            }
-        ));
-        if lag_on {
-            m.push_str("<p class=\"hint\" id=\"lag-key\">Lag on the grid: the taller the dark bar at the bottom of a cell, the more that partition lags (four steps up to the largest lag; no bar: no lag or not shown). The lag is also in each cell's name.</p>");
-        }
     }
     m.push_str("</div>");
 }
@@ -413,13 +409,9 @@ fn lag_overlay(imported: Option<&Imported>) {
 /// JSON in the command-line tool's shape, the assignment as a Markdown table, and the
 /// `rebalance-lab assign` command line; file names carry the group id.
 pub fn export_bar(state: &AppState, c: &Rc<Computed>) -> Html {
-    let click = {
+    let save = |kind: &'static str| {
         let (s, c, imported) = (state.scenario.clone(), c.clone(), state.imported.clone());
-        Callback::from(move |e: MouseEvent| {
-            let Some(b) = clicked(&e, "button[data-export]") else {
-                return;
-            };
-            let kind = b.get_attribute("data-export").unwrap_or_default();
+        Callback::from(move |_: MouseEvent| {
             let group = s.group_id.as_deref();
             let observed = || -> Option<rebalance_lab_core::import::Observed> {
                 let a = c.assignment()?;
@@ -430,7 +422,7 @@ pub fn export_bar(state: &AppState, c: &Rc<Computed>) -> Html {
                         .collect(),
                 )
             };
-            let (content, ext, mime) = match kind.as_str() {
+            let (content, ext, mime) = match kind {
                 "svg" | "png" => {
                     let Some(o) = observed() else { return };
                     let svg = rebalance_lab_core::export::svg::grid_svg(&s, &o, group);
@@ -467,21 +459,19 @@ pub fn export_bar(state: &AppState, c: &Rc<Computed>) -> Html {
             );
         })
     };
-    let mut m = String::from("<h3>Export</h3><p class=\"export-buttons\">");
-    for (k, label) in [
-        ("svg", "Grid as SVG"),
-        ("png", "Grid as PNG"),
-        ("json", "Scenario as JSON"),
-        ("md", "Assignment as Markdown"),
-    ] {
-        m.push_str(&format!(
-            "<button id=\"export-{k}\" data-export=\"{k}\">{label}</button>"
-        ));
-    }
-    m.push_str("</p>");
     html! {
-        <section class="export" id="export" onclick={click}>
-            { Html::from_html_unchecked(m.into()) }
+        <section class="export" id="export">
+            <h3>{ "Export" }</h3>
+            <p class="export-buttons">
+                { for [
+                    ("svg", "Grid as SVG"),
+                    ("png", "Grid as PNG"),
+                    ("json", "Scenario as JSON"),
+                    ("md", "Assignment as Markdown"),
+                ].into_iter().map(|(k, label)| html! {
+                    <button id={format!("export-{k}")} data-export={k} onclick={save(k)}>{ label }</button>
+                }) }
+            </p>
             <CommandLine scenario={state.scenario.clone()} />
         </section>
     }
@@ -573,8 +563,6 @@ const PLAN_CAP: u32 = 1_100;
 #[hook]
 pub fn use_planner(state: &AppState, dispatch: &Callback<Action>) -> Html {
     let open = use_state(|| false);
-    // (the table of numbers stays open across repaints: its markup says so)
-    let table_open = use_state(|| false);
     let s = state.scenario.clone();
     // (the joiners' ids: the same for the chart and the what-if its click applies)
     let seed = rebalance_lab_core::scenario::planner::seed_for(&s);
@@ -597,80 +585,80 @@ pub fn use_planner(state: &AppState, dispatch: &Callback<Action>) -> Html {
             })
         })
     };
-    let click = {
-        let (d, open, group, table_open) = (
-            dispatch.clone(),
-            open.clone(),
-            s.group_id.clone(),
-            table_open.clone(),
-        );
-        Callback::from(move |e: MouseEvent| {
-            let Some(b) = clicked(&e, "[data-plan]") else {
+    let flip = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(!*open))
+    };
+    let try_count = {
+        let d = dispatch.clone();
+        Callback::from(move |count: u32| d.emit(Action::PlanMembers { count, seed }))
+    };
+    // the chart as it is drawn, standing alone (its colours are attributes)
+    let save = |k: &'static str| {
+        let group = s.group_id.clone();
+        Callback::from(move |_: MouseEvent| {
+            let Some(chart) = gloo::utils::document().get_element_by_id("planner-chart") else {
                 return;
             };
-            match b.get_attribute("data-plan").as_deref() {
-                Some("open") => open.set(!*open),
-                Some("table") => table_open.set(!*table_open),
-                // the chart as it is drawn, standing alone (its colours are attributes)
-                Some(k @ ("svg" | "png")) => {
-                    let Some(chart) = gloo::utils::document().get_element_by_id("planner-chart")
-                    else {
-                        return;
-                    };
-                    let name = rebalance_lab_core::export::file_name(
-                        group.as_deref(),
-                        &format!("planner.{k}"),
-                    );
-                    let mime = if k == "svg" {
-                        "image/svg+xml"
-                    } else {
-                        "image/png"
-                    };
-                    download(&name, mime, &chart.outer_html());
-                }
-                Some(n) => {
-                    if let Ok(count) = n.parse() {
-                        d.emit(Action::PlanMembers { count, seed });
-                    }
-                }
-                None => {}
-            }
+            let name =
+                rebalance_lab_core::export::file_name(group.as_deref(), &format!("planner.{k}"));
+            let mime = if k == "svg" {
+                "image/svg+xml"
+            } else {
+                "image/png"
+            };
+            download(&name, mime, &chart.outer_html());
         })
     };
-    let mut m = format!(
-        "<h3>Scale planner</h3><button id=\"planner-toggle\" data-plan=\"open\" data-app=\"planner\" aria-pressed=\"{}\">{}</button>",
-        *open,
-        if *open { "Hide the planner" } else { "Plan the group's size: partitions per member from 1 member up" }
-    );
-    if let Some(lines) = &*lines {
-        m.push_str(&planner_chart(lines, s.members.len() as u32, *table_open));
+    let body = (*lines).clone().map(|lines| {
         let drawn = lines
             .iter()
             .filter_map(|l| l.points.last())
             .map(|p| p.members)
             .max()
             .unwrap_or(0);
-        if drawn < rebalance_lab_core::scenario::planner::last_count(&s, PLAN_CAP) {
-            m.push_str(&format!("<p class=\"hint\" id=\"planner-bound\">Drawn up to {drawn} members: the page assigns at most {PLAN_WORK} partitions in all for the planner (member counts times this group's partitions).</p>"));
-        }
-        m.push_str("<p class=\"export-buttons\"><button id=\"planner-svg\" data-plan=\"svg\">Chart as SVG</button><button id=\"planner-png\" data-plan=\"png\">Chart as PNG</button></p>");
-    }
+        let bound = drawn < rebalance_lab_core::scenario::planner::last_count(&s, PLAN_CAP);
+        html! { <>
+            <PlannerChart lines={Rc::new(lines)} own={s.members.len() as u32} try_count={try_count.clone()} />
+            if bound {
+                <p class="hint" id="planner-bound">{ format!("Drawn up to {drawn} members: the page assigns at most {PLAN_WORK} partitions in all for the planner (member counts times this group's partitions).") }</p>
+            }
+            <p class="export-buttons">
+                <button id="planner-svg" onclick={save("svg")}>{ "Chart as SVG" }</button>
+                <button id="planner-png" onclick={save("png")}>{ "Chart as PNG" }</button>
+            </p>
+        </> }
+    });
     html! {
-        <section class="planner" id="planner" onclick={click}>
-            { Html::from_html_unchecked(m.into()) }
+        <section class="planner" id="planner">
+            <h3>{ "Scale planner" }</h3>
+            <button id="planner-toggle" aria-pressed={open.to_string()} onclick={flip}>
+                { if *open { "Hide the planner" } else { "Plan the group's size: partitions per member from 1 member up" } }
+            </button>
+            { for body }
         </section>
     }
+}
+
+#[derive(Properties, PartialEq)]
+struct PlannerChartProps {
+    lines: Rc<Vec<rebalance_lab_core::scenario::planner::Line>>,
+    /// The group's own member count, marked on the chart.
+    own: u32,
+    /// Applies a member count as a what-if.
+    try_count: Callback<u32>,
 }
 
 /// The chart as SVG (`#planner-chart`: a `polyline` per assignor for the largest and the
 /// smallest total, the group's own count marked, a column per count that applies it), the
 /// counts where members start to sit idle, and the same numbers as a table.
-fn planner_chart(
-    lines: &[rebalance_lab_core::scenario::planner::Line],
-    own: u32,
-    table_open: bool,
-) -> String {
+/// The chart as SVG (`#planner-chart`: a `polyline` per assignor for the largest and the
+/// smallest total, the group's own count marked, a column per count that applies it), the
+/// counts where members start to sit idle, and the same numbers as a table.
+#[function_component]
+fn PlannerChart(p: &PlannerChartProps) -> Html {
     use rebalance_lab_core::scenario::planner::idle_from;
+    let (lines, own) = (&*p.lines, p.own);
     const W: u32 = 720;
     const H: u32 = 260;
     const L: u32 = 44;
@@ -691,120 +679,100 @@ fn planner_chart(
         .max(1);
     let x = |n: u32| L + (W - L - 10) * (n.saturating_sub(1)) / last.saturating_sub(1).max(1);
     let y = |v: u32| 10 + (H - 10 - B) * (top - v.min(top)) / top;
-    let mut m = format!(
-        "<svg id=\"planner-chart\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {W} {H}\" width=\"{W}\" height=\"{H}\" role=\"img\" aria-labelledby=\"planner-title\"><title id=\"planner-title\">Partitions per member, largest and smallest, for 1 to {last} members; this group has {own}</title>"
-    );
-    // axes, with the first and last value of each
-    m.push_str(&format!(
-        "<rect class=\"bg\" width=\"{W}\" height=\"{H}\" fill=\"#fff\"/><line class=\"axis\" stroke=\"#666\" x1=\"{L}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"/><line class=\"axis\" stroke=\"#666\" x1=\"{L}\" y1=\"10\" x2=\"{L}\" y2=\"{}\"/>\
-         <text x=\"{L}\" y=\"{}\" class=\"tick\" fill=\"#555\">1</text><text x=\"{}\" y=\"{}\" class=\"tick\" fill=\"#555\" text-anchor=\"end\">{last} members</text>\
-         <text x=\"{}\" y=\"{}\" class=\"tick\" fill=\"#555\" text-anchor=\"end\">{top}</text><text x=\"{}\" y=\"{}\" class=\"tick\" fill=\"#555\" text-anchor=\"end\">0</text>",
-        H - B, W - 10, H - B, H - B, H - B + 14, W - 10, H - B + 14, L - 4, y(top) + 4, L - 4, y(0) + 4
-    ));
-    if own >= 1 && own <= last {
-        m.push_str(&format!(
-            "<line class=\"now\" stroke=\"#333\" stroke-dasharray=\"4 3\" x1=\"{0}\" y1=\"10\" x2=\"{0}\" y2=\"{1}\"/><text class=\"tick\" fill=\"#555\" x=\"{0}\" y=\"{2}\" text-anchor=\"middle\">now: {own}</text>",
-            x(own), H - B, H - 4
-        ));
-    }
-    for (k, l) in lines.iter().enumerate() {
-        for (which, get) in [
-            (
-                "max",
-                (|p: &rebalance_lab_core::scenario::planner::Point| p.max) as fn(&_) -> u32,
-            ),
-            ("min", |p| p.min),
-        ] {
-            let pts: Vec<String> = l
-                .points
-                .iter()
-                .map(|p| format!("{},{}", x(p.members), y(get(p))))
-                .collect();
-            m.push_str(&format!(
-                "<polyline class=\"plan-line plan-{k} plan-{which}\" fill=\"none\" stroke-width=\"2\" stroke=\"{}\"{} data-assignor=\"{}\" data-line=\"{which}\" points=\"{}\"/>",
-                PLAN_COLOURS[k % PLAN_COLOURS.len()],
-                if which == "min" { " stroke-dasharray=\"6 4\"" } else { "" },
-                l.kind.name(),
-                pts.join(" ")
-            ));
+    let try_it = |n: u32| p.try_count.reform(move |_: MouseEvent| n);
+    let axes = html! { <>
+        <rect class="bg" width={W.to_string()} height={H.to_string()} fill="#fff" />
+        <line class="axis" stroke="#666" x1={L.to_string()} y1={(H - B).to_string()} x2={(W - 10).to_string()} y2={(H - B).to_string()} />
+        <line class="axis" stroke="#666" x1={L.to_string()} y1="10" x2={L.to_string()} y2={(H - B).to_string()} />
+        <text x={L.to_string()} y={(H - B + 14).to_string()} class="tick" fill="#555">{ "1" }</text>
+        <text x={(W - 10).to_string()} y={(H - B + 14).to_string()} class="tick" fill="#555" text-anchor="end">{ format!("{last} members") }</text>
+        <text x={(L - 4).to_string()} y={(y(top) + 4).to_string()} class="tick" fill="#555" text-anchor="end">{ top.to_string() }</text>
+        <text x={(L - 4).to_string()} y={(y(0) + 4).to_string()} class="tick" fill="#555" text-anchor="end">{ "0" }</text>
+        if own >= 1 && own <= last {
+            <line class="now" stroke="#333" stroke-dasharray="4 3" x1={x(own).to_string()} y1="10" x2={x(own).to_string()} y2={(H - B).to_string()} />
+            <text class="tick" fill="#555" x={x(own).to_string()} y={(H - 4).to_string()} text-anchor="middle">{ format!("now: {own}") }</text>
         }
-    }
+    </> };
+    let polylines = lines.iter().enumerate().flat_map(|(k, l)| {
+        [("max", (|p: &rebalance_lab_core::scenario::planner::Point| p.max) as fn(&_) -> u32), ("min", |p| p.min)]
+            .into_iter()
+            .map(move |(which, get)| {
+                let points: Vec<String> = l.points.iter().map(|p| format!("{},{}", x(p.members), y(get(p)))).collect();
+                html! {
+                    <polyline class={format!("plan-line plan-{k} plan-{which}")} fill="none" stroke-width="2"
+                        stroke={PLAN_COLOURS[k % PLAN_COLOURS.len()]}
+                        stroke-dasharray={(which == "min").then_some("6 4")}
+                        data-assignor={l.kind.name()} data-line={which} points={points.join(" ")} />
+                }
+            })
+    });
     // a column per count: clicking it applies that count (its title says what it is)
-    let step = (W - L - 10) as f64 / last.max(1) as f64;
-    for n in 1..=last {
+    let step = f64::from(W - L - 10) / f64::from(last.max(1));
+    let columns = (1..=last).map(|n| {
         let mut t = format!("{n} members:");
         for l in lines {
             if let Some(p) = l.points.get(n as usize - 1) {
-                t.push_str(&format!(
-                    " {} {} to {}{};",
-                    l.kind.name(),
-                    p.min,
-                    p.max,
-                    if p.idle > 0 {
-                        format!(", {} idle", p.idle)
-                    } else {
-                        String::new()
-                    }
-                ));
+                t.push_str(&format!(" {} {} to {}", l.kind.name(), p.min, p.max));
+                if p.idle > 0 {
+                    t.push_str(&format!(", {} idle", p.idle));
+                }
+                t.push(';');
             }
         }
-        m.push_str(&format!(
-            "<rect class=\"plan-hit\" fill=\"transparent\" data-plan=\"{n}\" x=\"{:.1}\" y=\"10\" width=\"{:.1}\" height=\"{}\"><title>{}</title></rect>",
-            f64::from(x(n)) - step / 2.0,
-            step.max(1.0),
-            H - 10 - B,
-            t.trim_end_matches(';')
-        ));
-    }
-    m.push_str("</svg><ul class=\"plan-key\">");
-    for (k, l) in lines.iter().enumerate() {
+        html! {
+            <rect class="plan-hit" fill="transparent" data-plan={n.to_string()}
+                x={format!("{:.1}", f64::from(x(n)) - step / 2.0)} y="10" width={format!("{:.1}", step.max(1.0))}
+                height={(H - 10 - B).to_string()} onclick={try_it(n)}>
+                <title>{ t.trim_end_matches(';').to_string() }</title>
+            </rect>
+        }
+    });
+    let key = lines.iter().enumerate().map(|(k, l)| {
         let idle = match idle_from(l) {
             Some(n) => format!("members sit idle from {n}"),
             None => "nobody sits idle".into(),
         };
-        m.push_str(&format!(
-            "<li data-assignor=\"{}\" data-idle-from=\"{}\"><span class=\"plan-swatch plan-{k}\"></span>{}: solid the largest, dashed the smallest; {idle}</li>",
-            l.kind.name(),
-            idle_from(l).map_or(0, |n| n),
-            l.kind.name()
-        ));
-    }
-    m.push_str("</ul><p class=\"hint\">Fresh assignments (nobody owns anything yet), the group grown as \"members: N\" grows it. Click a column, or a row below, to try that many members as a what-if against the group now.</p>");
-    // the numbers as a table: every count up to 60, then every tenth and the last
-    m.push_str(if table_open {
-        "<details id=\"planner-table\" open>"
-    } else {
-        "<details id=\"planner-table\">"
-    });
-    m.push_str("<summary data-plan=\"table\">The numbers</summary><table class=\"compare\"><thead><tr><th scope=\"col\">members</th>");
-    for l in lines {
-        m.push_str(&format!(
-            "<th scope=\"col\">{} max / min</th>",
-            l.kind.name()
-        ));
-    }
-    m.push_str("<th scope=\"col\"></th></tr></thead><tbody>");
-    for n in (1..=last).filter(|n| *n <= 60 || n % 10 == 0 || *n == last || *n == own) {
-        m.push_str(&format!(
-            "<tr data-plan-members=\"{n}\"><th scope=\"row\">{n}</th>"
-        ));
-        for l in lines {
-            match l.points.get(n as usize - 1) {
-                Some(p) => m.push_str(&format!(
-                    "<td data-assignor=\"{}\" data-max=\"{}\" data-min=\"{}\">{} / {}</td>",
-                    l.kind.name(),
-                    p.max,
-                    p.min,
-                    p.max,
-                    p.min
-                )),
-                None => m.push_str("<td>–</td>"),
-            }
+        html! {
+            <li data-assignor={l.kind.name()} data-idle-from={idle_from(l).unwrap_or(0).to_string()}>
+                <span class={format!("plan-swatch plan-{k}")}></span>
+                { format!("{}: solid the largest, dashed the smallest; {idle}", l.kind.name()) }
+            </li>
         }
-        m.push_str(&format!(
-            "<td><button id=\"plan-try-{n}\" data-plan=\"{n}\" data-app=\"plan\">Try {n}</button></td></tr>"
-        ));
-    }
-    m.push_str("</tbody></table></details>");
-    m
+    });
+    // the numbers as a table: every count up to 60, then every tenth and the last
+    let rows = (1..=last).filter(|n| *n <= 60 || n % 10 == 0 || *n == last || *n == own).map(|n| html! {
+        <tr data-plan-members={n.to_string()}>
+            <th scope="row">{ n }</th>
+            { for lines.iter().map(|l| match l.points.get(n as usize - 1) {
+                Some(p) => html! {
+                    <td data-assignor={l.kind.name()} data-max={p.max.to_string()} data-min={p.min.to_string()}>{ format!("{} / {}", p.max, p.min) }</td>
+                },
+                None => html! { <td>{ "–" }</td> },
+            }) }
+            <td><button id={format!("plan-try-{n}")} onclick={try_it(n)}>{ format!("Try {n}") }</button></td>
+        </tr>
+    });
+    html! { <>
+        <svg id="planner-chart" xmlns="http://www.w3.org/2000/svg" viewBox={format!("0 0 {W} {H}")} width={W.to_string()} height={H.to_string()}
+            role="img" aria-labelledby="planner-title">
+            <title id="planner-title">{ format!("Partitions per member, largest and smallest, for 1 to {last} members; this group has {own}") }</title>
+            { axes }
+            { for polylines }
+            { for columns }
+        </svg>
+        <ul class="plan-key">{ for key }</ul>
+        <p class="hint">{ "Fresh assignments (nobody owns anything yet), the group grown as \"members: N\" grows it. Click a column, or a row below, to try that many members as a what-if against the group now." }</p>
+        // (its being open is the browser's: yew never writes the attribute)
+        <details id="planner-table">
+            <summary>{ "The numbers" }</summary>
+            <table class="compare">
+                <thead><tr>
+                    <th scope="col">{ "members" }</th>
+                    { for lines.iter().map(|l| html! { <th scope="col">{ format!("{} max / min", l.kind.name()) }</th> }) }
+                    <th scope="col"></th>
+                </tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </details>
+    </> }
 }

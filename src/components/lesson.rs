@@ -1,41 +1,39 @@
-//! The lesson's page work: reading what the learner picked and typed, and lighting what a
-//! step names. The panel itself is markup (`crate::lesson`), run by the app's one
-//! listener.
+//! The lesson's panel: where the learner is, the step's text, its question (the learner's
+//! entries kept in the app's state), the feedback on a check, the answer, and the steps to go
+//! to; and what a step names, lit on the page.
 
-use crate::lesson::Entered;
-use crate::state::{Action, AppState};
-use rebalance_lab_core::lesson::{Highlight, LoadedStep, Question, Step};
+use crate::state::{Action, AppState, Attempt, LessonOn};
+use rebalance_lab_core::lesson::{
+    self, Answer, Highlight, LessonError, LoadedStep, Outcome, Question, Step,
+};
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// What the app shows and runs of the lesson.
+/// What the app shows of the lesson.
 pub struct View {
     /// The lesson's panel, when a lesson is on.
     pub panel: Option<Html>,
     /// Its live region (what the last check found), when a lesson is on.
     pub live: Option<Html>,
-    /// The lesson's buttons (`data-app="lesson…"`) and the grid's cells while a step asks
-    /// for cells, run from the app's one listener.
-    pub click: Callback<MouseEvent>,
+    /// The kind of question the step on screen asks while its answer is not shown
+    /// (`cells`, `counts`, `choice`): the app marks itself with it (`data-predict`), and
+    /// the stylesheet hides the owners.
+    pub predict: Option<&'static str>,
 }
 
-/// The lesson's view, run in the app's render: the step on screen read and answered once
-/// per step, what it names lit after each repaint.
+/// The lesson's view, run in the app's render: the step on screen read once per step, what
+/// it names lit after each repaint.
 #[hook]
 pub fn use_lesson(state: &UseReducerHandle<AppState>, dispatch: &Callback<Action>) -> View {
     let at = state
         .lesson
         .as_ref()
         .map(|on| (on.lesson.key, on.progress.step()));
-    let loaded: Rc<Option<Result<LoadedStep, rebalance_lab_core::lesson::LessonError>>> =
-        use_memo(at, |at| {
-            let (key, k) = (*at)?;
-            rebalance_lab_core::lesson::lesson(key)?
-                .steps
-                .get(k)
-                .map(LoadedStep::load)
-        });
+    let loaded: Rc<Option<Result<LoadedStep, LessonError>>> = use_memo(at, |at| {
+        let (key, k) = (*at)?;
+        lesson::lesson(key)?.steps.get(k).map(LoadedStep::load)
+    });
     let on = state.lesson.as_ref();
     let step = on.and_then(|on| on.step());
     let predict = on.and_then(|on| {
@@ -46,29 +44,9 @@ pub fn use_lesson(state: &UseReducerHandle<AppState>, dispatch: &Callback<Action
             Question::Choice { .. } => "choice",
         })
     });
-    {
-        // What the step names is lit once the page shows it (after every repaint: the
-        // grid's rows paint their cells in effects of their own); cells picked on another
-        // step are let go.
-        let last = use_mut_ref(|| None::<&'static str>);
-        // The question's kind while a step asks and its answer is not shown marks the app
-        // (`data-predict`; before the browser paints), and the stylesheet hides the owners.
-        use_effect(move || {
-            let key = step.map(|s| s.key);
-            let fresh = *last.borrow() != key;
-            *last.borrow_mut() = key;
-            if step.is_some() || fresh {
-                let app = document().and_then(|d| d.query_selector(".app").ok().flatten());
-                if let Some(app) = app {
-                    let _ = match predict {
-                        Some(kind) => app.set_attribute("data-predict", kind),
-                        None => app.remove_attribute("data-predict"),
-                    };
-                }
-                light(step, fresh);
-            }
-        });
-    }
+    // What the step names is lit once the page shows it (after every repaint: the grid's
+    // rows paint their cells in effects of their own).
+    use_effect(move || light(step));
     let panel = on.zip(loaded.as_ref().as_ref()).map(|(on, l)| {
         let s = &state.scenario;
         let changed = l.as_ref().is_ok_and(|l| {
@@ -80,70 +58,235 @@ pub fn use_lesson(state: &UseReducerHandle<AppState>, dispatch: &Callback<Action
             Some((f, m)) if f == "lesson" => Some(m.as_str()),
             _ => None,
         };
-        Html::from_html_unchecked(
-            format!(
-                "<section class=\"panel lesson\" id=\"lesson\" aria-labelledby=\"lesson-title\">{}</section>",
-                crate::lesson::panel(on, l, changed, refused)
-            )
-            .into(),
-        )
+        panel(on, l, changed, refused, dispatch)
     });
     let live = on.map(|on| {
-        let said = on.checked.as_ref().map(|c| c.2.clone()).unwrap_or_default();
+        let said = on
+            .attempt()
+            .and_then(|a| a.checked.as_ref())
+            .map(|(_, f)| crate::lesson::said(f))
+            .unwrap_or_default();
         html! { <p id="lesson-live" class="visually-hidden" role="status">{ said }</p> }
     });
-    let click = {
-        let (d, is_on) = (dispatch.clone(), on.is_some());
-        Callback::from(move |e: MouseEvent| {
-            if predict == Some("cells") {
-                if let Some(c) = super::clicked(&e, ".grid .cell[data-partition]") {
-                    pick(&c);
-                    return;
-                }
-            }
-            let Some(b) = super::clicked(&e, "[data-app]") else {
-                return;
-            };
-            match b.get_attribute("data-app").as_deref() {
-                Some("lesson") if !is_on => d.emit(Action::LessonGo(0)),
-                Some("lesson-go") => {
-                    if let Some(k) = b.get_attribute("data-step").and_then(|k| k.parse().ok()) {
-                        d.emit(Action::LessonGo(k));
-                    }
-                }
-                Some("lesson-show") => d.emit(Action::LessonReveal),
-                Some("lesson-leave") => d.emit(Action::LessonLeave),
-                Some("lesson-check") => {
-                    let Some(Ok(l)) = loaded.as_ref() else {
-                        return;
-                    };
-                    let Some(q) = l.step.question else {
-                        return;
-                    };
-                    d.emit(match crate::lesson::prediction(&q, &entered()) {
-                        Ok(p) => {
-                            let f = rebalance_lab_core::lesson::check(l, &p);
-                            Action::LessonChecked {
-                                right: f.right,
-                                feedback: crate::lesson::feedback(&f),
-                                said: crate::lesson::said(&f),
-                                prediction: p,
-                            }
-                        }
-                        Err(m) => Action::LessonRefuse(m),
-                    });
-                }
-                _ => {}
+    View {
+        panel,
+        live,
+        predict,
+    }
+}
+
+/// A button that moves to step `to` (counting from 0), or a disabled one at either end.
+fn go(
+    d: &Callback<Action>,
+    to: Option<usize>,
+    id: &'static str,
+    ids: &'static [&'static str],
+    label: &'static str,
+) -> Html {
+    let onclick = {
+        let d = d.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(k) = to {
+                d.emit(Action::LessonGo(k));
+                crate::components::refocus(ids);
             }
         })
     };
-    View { panel, live, click }
+    html! { <button id={id} disabled={to.is_none()} {onclick}>{ label }</button> }
 }
 
-/// Picks a cell for a prediction, or lets it go.
-pub fn pick(cell: &web_sys::Element) {
-    let on = cell.get_attribute("aria-selected").as_deref() != Some("true");
-    let _ = cell.set_attribute("aria-selected", if on { "true" } else { "false" });
+/// The lesson's panel: where the learner is (step k of n, how the predictions went, every
+/// step to go to), the step's text, its question (or its answer, once checked or shown),
+/// and Back and Forward. `changed`: the group on screen is no longer the step's own.
+fn panel(
+    on: &LessonOn,
+    loaded: &Result<LoadedStep, LessonError>,
+    changed: bool,
+    refused: Option<&str>,
+    d: &Callback<Action>,
+) -> Html {
+    let steps = on.lesson.steps;
+    let k = on.progress.step();
+    let (right, wrong) = on.progress.tally();
+    let asked = steps.iter().filter(|s| s.question.is_some()).count();
+    let step = &steps[k.min(steps.len() - 1)];
+    let leave = d.reform(|_| {
+        crate::components::refocus(&["lesson-open"]);
+        Action::LessonLeave
+    });
+    let list = steps.iter().enumerate().map(|(i, s)| {
+        let (mark, said) = match on.progress.outcome(i) {
+            Outcome::Right => ("right", " (right)"),
+            Outcome::Wrong => ("wrong", " (wrong)"),
+            Outcome::Unanswered => ("", ""),
+        };
+        html! {
+            <li data-outcome={mark}>
+                <button aria-current={(i == k).then_some("step")} onclick={d.reform(move |_| Action::LessonGo(i))}>
+                    { s.title }{ said }
+                </button>
+            </li>
+        }
+    });
+    let body = match loaded {
+        Err(e) => {
+            html! { <p class="alert" role="alert">{ format!("This step cannot be shown: {e}") }</p> }
+        }
+        Ok(loaded) => {
+            let attempt = on.attempt();
+            let checked = attempt.and_then(|a| a.checked.as_ref());
+            html! { <>
+                if changed {
+                    <p class="lesson-changed" id="lesson-changed">
+                        { "You changed this step's group: Check still answers for the step's own group. " }
+                        <button onclick={d.reform(move |_| Action::LessonGo(k))}>{ "Put the step's group back" }</button>
+                    </p>
+                }
+                if let Some(q) = &step.question {
+                    if !on.revealed || checked.is_some() {
+                        { question(q, loaded, attempt, d) }
+                    }
+                    if let Some(r) = refused {
+                        <p class="refusal" id="lesson-refused" role="alert">{ r }</p>
+                    }
+                    if let Some((_, f)) = checked {
+                        { feedback(f) }
+                    }
+                    if on.revealed {
+                        if let Some(a) = loaded.answer() {
+                            { answer(loaded, &a) }
+                        }
+                    }
+                }
+            </> }
+        }
+    };
+    html! {
+        <section class="panel lesson" id="lesson" aria-labelledby="lesson-title">
+            <div class="lesson-head">
+                <p class="lesson-progress" id="lesson-progress">
+                    { format!("{}: ", on.lesson.title) }
+                    <strong>{ format!("step {} of {}", k + 1, steps.len()) }</strong>
+                    { format!(" · predictions: {right} right, {wrong} wrong, of {asked}") }
+                </p>
+                <button id="lesson-leave" onclick={leave}>{ "Leave the lesson" }</button>
+            </div>
+            <details class="lesson-steps">
+                <summary>{ "Steps" }</summary>
+                <ol>{ for list }</ol>
+            </details>
+            <h2 id="lesson-title">{ step.title }</h2>
+            <p class="lesson-text" id="lesson-text">{ step.text }</p>
+            if step.before.is_some() {
+                <p class="hint">{ "What if: the group before the change is pinned; the grid shows it after." }</p>
+            }
+            { body }
+            <p class="lesson-nav">
+                { go(d, k.checked_sub(1), "lesson-back", &["lesson-back", "lesson-forward"], "Back") }
+                { go(d, (k + 1 < steps.len()).then_some(k + 1), "lesson-forward", &["lesson-forward", "lesson-back"], "Forward") }
+            </p>
+        </section>
+    }
+}
+
+/// The step's question, with what the learner has entered so far.
+fn question(
+    q: &Question,
+    loaded: &LoadedStep,
+    attempt: Option<&Attempt>,
+    d: &Callback<Action>,
+) -> Html {
+    let entered = attempt.map(|a| &a.entered);
+    let ask = match q {
+        Question::Cells { .. } => html! {
+            <p class="hint">{ "Click the cells in the grid (or focus one and press Space): the owners are hidden until you check." }</p>
+        },
+        Question::Counts => html! {
+            <div class="lesson-counts">
+                { for loaded.scenario.members.iter().map(|member| {
+                    let id = member.id.clone();
+                    let typed = entered.map_or("", |e| e.typed(&id)).to_string();
+                    let oninput = d.reform(move |e: InputEvent| Action::LessonCount {
+                        member: id.clone(),
+                        text: e.target_unchecked_into::<web_sys::HtmlInputElement>().value(),
+                    });
+                    html! {
+                        <label>
+                            <span class="member-name">{ member.id.clone() }</span>{ " " }
+                            <input type="number" min="0" step="1" inputmode="numeric" data-count={member.id.clone()}
+                                value={typed} {oninput} />
+                        </label>
+                    }
+                }) }
+            </div>
+        },
+        Question::Choice {
+            prompt, options, ..
+        } => html! {
+            <fieldset class="lesson-choice">
+                <legend>{ *prompt }</legend>
+                { for options.iter().enumerate().map(|(i, o)| html! {
+                    <label>
+                        <input type="radio" name="lesson-choice" value={i.to_string()}
+                            checked={entered.and_then(|e| e.choice) == Some(i)}
+                            onchange={d.reform(move |_| Action::LessonChoose(i))} />
+                        { format!(" {o}") }
+                    </label>
+                }) }
+            </fieldset>
+        },
+    };
+    let show = d.reform(|_| {
+        crate::components::refocus(&["lesson-forward"]);
+        Action::LessonReveal
+    });
+    html! {
+        <div class="lesson-question" id="lesson-question">
+            <p class="lesson-prompt"><strong>{ "Predict: " }</strong>{ q.prompt() }</p>
+            { ask }
+            <p class="lesson-actions">
+                <button id="lesson-check" onclick={d.reform(|_| Action::LessonCheck)}>{ "Check" }</button>
+                <button id="lesson-show" onclick={show}>{ "Show answer" }</button>
+            </p>
+        </div>
+    }
+}
+
+/// The feedback on a checked prediction: the verdict and summary, then each item.
+fn feedback(f: &lesson::Feedback) -> Html {
+    html! {
+        <div class="lesson-feedback" id="lesson-feedback" data-right={f.right.to_string()}>
+            <p><strong>{ crate::lesson::verdict(f) }</strong>{ " " }{ f.summary.clone() }</p>
+            <ul class="lesson-items">
+                { for f.items.iter().map(|i| {
+                    let v = crate::lesson::item_verdict(i.verdict);
+                    html! {
+                        <li data-verdict={v}><strong>{ v }</strong>{ format!(" {}: {}", i.item, i.why) }</li>
+                    }
+                }) }
+            </ul>
+        </div>
+    }
+}
+
+/// The right answer, and for a step that shows a common mistake, the wrong one beside it.
+fn answer(loaded: &LoadedStep, right: &Answer) -> Html {
+    let said = lesson::describe(loaded, right);
+    html! {
+        <div class="lesson-answer" id="lesson-answer">
+            <p><strong>{ "The answer: " }</strong>{ format!("{said}.") }</p>
+            if let Some((mistake, wrong)) = loaded.wrong_answer() {
+                <table class="compare lesson-compare" id="lesson-compare">
+                    <tr><th scope="row">{ "Right, as Kafka does it" }</th><td data-answer="right">{ said.clone() }</td></tr>
+                    <tr>
+                        <th scope="row">{ format!("Wrong: {}", mistake.name()) }</th>
+                        <td data-answer="wrong">{ lesson::describe(loaded, &wrong) }</td>
+                    </tr>
+                </table>
+                <p class="lesson-why">{ format!("Why it is wrong: {}.", lesson::mistakes::reason(mistake, loaded)) }</p>
+            }
+        </div>
+    }
 }
 
 fn document() -> Option<web_sys::Document> {
@@ -164,48 +307,15 @@ fn all(doc: &web_sys::Document, selector: &str) -> Vec<web_sys::Element> {
     out
 }
 
-/// What the learner entered on the page: the grid's picked cells, the lesson's count
-/// inputs, its checked option.
-pub fn entered() -> Entered {
-    let Some(doc) = document() else {
-        return Entered::default();
-    };
-    let get = |el: &web_sys::Element, a: &str| el.get_attribute(a).unwrap_or_default();
-    let value = |el: &web_sys::Element| {
-        el.dyn_ref::<web_sys::HtmlInputElement>()
-            .map(|i| i.value())
-            .unwrap_or_default()
-    };
-    Entered {
-        cells: all(&doc, ".grid .cell[aria-selected=\"true\"]")
-            .iter()
-            .map(|c| (get(c, "data-topic"), get(c, "data-partition")))
-            .collect(),
-        counts: all(&doc, "#lesson input[data-count]")
-            .iter()
-            .map(|i| (get(i, "data-count"), value(i)))
-            .collect(),
-        choice: all(&doc, "#lesson input[name=\"lesson-choice\"]:checked")
-            .first()
-            .map(value),
-    }
-}
-
 /// Lights (`data-lit`) what `step` names: a member's cells, totals and editor entries, a
 /// topic's row, partitions, a field of the bytes view and its bytes, a byte range; the
-/// rest is unlit. `fresh`: the step just came on screen, so cells picked on another step
-/// are let go.
-pub fn light(step: Option<&Step>, fresh: bool) {
+/// rest is unlit.
+pub fn light(step: Option<&Step>) {
     let Some(doc) = document() else {
         return;
     };
     for el in all(&doc, "[data-lit]") {
         let _ = el.remove_attribute("data-lit");
-    }
-    if fresh {
-        for el in all(&doc, ".cell[aria-selected]") {
-            let _ = el.remove_attribute("aria-selected");
-        }
     }
     let Some(step) = step else {
         return;

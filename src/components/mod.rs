@@ -58,11 +58,25 @@ pub fn markup(class: &'static str, markup: String) -> Html {
     Html::from_html_unchecked(format!("<div class=\"{class}\">{markup}</div>").into())
 }
 
-/// The element a click landed in that matches `selector` (the click itself or an ancestor):
-/// buttons written as markup are handled by one listener on their panel, which asks this.
-pub fn clicked(e: &MouseEvent, selector: &str) -> Option<web_sys::Element> {
-    e.target_dyn_into::<web_sys::Element>()?
-        .closest(selector)
-        .ok()
-        .flatten()
+/// After the repaint a press causes, the focus goes to the first of `ids` that is on the page
+/// and enabled: the pressed button's own id first, then the one to fall back on when the
+/// press removed or disabled it (Back on the first step, Leave the story). A button yew
+/// patched in place keeps the focus by itself; one the repaint replaced would drop it to the
+/// page's start, and a keyboard user would lose their place.
+pub fn refocus(ids: &[&str]) {
+    let ids: Vec<String> = ids.iter().map(|id| id.to_string()).collect();
+    // (yew repaints in a task of its own after the click's: a timer fires after it)
+    gloo::timers::callback::Timeout::new(0, move || {
+        use wasm_bindgen::JsCast;
+        let doc = gloo::utils::document();
+        if let Some(button) = ids
+            .iter()
+            .filter_map(|id| doc.get_element_by_id(id))
+            .filter_map(|e| e.dyn_into::<web_sys::HtmlButtonElement>().ok())
+            .find(|b| !b.disabled())
+        {
+            let _ = button.focus();
+        }
+    })
+    .forget();
 }

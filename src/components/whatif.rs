@@ -60,25 +60,6 @@ pub fn what_if(
         return Html::default();
     }
     let (all, all_moved) = (&shown.all, &shown.all_moved);
-    // One listener for the section's buttons (written as markup): each says what it does in
-    // `data-act`, and the story's steps carry the step they go to.
-    let act = {
-        let d = d.clone();
-        Callback::from(move |e: MouseEvent| {
-            let button = crate::components::clicked(&e, "button[data-act]");
-            let attr = |name| button.as_ref().and_then(|b| b.get_attribute(name));
-            let step = attr("data-step").and_then(|k| k.parse().ok()).unwrap_or(0);
-            d.emit(match attr("data-act").as_deref() {
-                Some("pin") => Action::PinBaseline,
-                Some("unpin") => Action::Unpin,
-                Some("restart") => Action::RollingRestart,
-                Some("step") => Action::StoryStep(step),
-                Some("exit") => Action::ExitStory,
-                _ => return,
-            })
-        })
-    };
-
     let summary = c.diff.as_ref().map(|diff| {
         let mut lines: Vec<String> = Vec::new();
         for (m, (gained, lost)) in diff.changes.iter().take(members_shown(**all_moved, diff.changes.len())) {
@@ -166,42 +147,58 @@ pub fn what_if(
         .map(|(i, m)| (m.id.as_str(), r.totals[i], o.totals[i]))
         .collect();
 
+    // Each press repaints the section: the focus goes back to the pressed button, or to
+    // the one that took its place.
+    let press = |action: Action, ids: &'static [&'static str]| {
+        let d = d.clone();
+        Callback::from(move |_: MouseEvent| {
+            d.emit(action.clone());
+            crate::components::refocus(ids);
+        })
+    };
     // The story (computed only while it is on screen: its steps run several assignments).
     let story_view = match story_step {
-        None => "<button id=\"story-start\" data-act=\"step\" data-step=\"0\" data-then=\"story-forward\">Step through the story: join, leave, rolling restarts</button>".to_string(),
+        None => html! {
+            <button id="story-start" onclick={press(Action::StoryStep(0), &["story-start", "story-forward"])}>
+                { "Step through the story: join, leave, rolling restarts" }
+            </button>
+        },
         Some(k) => {
             let steps = story();
             let step = &steps[k.min(steps.len() - 1)];
-            let mut m = format!("<div class=\"story\" id=\"story\" data-story-step=\"{k}\"><p class=\"story-title\"><strong>Step {} of {}: ", k + 1, steps.len());
-            crate::markup::escape_into(step.title, &mut m);
-            m.push_str("</strong></p><p class=\"story-sentence\">");
-            crate::markup::escape_into(&step.sentence, &mut m);
-            let disabled = |off: bool| if off { " disabled" } else { "" };
-            m.push_str(&format!(
-                "</p><button id=\"story-back\" data-act=\"step\" data-step=\"{}\" data-then=\"story-forward\"{}>← Back</button>\
-                 <button id=\"story-forward\" data-act=\"step\" data-step=\"{}\" data-then=\"story-back\"{}>Forward →</button>\
-                 <button id=\"story-exit\" data-act=\"exit\" data-then=\"story-start\">Leave the story</button></div>",
-                k.saturating_sub(1),
-                disabled(k == 0),
-                k + 1,
-                disabled(k + 1 >= steps.len())
-            ));
-            m
+            html! {
+                <div class="story" id="story" data-story-step={k.to_string()}>
+                    <p class="story-title"><strong>{ format!("Step {} of {}: {}", k + 1, steps.len(), step.title) }</strong></p>
+                    <p class="story-sentence">{ step.sentence.clone() }</p>
+                    <button id="story-back" disabled={k == 0}
+                        onclick={press(Action::StoryStep(k.saturating_sub(1)), &["story-back", "story-forward"])}>{ "← Back" }</button>
+                    <button id="story-forward" disabled={k + 1 >= steps.len()}
+                        onclick={press(Action::StoryStep(k + 1), &["story-forward", "story-back"])}>{ "Forward →" }</button>
+                    <button id="story-exit" onclick={press(Action::ExitStory, &["story-exit", "story-start"])}>{ "Leave the story" }</button>
+                </div>
+            }
         }
     };
-    let controls = format!(
-        "<div class=\"whatif-controls\">{}<button id=\"rolling-restart\" data-act=\"restart\" title=\"Every member rejoins with a new member id, as after a rolling restart\">Rolling restart</button></div>{story_view}",
-        if pinned {
-            "<button id=\"unpin\" data-act=\"unpin\" data-then=\"pin\">Unpin the baseline</button>"
-        } else {
-            "<button id=\"pin\" data-act=\"pin\" data-then=\"unpin\">Pin as baseline</button>"
-        }
-    );
+    let pin = if pinned {
+        html! { <button id="unpin" onclick={press(Action::Unpin, &["unpin", "pin"])}>{ "Unpin the baseline" }</button> }
+    } else {
+        html! { <button id="pin" onclick={press(Action::PinBaseline, &["pin", "unpin"])}>{ "Pin as baseline" }</button> }
+    };
+    let controls = html! {
+        <>
+            <div class="whatif-controls">
+                { pin }
+                <button id="rolling-restart" onclick={press(Action::RollingRestart, &["rolling-restart"])}
+                    title="Every member rejoins with a new member id, as after a rolling restart">{ "Rolling restart" }</button>
+            </div>
+            { story_view }
+        </>
+    };
 
     html! {
-        <section class="whatif" id="whatif" onclick={act}>
-            { crate::components::glossary::heading("h2", "What if", &["rebalance"]) }
-            { Html::from_html_unchecked(controls.into()) }
+        <section class="whatif" id="whatif">
+            { crate::components::glossary::heading("h2", "What if".into(), &["rebalance"]) }
+            { controls }
             { for summary }
             { crate::components::markup("side-by-side", "<h3>Range and round-robin side by side</h3>".to_string() + &crate::markup::side_by_side(&rows, (&skew(r), &skew(o)), differ)) }
             { show_all_toggle(all, c.input.members.len(), "compare") }

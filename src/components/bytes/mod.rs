@@ -1,7 +1,6 @@
 //! A member's ConsumerProtocolSubscription as hex: editable, decoded live, every field tied
 //! to its bytes; and the leader's answer (the ConsumerProtocolAssignment SyncGroup carries).
 
-use crate::markup::escape_into;
 use crate::state::Action;
 use hex_tree::BytesAndTree;
 use rebalance_lab_core::protocol::hex::{self, ascii_column, pretty_hex};
@@ -66,20 +65,6 @@ pub fn bytes_panel(p: &Props) -> Html {
                 .parse()
                 .unwrap_or(3),
         });
-    // One listener for the panel's two buttons (markup that stays as it is).
-    let act = {
-        let d = p.dispatch.clone();
-        Callback::from(move |e: MouseEvent| {
-            if let Some(b) = crate::components::clicked(&e, "button[data-act]") {
-                d.emit(if b.has_attribute("data-fields") {
-                    Action::UseFormFields(i)
-                } else {
-                    Action::ShowBytes(None)
-                })
-            }
-        })
-    };
-
     // What the text holds so far is decoded even while the text is unfinished, so the view
     // keeps showing what was read.
     let (b, hex_error) = parsed;
@@ -121,38 +106,34 @@ pub fn bytes_panel(p: &Props) -> Html {
         .clone()
         .filter(|u| !u.is_empty() && d.error.is_none())
         .map(|u| {
-            let mut m = String::from(
-                "<div class=\"user-data\" data-user-data=\"\"><h4>user_data</h4><pre>",
-            );
-            escape_into(&format!("{}\n{}", pretty_hex(&u), ascii_column(&u)), &mut m);
-            m.push_str("</pre>");
-            if let Some(s) = user_data_text(&u) {
-                m.push_str("<p class=\"sticky\">");
-                escape_into(&s, &mut m);
-                m.push_str("</p>");
+            html! {
+                <div class="user-data-wrap">
+                    <div class="user-data" data-user-data="">
+                        <h4>{ "user_data" }</h4>
+                        <pre>{ format!("{}\n{}", pretty_hex(&u), ascii_column(&u)) }</pre>
+                        if let Some(s) = user_data_text(&u) {
+                            <p class="sticky">{ s }</p>
+                        }
+                    </div>
+                </div>
             }
-            m.push_str("</div>");
-            crate::components::markup("user-data-wrap", m)
         });
     // The notes (not live regions: the status above is, and stays a patched element).
-    let mut said = String::new();
-    if let Some(text) = dropped_text(&dropped, p.version) {
-        said.push_str("<p class=\"note\" data-dropped=\"\">");
-        escape_into(&text, &mut said);
-        said.push_str("</p>");
-    }
-    said.push_str("<ul class=\"notes\">");
-    for n in &notes {
-        said.push_str("<li class=\"note\">");
-        escape_into(n, &mut said);
-        said.push_str("</li>");
-    }
-    said.push_str("</ul>");
+    let said = html! {
+        <div class="notes-wrap">
+            if let Some(text) = dropped_text(&dropped, p.version) {
+                <p class="note" data-dropped="">{ text }</p>
+            }
+            <ul class="notes">
+                { for notes.iter().map(|n| html! { <li class="note">{ n.clone() }</li> }) }
+            </ul>
+        </div>
+    };
     let error = d.error.as_ref().map(|e| (e.span, e.is_incomplete()));
     let body = html! {
         <>
             { status }
-            { crate::components::markup("notes-wrap", said) }
+            { said }
             <BytesAndTree kind="subscription" bytes={Rc::new(b.clone())} fields={Rc::new(d.fields.clone())} error={error} />
             { for user_data }
         </>
@@ -171,22 +152,21 @@ pub fn bytes_panel(p: &Props) -> Html {
     let da = decode_assignment(&answer);
 
     html! {
-        <section class="bytes-panel" id="bytes-panel" data-bytes-member={m.id.clone()} onclick={act}>
-            { crate::components::glossary::heading("h2", &format!("Subscription bytes of {}", crate::markup::escape(&m.id)), &["generation", "leader"]) }
+        <section class="bytes-panel" id="bytes-panel" data-bytes-member={m.id.clone()}>
+            { crate::components::glossary::heading("h2", format!("Subscription bytes of {}", m.id), &["generation", "leader"]) }
             <p class="bytes-intro" id="bytes-intro">{ "What this member's consumer sends the group coordinator when it joins a classic group (inside its JoinGroup request): its subscription, the topics it wants, the partitions it owns, its generation and its rack, as the bytes Kafka's ConsumerProtocol writes. Edit them and the member follows; the coordinator passes them to the leader, whose answer is below." }</p>
             <div class="bytes-controls">
                 <label>{ "Version " }
                     <select id="subscription-version" onchange={on_version}>
-                        { Html::from_html_unchecked((0..=3i16).map(|v| format!("<option value=\"{v}\"{}>v{v}</option>", if v == p.version { " selected" } else { "" })).collect::<String>().into()) }
+                        { for (0..=3i16).map(|v| html! { <option value={v.to_string()} selected={v == p.version}>{ format!("v{v}") }</option> }) }
                     </select>
                 </label>
-                { Html::from_html_unchecked(AttrValue::Static(if m.subscription.is_some() {
-                    "<button id=\"use-form-fields\" data-act data-fields>Use the form fields instead</button><button data-act>Close</button>"
-                } else {
-                    "<button data-act>Close</button>"
-                })) }
+                if m.subscription.is_some() {
+                    <button id="use-form-fields" onclick={p.dispatch.reform(move |_| Action::UseFormFields(i))}>{ "Use the form fields instead" }</button>
+                }
+                <button id="bytes-close" onclick={p.dispatch.reform(|_| Action::ShowBytes(None))}>{ "Close" }</button>
             </div>
-            { Html::from_html_unchecked(AttrValue::Static("<label for=\"subscription-hex\">ConsumerProtocolSubscription (hex; paste xxd, hexdump -C, Wireshark dumps or 0x… lists)</label>")) }
+            <label for="subscription-hex">{ "ConsumerProtocolSubscription (hex; paste xxd, hexdump -C, Wireshark dumps or 0x… lists)" }</label>
             <textarea id="subscription-hex" class="hex-input" spellcheck="false" rows="4" value={text} oninput={on_input} />
             { body }
             <h3>{ "The leader's answer: ConsumerProtocolAssignment in SyncGroup" }</h3>
