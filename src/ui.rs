@@ -54,6 +54,9 @@ pub struct Computed {
     /// A large group's range and round-robin are still computing in the worker
     /// ([`rebalance_lab_core::scenario::large`]): `range` and `round_robin` are empty until its answer.
     pub pending: bool,
+    /// `range` and `round_robin` are the worker's answer (the result panel says so:
+    /// `data-computed-in`).
+    pub from_worker: bool,
     /// The task that posts a large group's job to the worker: held only so that dropping
     /// this value (a newer edit's computation replaces it) cancels a job not yet posted.
     #[allow(dead_code)]
@@ -305,6 +308,8 @@ pub fn app() -> Html {
     let opened = use_mut_ref(|| false);
     // (the state this render saw, which the computation below is computed from)
     let later_state = state.clone();
+    // The page's worker, for a large group's range and round-robin.
+    let worker = use_mut_ref(super::worker::PageWorker::default);
     let computed = {
         let deps = (
             state.scenario.clone(),
@@ -312,9 +317,10 @@ pub fn app() -> Html {
             state.pinned.clone(),
             *round2,
             // (the worker's answers: one more after each)
-            super::worker::answers(),
+            worker.borrow().answers(),
         );
         let on_answer = update.clone();
+        let worker = worker.clone();
         use_memo(deps, move |(s, baseline, pinned, round2, _)| {
             let first = !opened.replace(true);
             // A large group's range and round-robin come from the worker: its answer for
@@ -322,7 +328,7 @@ pub fn app() -> Html {
             // after the repaint. Otherwise (and when the worker could not compute them) they
             // are computed here; the leader's client decides the member order (Java's unless
             // said otherwise).
-            let answered = super::worker::answer_for(s);
+            let answered = worker.borrow().answer_for(s);
             let mut input = match &answered {
                 Some((_, input)) => input.clone(),
                 None => Rc::new(s.group_input()),
@@ -337,12 +343,13 @@ pub fn app() -> Html {
                         && a.range.topics.len() == a.round_robin.topics.len()
                 })
             });
-            let to_worker = answer.is_none() && large::large(s) && super::worker::available();
+            let to_worker = answer.is_none() && large::large(s) && worker.borrow().available();
             if !to_worker {
                 // (an older job's answer would be for another group; a group no longer
                 // large lets the last answer go too)
-                super::worker::forget(answer.is_none());
+                worker.borrow_mut().forget(answer.is_none());
             }
+            let from_worker = matches!(answer, Some(Some(_)));
             let (range, round_robin) = match answer {
                 Some(Some(a)) => (a.range, a.round_robin),
                 _ if to_worker => Default::default(),
@@ -353,9 +360,9 @@ pub fn app() -> Html {
             };
             // (posted after the repaint: writing the job is a task of its own)
             let job = to_worker.then(|| {
-                let (s, input) = (s.clone(), input.clone());
+                let (s, input, worker) = (s.clone(), input.clone(), worker.clone());
                 gloo::timers::callback::Timeout::new(0, move || {
-                    super::worker::post(s, input, move || on_answer.force_update())
+                    super::worker::post(&worker, s, input, move || on_answer.force_update())
                 })
             });
             let broker = (small && !to_worker).then(|| {
@@ -418,6 +425,7 @@ pub fn app() -> Html {
                 timer: RefCell::new(None),
                 round_before: Default::default(),
                 pending: to_worker,
+                from_worker,
                 job,
                 input,
             };
@@ -568,7 +576,8 @@ pub fn app() -> Html {
                     { editor }
                 </section>
                 // busy while a large group's what-if is still computing, after the repaint
-                <section class="panel result" aria-busy={(computed.left() > 0 || computed.pending).to_string()}>
+                <section class="panel result" aria-busy={(computed.left() > 0 || computed.pending).to_string()}
+                    data-computed-in={if computed.from_worker { "worker" } else { "page" }}>
                     <div class="assignor-row">
                         // The protocol: its options' values are the assignor each starts with.
                         <label for="protocol">{ "Protocol " }</label>

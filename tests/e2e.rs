@@ -2357,7 +2357,7 @@ async fn kafka_s_largest_benchmark_group_in_the_built_app() {
 }
 
 /// A large group (10,000 members x 500,000 partitions) in the built app is computed in the
-/// page's worker (web/boot.js, src/worker.rs): the page says it is computing meanwhile,
+/// page's worker (web/worker.js, src/worker.rs): the page says it is computing meanwhile,
 /// then shows the core's answer; a member added while the worker computes the group with the
 /// first new member replaces that computation, and the grid is the newest group's.
 #[tokio::test(flavor = "multi_thread")]
@@ -2388,6 +2388,13 @@ async fn a_large_group_is_computed_in_the_worker() {
     })
     .await;
     assert_eq!(n, 10_000);
+    // (the worker's, not the page's own computation after a worker that failed)
+    assert_eq!(
+        attr_of(&c, ".panel.result", "data-computed-in")
+            .await
+            .as_deref(),
+        Some("worker")
+    );
     // Two members added, the second before the worker has answered the first.
     click(&c, Locator::Id("add-member")).await;
     click(&c, Locator::Id("add-member")).await;
@@ -2981,7 +2988,7 @@ async fn choosing_a_preset_after_pinning_drops_the_old_baseline() {
     finish(c).await;
 }
 
-/// The last file the page handed to the browser (web/boot.js keeps it for these tests),
+/// The last file the page handed to the browser (the page keeps it for these tests: window.rlLastDownload),
 /// once it is `ext`'s.
 async fn downloaded(c: &Client, ext: &str) -> Value {
     until(ext, || async {

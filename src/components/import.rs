@@ -9,6 +9,7 @@ use crate::Computed;
 use rebalance_lab_core::assignor::AssignorKind;
 use rebalance_lab_core::scenario::whatif::{self, Baseline};
 use std::rc::Rc;
+use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -508,41 +509,113 @@ fn CommandLine(p: &CommandLineProps) -> Html {
     }
 }
 
-// The browser's side of a download: a file from text, a PNG drawn from SVG text through a
-// canvas. A snippet of this page's build alone (wasm-bindgen writes it beside the module
-// only when this code is in it; the shipped page's web/boot.js stays as it is). The last
-// download is kept on window.rlLastDownload for the end-to-end tests.
-#[wasm_bindgen::prelude::wasm_bindgen(inline_js = r##"
-export function download(file, mime, content) {
-  const save = (blob) => {
-    const a = document.createElement("a");
-    a.href = URL.createObjectURL(blob);
-    a.download = file;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(a.href), 60000);
-    blob.arrayBuffer().then((buf) => {
-      window.rlLastDownload = { file, mime, size: blob.size, head: [...new Uint8Array(buf.slice(0, 32))], text: mime === "image/png" ? null : content };
-    });
-  };
-  if (mime !== "image/png") return save(new Blob([content], { type: mime }));
-  const img = new Image();
-  img.onload = () => {
-    const c = document.createElement("canvas");
-    c.width = img.naturalWidth;
-    c.height = img.naturalHeight;
-    const g = c.getContext("2d");
-    g.fillStyle = "#fff";
-    g.fillRect(0, 0, c.width, c.height);
-    g.drawImage(img, 0, 0);
-    c.toBlob((blob) => blob && save(blob), "image/png");
-  };
-  img.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(content);
+/// Hands `content` to the browser as the file `file` (`mime`; a PNG is drawn from the SVG
+/// text `content` through a canvas). The last download is kept on `window.rlLastDownload`
+/// for the end-to-end tests: its name, type, size, first 32 bytes and, but for a PNG, text.
+fn download(file: &str, mime: &str, content: &str) {
+    if mime == "image/png" {
+        png_from_svg(file.to_string(), content);
+        return;
+    }
+    let parts = js_sys::Array::of1(&JsValue::from_str(content));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    if let Ok(blob) = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options) {
+        save(file, mime, &blob, Some(content));
+    }
 }
-"##)]
-extern "C" {
-    fn download(file: &str, mime: &str, content: &str);
+
+/// Draws the SVG text `svg` on a white canvas of its own size and saves it as a PNG.
+fn png_from_svg(file: String, svg: &str) {
+    let Ok(img) = web_sys::HtmlImageElement::new() else {
+        return;
+    };
+    let drawn = img.clone();
+    let onload = Closure::once(move || {
+        let doc = gloo::utils::document();
+        let Some(canvas) = doc
+            .create_element("canvas")
+            .ok()
+            .and_then(|c| c.dyn_into::<web_sys::HtmlCanvasElement>().ok())
+        else {
+            return;
+        };
+        canvas.set_width(drawn.natural_width());
+        canvas.set_height(drawn.natural_height());
+        let Some(g) = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|g| g.dyn_into::<web_sys::CanvasRenderingContext2d>().ok())
+        else {
+            return;
+        };
+        g.set_fill_style_str("#fff");
+        g.fill_rect(
+            0.0,
+            0.0,
+            f64::from(canvas.width()),
+            f64::from(canvas.height()),
+        );
+        let _ = g.draw_image_with_html_image_element(&drawn, 0.0, 0.0);
+        let to_blob = Closure::once(move |blob: Option<web_sys::Blob>| {
+            if let Some(blob) = blob {
+                save(&file, "image/png", &blob, None);
+            }
+        });
+        let _ = canvas.to_blob_with_type(to_blob.as_ref().unchecked_ref(), "image/png");
+        to_blob.forget();
+    });
+    img.set_onload(Some(onload.as_ref().unchecked_ref()));
+    onload.forget();
+    img.set_src(&format!(
+        "data:image/svg+xml;charset=utf-8,{}",
+        String::from(js_sys::encode_uri_component(svg))
+    ));
+}
+
+/// Saves `blob` as the file `file` through a link clicked for it.
+fn save(file: &str, mime: &str, blob: &web_sys::Blob, text: Option<&str>) {
+    let Ok(url) = web_sys::Url::create_object_url_with_blob(blob) else {
+        return;
+    };
+    let doc = gloo::utils::document();
+    if let Some(a) = doc
+        .create_element("a")
+        .ok()
+        .and_then(|a| a.dyn_into::<web_sys::HtmlAnchorElement>().ok())
+    {
+        a.set_href(&url);
+        a.set_download(file);
+        if let Some(body) = doc.body() {
+            let _ = body.append_child(&a);
+            a.click();
+            a.remove();
+        }
+    }
+    gloo::timers::callback::Timeout::new(60_000, move || {
+        let _ = web_sys::Url::revoke_object_url(&url);
+    })
+    .forget();
+    // (for the end-to-end tests)
+    let kept = js_sys::Object::new();
+    let set = |k: &str, v: &JsValue| {
+        let _ = js_sys::Reflect::set(&kept, &k.into(), v);
+    };
+    set("file", &file.into());
+    set("mime", &mime.into());
+    set("size", &blob.size().into());
+    set("text", &text.map_or(JsValue::NULL, JsValue::from_str));
+    let kept_later = kept.clone();
+    let head = Closure::once(move |buf: JsValue| {
+        let bytes = js_sys::Uint8Array::new(&buf);
+        let head = bytes.subarray(0, bytes.length().min(32));
+        let head: js_sys::Array = head.to_vec().into_iter().map(JsValue::from).collect();
+        let _ = js_sys::Reflect::set(&kept_later, &"head".into(), &head);
+        let _ = js_sys::Reflect::set(&js_sys::global(), &"rlLastDownload".into(), &kept_later);
+    });
+    let _ = blob.array_buffer().then(&head);
+    head.forget();
 }
 
 /// The planner's line colours (the Okabe-Ito palette's, as `styles/layout.css` has them).

@@ -1,5 +1,5 @@
 //! A large group's assignments, computed away from the page's main thread (a Web Worker:
-//! src/worker.rs, web/boot.js). The job is the scenario's link, the answer one list
+//! src/worker.rs, web/worker.js). The job is the scenario's link, the answer one list
 //! of `u32` ([`crate::assignor::transfer`]): range and round-robin under the leader's
 //! client, each the same as the page would compute (the group panel's comparison with the
 //! other leader client is computed in the page once the answer is in).
