@@ -1,18 +1,8 @@
 //! Checking a prediction: what is right, what is wrong and why, in the lesson's words.
 
-use super::answer::{answer_under, Answer, LoadedStep, Rule};
-use super::{mistakes, Mistake, Question};
-
-/// What a learner predicted.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Prediction {
-    /// The cells clicked: (topic, partition).
-    Cells(Vec<(String, u32)>),
-    /// The count typed per member id.
-    Counts(Vec<(String, u32)>),
-    /// The option picked (its index).
-    Choice(usize),
-}
+use super::answer::{answer_under, Answer, Rule};
+use super::step::LoadedStep;
+use super::{mistakes, Mistake, Prediction, Question};
 
 /// One item's verdict.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -6,7 +6,7 @@
 //! unless its mistake is about them. None of them is ever the answer to a question; the
 //! answer always comes from [`crate::assignor`].
 
-use super::answer::{field_value, LoadedStep, Owners};
+use super::step::{field_value, LoadedStep, Owners};
 use super::Mistake;
 use crate::assignor::{self, AssignorKind, GroupInput};
 use crate::collections::sort_by;

@@ -20,12 +20,25 @@ mod check;
 pub mod mistakes;
 mod progress;
 pub mod range;
+mod step;
 
-pub use answer::{answer_under, Answer, LoadedStep, Owners, Rule};
-pub use check::{check, describe, Feedback, Item, Prediction, Verdict};
+pub use answer::{answer_under, Answer, Rule};
+pub use check::{check, describe, Feedback, Item, Verdict};
 pub use progress::{Outcome, Progress, ProgressError, MAX_PROGRESS_STEPS};
+pub use step::{LoadedStep, Owners};
 
 use std::fmt;
+
+/// What a learner predicted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Prediction {
+    /// The cells clicked: (topic, partition).
+    Cells(Vec<(String, u32)>),
+    /// The count typed per member id.
+    Counts(Vec<(String, u32)>),
+    /// The option picked (its index).
+    Choice(usize),
+}
 
 /// A lesson: a key for links, a title, and its steps in order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

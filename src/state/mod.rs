@@ -1,18 +1,28 @@
-//! The one reducer that owns the app state. Pure: clone, change, return. The URL and local
-//! storage are effects at the edge (see `hooks`), never in here.
+//! The one reducer that owns the app state. Pure: clone, change, return. Each action
+//! belongs to an area, whose module changes the state and says what it did ([`Outcome`]);
+//! [`AppState::apply`] finishes the state from that. The URL and local storage are effects
+//! at the edge (see `hooks`), never in here.
+
+mod bytes;
+mod group;
+mod lesson;
+mod load;
+mod members;
+mod topics;
+mod whatif;
 
 use crate::lesson::Entered;
 use rebalance_lab_core::assignor::{AssignorKind, LeaderClient};
 use rebalance_lab_core::collections::VecMap;
-use rebalance_lab_core::group::{self, ClientPreset, GroupEvent, LeaderHistory};
+use rebalance_lab_core::group::{ClientPreset, GroupEvent, LeaderHistory};
 use rebalance_lab_core::lesson::{
-    Feedback, Highlight, Lesson, LoadedStep, Outcome, Prediction, Progress, Step, LESSONS,
+    Feedback, Lesson, Outcome as Answered, Prediction, Progress, Step,
 };
-use rebalance_lab_core::protocol::{decode_subscription, encode_subscription, hex};
+use rebalance_lab_core::protocol::hex;
 use rebalance_lab_core::scenario::colours::Colours;
 use rebalance_lab_core::scenario::link::LinkState;
-use rebalance_lab_core::scenario::whatif::{self, Baseline};
-use rebalance_lab_core::scenario::{edit, presets, Scenario};
+use rebalance_lab_core::scenario::whatif::Baseline;
+use rebalance_lab_core::scenario::{presets, Scenario};
 use std::collections::BTreeMap;
 use std::collections::HashSet;
 use std::rc::Rc;
@@ -128,7 +138,7 @@ impl LessonOn {
     fn at(lesson: &'static Lesson, progress: Progress) -> LessonOn {
         LessonOn {
             lesson,
-            revealed: progress.outcome(progress.step()) != Outcome::Unanswered,
+            revealed: progress.outcome(progress.step()) != Answered::Unanswered,
             progress,
             attempts: BTreeMap::new(),
         }
@@ -305,561 +315,95 @@ pub enum Action {
     LessonLeave,
 }
 
+/// What an action did, for [`AppState::apply`] to finish the new state with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Outcome {
+    /// The state moved on: a new revision, the URL following as said.
+    Changed(HistoryMode),
+    /// Refused: nothing changes but the message, said at `field` (a field key such as
+    /// `topic-2-name`; empty for the page's own).
+    Refused { field: String, message: String },
+    /// Only the view changed (what is open, selected or entered in a lesson step): no new
+    /// revision, the URL as it is.
+    Viewed,
+}
+
+impl Outcome {
+    /// A refusal said at `field`.
+    pub fn refused(field: impl Into<String>, message: String) -> Outcome {
+        Outcome::Refused {
+            field: field.into(),
+            message,
+        }
+    }
+
+    /// Typing in `field`: the history entry replaced, or the refusal said there.
+    pub fn typed(r: Result<(), String>, field: String) -> Outcome {
+        match r {
+            Ok(()) => Outcome::Changed(HistoryMode::Replace),
+            Err(message) => Outcome::Refused { field, message },
+        }
+    }
+}
+
 impl AppState {
-    /// The pure transition.
+    /// The pure transition: each action is its area's (topics, members, bytes, the group,
+    /// the what-if, the lesson, a new group loaded), and what it did finishes the state.
     pub fn apply(&self, action: Action) -> AppState {
         let is_preset = matches!(action, Action::LoadPreset(_));
         let mut next = self.clone();
-        let s = Rc::make_mut(&mut next.scenario);
-        let (result, mode, field): (Result<(), String>, HistoryMode, String) = match action {
-            Action::AddTopic => {
-                let name = edit::add_topic(s);
-                next.selected_topic = Some(name);
-                (Ok(()), HistoryMode::Push, String::new())
+        let n = &mut next;
+        let outcome = match action {
+            Action::AddTopic => topics::add(n),
+            Action::RenameTopic { index, name } => topics::rename(n, index, name),
+            Action::SetPartitions { index, text } => topics::set_partitions(n, index, &text),
+            Action::SetPartitionRacks { index, text } => topics::set_racks(n, index, &text),
+            Action::SetTopicId { index, text } => topics::set_id(n, index, &text),
+            Action::RemoveTopic(index) => topics::remove(n, index),
+            Action::SelectTopic(t) => topics::select(n, t),
+            Action::AddMember => members::add(n),
+            Action::SetMemberCount(text) => members::set_count(n, &text),
+            Action::RenameMember { index, id } => members::rename(n, index, &id),
+            Action::SetInstanceId { index, text } => members::set_instance_id(n, index, &text),
+            Action::SetRack { index, text } => members::set_rack(n, index, &text),
+            Action::SetSubscribed { index, topic, on } => {
+                members::set_subscribed(n, index, &topic, on)
             }
-            Action::RenameTopic { index, name } => {
-                let old = s.topics.get(index).map(|t| t.name.clone());
-                let r = edit::rename_topic(s, index, &name);
-                // (an imported group's lag follows its topic)
-                if let (Ok(()), Some(old), Some(i)) = (&r, &old, next.imported.as_mut()) {
-                    let i = Rc::make_mut(i);
-                    if let Some(l) = i.lag.remove(old) {
-                        i.lag.insert(name.clone(), l);
-                    }
-                }
-                if r.is_ok() && next.selected_topic == old {
-                    next.selected_topic = Some(name);
-                }
-                (r, HistoryMode::Replace, format!("topic-{index}-name"))
-            }
-            Action::SetPartitions { index, text } => (
-                edit::set_partitions(s, index, &text),
-                HistoryMode::Replace,
-                format!("topic-{index}-partitions"),
-            ),
-            Action::SetPartitionRacks { index, text } => (
-                edit::set_partition_racks(s, index, &text),
-                HistoryMode::Replace,
-                format!("topic-{index}-racks"),
-            ),
-            Action::SetTopicId { index, text } => (
-                edit::set_topic_id(s, index, &text),
-                HistoryMode::Replace,
-                format!("topic-{index}-id"),
-            ),
-            Action::RemoveTopic(index) => {
-                edit::remove_topic(s, index);
-                (Ok(()), HistoryMode::Push, String::new())
-            }
-            Action::AddMember => {
-                edit::add_member(s, seed_of(self));
-                (Ok(()), HistoryMode::Push, String::new())
-            }
-            Action::SetMemberCount(text) => (
-                edit::set_member_count(s, &text, seed_of(self)).map(|_| ()),
-                HistoryMode::Push,
-                "member-count".to_string(),
-            ),
-            Action::RenameMember { index, id } => {
-                let old = s.members.get(index).map(|m| m.id.clone());
-                let r = edit::rename_member(s, index, &id);
-                if let (Ok(()), Some(old)) = (&r, old) {
-                    next.rekey(&old, &id);
-                    next.colours.rename(&old, &id);
-                }
-                (r, HistoryMode::Replace, format!("member-{index}-id"))
-            }
-            Action::SetInstanceId { index, text } => (
-                edit::set_instance_id(s, index, &text),
-                HistoryMode::Replace,
-                format!("member-{index}-instance"),
-            ),
-            Action::SetRack { index, text } => (
-                edit::set_rack(s, index, &text).inspect(|_| {
-                    next.hex_drafts.remove(&id_at(s, index));
-                }),
-                HistoryMode::Replace,
-                format!("member-{index}-rack"),
-            ),
-            Action::SetSubscribed { index, topic, on } => (
-                edit::set_subscribed(s, index, &topic, on).inspect(|_| {
-                    next.hex_drafts.remove(&id_at(s, index));
-                }),
-                HistoryMode::Push,
-                String::new(),
-            ),
-            Action::RemoveMember(index) => {
-                // Per-member view state is keyed by member id: the others keep theirs.
-                let gone = id_at(s, index);
-                if next.group_log.is_empty() {
-                    next.group_log = s
-                        .members
-                        .iter()
-                        .map(|m| GroupEvent::Join(m.id.clone()))
-                        .collect();
-                }
-                edit::remove_member(s, index);
-                next.hex_drafts.remove(&gone);
-                next.versions.remove(&gone);
-                if next.bytes_member.as_ref() == Some(&gone) {
-                    next.bytes_member = None;
-                }
-                (Ok(()), HistoryMode::Push, String::new())
-            }
-            Action::SetAssignor(kind) => {
-                s.assignor = kind;
-                s.assignor_by_vote = false;
-                (Ok(()), HistoryMode::Push, String::new())
-            }
-            Action::Import(i) => {
-                let i = *i;
-                *s = i.scenario;
-                if s.group_id.is_none() {
-                    s.group_id = i.group_id;
-                }
-                s.assignor_by_vote = false;
-                // A new group: colours start again in list order; its observed assignment
-                // is the baseline every assignor is compared with.
-                next.colours = Colours::default();
-                next.group_log.clear();
-                next.preset = None;
-                next.selected_topic = None;
-                next.bytes_member = None;
-                next.hex_drafts.clear();
-                next.versions.clear();
-                next.story_step = None;
-                next.baseline = Some(Baseline::observed(s));
-                next.pinned = Some((s.clone(), Vec::new()));
-                next.imported = Some(Rc::new(Imported {
-                    lag: i.lag,
-                    said: rebalance_lab_core::import::Said {
-                        state: i.state,
-                        strategy: i.strategy,
-                        warnings: i.warnings,
-                    },
-                }));
-                (Ok(()), HistoryMode::Push, String::new())
-            }
-            Action::PlanMembers { count, seed } => {
-                if next.baseline.is_none() {
-                    next.baseline = Some(Baseline::now(s, None));
-                    next.pinned = Some((s.clone(), Vec::new()));
-                }
-                *s = rebalance_lab_core::scenario::planner::with_members(s, count, seed);
-                (Ok(()), HistoryMode::Push, String::new())
-            }
-            Action::LoadPreset(key) => match presets::preset(key) {
-                Some(p) => {
-                    *s = p;
-                    next.imported = None;
-                    // A new group: colours start again in list order.
-                    next.colours = Colours::default();
-                    next.group_log.clear();
-                    s.assignor_by_vote = s.voted_assignor() == Some(s.assignor);
-                    next.preset = presets::PRESETS
-                        .iter()
-                        .find(|p| p.key == key)
-                        .map(|p| p.key);
-                    next.selected_topic = None;
-                    next.bytes_member = None;
-                    next.hex_drafts.clear();
-                    next.versions.clear();
-                    // (the previous group's baseline is not this group's: a what-if against it
-                    // would compare two unrelated groups; Back brings the previous group back
-                    // with its pin)
-                    next.baseline = None;
-                    next.pinned = None;
-                    next.story_step = None;
-                    (Ok(()), HistoryMode::Push, String::new())
-                }
-                None => (
-                    Err(format!("no preset \"{key}\"")),
-                    HistoryMode::None,
-                    String::new(),
-                ),
-            },
-            Action::SelectTopic(t) => {
-                next.selected_topic = t;
-                return next;
-            }
-            Action::LoadLink(state) => {
-                let state = *state;
-                next.preset = None;
-                // (an imported group's lag and what Kafka's tool said of it come back with
-                // its link)
-                next.imported = (state.lag.is_some() || state.said.is_some()).then(|| {
-                    Rc::new(Imported {
-                        lag: state.lag.unwrap_or_default(),
-                        said: state.said.unwrap_or_default(),
-                    })
-                });
-                *s = state.scenario;
-                next.broken_link = None;
-                next.baseline = None;
-                next.story_step = state.story_step;
-                next.pinned = state.pinned;
-                // (the group as the link has it: a step's group may have been changed)
-                next.lesson = state.lesson.and_then(|(key, progress)| {
-                    Some(LessonOn::at(
-                        rebalance_lab_core::lesson::lesson(key)?,
-                        progress,
-                    ))
-                });
-                match state.baseline {
-                    Some(Ok(b)) => next.baseline = Some(b),
-                    Some(Err(bad)) => {
-                        next.broken_link = Some(BrokenLink {
-                            message: bad.error.to_string(),
-                            raw: bad.raw,
-                            partial: true,
-                            fallback: "",
-                        })
-                    }
-                    None => {}
-                }
-                // The link keys per-member state by position; the app by member id.
-                next.versions = by_id(s, state.versions);
-                next.hex_drafts = by_id(s, state.hex_drafts);
-                next.colours = match state.colours {
-                    Some(slots) => {
-                        Colours::from_pairs(s.members.iter().map(|m| m.id.clone()).zip(slots))
-                    }
-                    None => Colours::in_order(s.members.iter().map(|m| m.id.as_str())),
-                };
-                if let Some(b) = &next.bytes_member {
-                    if !s.members.iter().any(|m| &m.id == b) {
-                        next.bytes_member = None;
-                    }
-                }
-                next.refusal = None;
-                next.revision += 1;
-                next.history = HistoryMode::None;
-                // Who joined and left: the link's, kept in step with its member list.
-                next.group_log = state.group_log;
-                next.sync_group_log();
-                Rc::make_mut(&mut next.scenario).follow_vote();
-                return next.with_colours();
-            }
-            Action::LinkBroken(b) => {
-                next.broken_link = Some(b);
-                return next;
-            }
-            Action::DismissBrokenLink => {
-                next.broken_link = None;
-                return next;
-            }
-            Action::ShowBytes(i) => {
-                next.bytes_member = i.and_then(|i| Some(s.members.get(i)?.id.clone()));
-                return next;
-            }
-            Action::SetSubscriptionHex { index, text } => {
-                let r = match s.members.get_mut(index) {
-                    None => Err("no such member".to_string()),
-                    Some(m) => {
-                        // The bytes read so far (all of them when the text is hex; the text
-                        // itself stays as typed). Bytes that do not decode are kept: the
-                        // member then subscribes to nothing, as a Java leader would fail.
-                        let (bytes, hex_error) = hex::parse_hex_partial(&text);
-                        let d = decode_subscription(&bytes);
-                        if d.error.is_none() && hex_error.is_none() {
-                            m.apply_subscription(&d.message);
-                        }
-                        m.subscription = Some(bytes);
-                        next.hex_drafts.insert(m.id.clone(), text);
-                        Ok(())
-                    }
-                };
-                (r, HistoryMode::Replace, format!("member-{index}-hex"))
-            }
+            Action::RemoveMember(index) => members::remove(n, index),
+            Action::ShowBytes(i) => bytes::show(n, i),
+            Action::SetSubscriptionHex { index, text } => bytes::set_hex(n, index, text),
             Action::SetSubscriptionVersion { index, version } => {
-                let version = version.clamp(0, DEFAULT_VERSION);
-                let id = id_at(s, index);
-                if version == DEFAULT_VERSION {
-                    next.versions.remove(&id);
-                } else if !id.is_empty() {
-                    next.versions.insert(id.clone(), version);
-                }
-                if let Some(m) = s.members.get_mut(index) {
-                    // Raw bytes that decode are written again at the new version.
-                    if let Some(bytes) = &m.subscription {
-                        let d = decode_subscription(bytes);
-                        if d.error.is_none() {
-                            if let Ok(enc) = encode_subscription(&d.message, version) {
-                                m.subscription = Some(enc.bytes);
-                                next.hex_drafts.remove(&id);
-                            }
-                        }
-                    }
-                }
-                (Ok(()), HistoryMode::Push, String::new())
+                bytes::set_version(n, index, version)
             }
-            Action::PinBaseline => {
-                // What is on screen, the current baseline being the previous generation.
-                next.baseline = Some(Baseline::now(s, next.baseline.as_ref()));
-                next.pinned = Some((s.clone(), Vec::new()));
-                (Ok(()), HistoryMode::Push, String::new())
-            }
-            Action::Unpin => {
-                next.baseline = None;
-                next.pinned = None;
-                next.story_step = None;
-                (Ok(()), HistoryMode::Push, String::new())
-            }
-            Action::RollingRestart => {
-                let mut base = next
-                    .baseline
-                    .take()
-                    .unwrap_or_else(|| Baseline::now(s, None));
-                let (pinned, mut renames) = next
-                    .pinned
-                    .take()
-                    .unwrap_or_else(|| (s.clone(), Vec::new()));
-                let seed = next
-                    .revision
-                    .wrapping_mul(2_654_435_761)
-                    .wrapping_add(s.members.len() as u64);
-                for (old, new) in whatif::rolling_restart(s, seed) {
-                    base.rename(&old, &new);
-                    next.colours.rename(&old, &new);
-                    // a second restart renames the first one's new id
-                    match renames.iter_mut().find(|(_, n)| *n == old) {
-                        Some(r) => r.1 = new.clone(),
-                        None => renames.push((old.clone(), new.clone())),
-                    }
-                    next.versions = rekeyed(&next.versions, &old, &new);
-                    if next.bytes_member.as_deref() == Some(old.as_str()) {
-                        next.bytes_member = Some(new);
-                    }
-                }
-                next.baseline = Some(base);
-                next.pinned = Some((pinned, renames));
-                next.hex_drafts.clear();
-                (Ok(()), HistoryMode::Push, String::new())
-            }
-            Action::StoryStep(k) => match whatif::story().into_iter().nth(k) {
-                Some(step) => {
-                    *s = step.scenario;
-                    // (the story's group is not the imported one: its lag and what Kafka's
-                    // tool said of it go)
-                    next.imported = None;
-                    next.baseline = step.baseline;
-                    next.pinned = step.previous.map(|p| (p, step.renames));
-                    next.story_step = Some(k);
-                    next.group_log = step.group_log;
-                    next.hex_drafts.clear();
-                    next.versions.clear();
-                    next.bytes_member = None;
-                    (Ok(()), HistoryMode::Push, String::new())
-                }
-                None => (
-                    Err(format!("the story has no step {}", k + 1)),
-                    HistoryMode::None,
-                    String::new(),
-                ),
-            },
-            Action::ExitStory => {
-                next.story_step = None;
-                (Ok(()), HistoryMode::Push, String::new())
-            }
-            Action::SetGroupId(text) => {
-                s.group_id = Some(text);
-                (Ok(()), HistoryMode::Replace, String::new())
-            }
-            Action::SetOffsetsPartitions(text) => (
-                match text.trim().parse::<u32>() {
-                    Ok(n) if (1..=i32::MAX as u32).contains(&n) => {
-                        s.offsets_partitions = n;
-                        Ok(())
-                    }
-                    _ => Err(
-                        "offsets.topic.num.partitions is a whole number from 1 to 2147483647"
-                            .into(),
-                    ),
-                },
-                HistoryMode::Replace,
-                "offsets-partitions".to_string(),
-            ),
-            Action::SetProtocols { index, text } => (
-                match s.members.get_mut(index) {
-                    Some(m) => {
-                        m.protocols = text
-                            .split(',')
-                            .map(str::trim)
-                            .filter(|p| !p.is_empty())
-                            .map(String::from)
-                            .collect();
-                        Ok(())
-                    }
-                    None => Err("no such member".into()),
-                },
-                HistoryMode::Replace,
-                format!("member-{index}-protocols"),
-            ),
-            Action::UseClientPreset { index, preset } => {
-                if let Some(m) = s.members.get_mut(index) {
-                    m.protocols = preset.protocols().iter().map(|p| p.to_string()).collect();
-                }
-                (Ok(()), HistoryMode::Push, String::new())
-            }
-            Action::FollowVote => {
-                s.assignor_by_vote = true;
-                (Ok(()), HistoryMode::Push, String::new())
-            }
-            Action::SetLeaderClient(c) => {
-                s.leader_client = c;
-                (Ok(()), HistoryMode::Push, String::new())
-            }
-            Action::LessonGo(k) => {
-                let on = next
-                    .lesson
-                    .take()
-                    .unwrap_or_else(|| LessonOn::at(&LESSONS[0], Progress::default()));
-                let read = |f: &str| {
-                    rebalance_lab_core::scenario::link::from_fragment(f)
-                        .map(|l| l.scenario)
-                        .map_err(|e| format!("this lesson's step cannot be read: {e}"))
-                };
-                match on.lesson.steps.get(k).map(|step| {
-                    Ok::<_, String>((
-                        step,
-                        read(step.scenario)?,
-                        step.before.map(read).transpose()?,
-                    ))
-                }) {
-                    Some(Ok((step, group, before))) => {
-                        let mut on = on;
-                        on.progress.go_to(k);
-                        on.revealed = on.progress.outcome(k) != Outcome::Unanswered;
-                        next.lesson = Some(on);
-                        // A new group, as a preset is: colours in list order, nothing
-                        // pinned unless the step is a what-if (its group before the change),
-                        // nothing imported.
-                        *s = group;
-                        next.imported = None;
-                        s.assignor_by_vote = s.voted_assignor() == Some(s.assignor);
-                        next.baseline = before.as_ref().map(|b| Baseline::now(b, None));
-                        next.pinned = before.map(|b| (b, Vec::new()));
-                        next.colours = Colours::default();
-                        next.group_log.clear();
-                        next.story_step = None;
-                        next.hex_drafts.clear();
-                        next.versions.clear();
-                        // The bytes the step points into are open; the topic it names is
-                        // the one explained.
-                        next.bytes_member = None;
-                        next.selected_topic = None;
-                        for h in step.highlights {
-                            match h {
-                                Highlight::Field { member, .. }
-                                | Highlight::Bytes { member, .. } => {
-                                    next.bytes_member = Some(member.to_string())
-                                }
-                                Highlight::Topic(t) | Highlight::Partitions { topic: t, .. } => {
-                                    next.selected_topic = Some(t.to_string())
-                                }
-                                _ => {}
-                            }
-                        }
-                        (Ok(()), HistoryMode::Push, String::new())
-                    }
-                    Some(Err(e)) => {
-                        next.lesson = Some(on);
-                        (Err(e), HistoryMode::None, String::new())
-                    }
-                    None => {
-                        let n = on.lesson.steps.len();
-                        next.lesson = Some(on);
-                        (
-                            Err(format!("the lesson has no step {} (it has {n})", k + 1)),
-                            HistoryMode::None,
-                            String::new(),
-                        )
-                    }
-                }
-            }
-            Action::LessonPick { topic, partition } => {
-                if let Some(on) = next.lesson.as_mut() {
-                    on.attempt_mut().entered.pick(&topic, partition);
-                }
-                return next;
-            }
-            Action::LessonCount { member, text } => {
-                if let Some(on) = next.lesson.as_mut() {
-                    on.attempt_mut().entered.count(&member, text);
-                }
-                return next;
-            }
-            Action::LessonChoose(i) => {
-                if let Some(on) = next.lesson.as_mut() {
-                    on.attempt_mut().entered.choice = Some(i);
-                }
-                return next;
-            }
-            Action::LessonCheck => {
-                let Some(on) = next.lesson.as_mut() else {
-                    return next;
-                };
-                let Some((step, q)) = on.step().and_then(|s| Some((s, s.question?))) else {
-                    return next;
-                };
-                let checked = LoadedStep::load(step)
-                    .map_err(|e| format!("this step cannot be checked: {e}"))
-                    .and_then(|loaded| {
-                        let members: Vec<&str> = loaded
-                            .scenario
-                            .members
-                            .iter()
-                            .map(|m| m.id.as_str())
-                            .collect();
-                        let p = crate::lesson::prediction(&q, &members, &on.attempt_mut().entered)?;
-                        let f = rebalance_lab_core::lesson::check(&loaded, &p);
-                        Ok((p, f))
-                    });
-                let (p, f) = match checked {
-                    Ok(c) => c,
-                    Err(message) => {
-                        next.refusal = Some(("lesson".into(), message));
-                        return next;
-                    }
-                };
-                let k = on.progress.step();
-                if on.progress.outcome(k) == Outcome::Unanswered {
-                    on.progress.record(
-                        k,
-                        if f.right {
-                            Outcome::Right
-                        } else {
-                            Outcome::Wrong
-                        },
-                    );
-                }
-                on.attempt_mut().checked = Some((p, f));
-                on.revealed = true;
-                next.refusal = None;
-                next.revision += 1;
-                next.history = HistoryMode::Replace;
-                return next;
-            }
-            Action::LessonReveal => {
-                if let Some(on) = next.lesson.as_mut() {
-                    on.revealed = true;
-                }
-                return next;
-            }
-            Action::LessonLeave => {
-                next.lesson = None;
-                (Ok(()), HistoryMode::Push, String::new())
-            }
-            Action::UseFormFields(index) => {
-                if let Some(m) = s.members.get_mut(index) {
-                    m.subscription = None;
-                }
-                next.hex_drafts.remove(&id_at(s, index));
-                (Ok(()), HistoryMode::Push, String::new())
-            }
+            Action::UseFormFields(index) => bytes::use_form_fields(n, index),
+            Action::SetAssignor(kind) => group::set_assignor(n, kind),
+            Action::SetGroupId(text) => group::set_group_id(n, text),
+            Action::SetOffsetsPartitions(text) => group::set_offsets_partitions(n, &text),
+            Action::SetProtocols { index, text } => group::set_protocols(n, index, &text),
+            Action::UseClientPreset { index, preset } => group::use_client_preset(n, index, preset),
+            Action::FollowVote => group::follow_vote(n),
+            Action::SetLeaderClient(c) => group::set_leader_client(n, c),
+            Action::PinBaseline => whatif::pin(n),
+            Action::Unpin => whatif::unpin(n),
+            Action::RollingRestart => whatif::rolling_restart(n),
+            Action::StoryStep(k) => whatif::story_step(n, k),
+            Action::ExitStory => whatif::exit_story(n),
+            Action::PlanMembers { count, seed } => whatif::plan_members(n, count, seed),
+            Action::LessonGo(k) => lesson::go(n, k),
+            Action::LessonPick { topic, partition } => lesson::pick(n, &topic, partition),
+            Action::LessonCount { member, text } => lesson::count(n, &member, text),
+            Action::LessonChoose(i) => lesson::choose(n, i),
+            Action::LessonCheck => lesson::check(n),
+            Action::LessonReveal => lesson::reveal(n),
+            Action::LessonLeave => lesson::leave(n),
+            Action::LoadPreset(key) => load::preset(n, key),
+            Action::Import(i) => load::import(n, *i),
+            Action::LoadLink(state) => load::link(n, *state),
+            Action::LinkBroken(b) => load::broken(n, b),
+            Action::DismissBrokenLink => load::dismiss_broken(n),
         };
-        match result {
-            Ok(()) => {
+        match outcome {
+            Outcome::Changed(history) => {
                 Rc::make_mut(&mut next.scenario).follow_vote();
                 next.sync_group_log();
                 if !is_preset && next.scenario != self.scenario {
@@ -867,15 +411,15 @@ impl AppState {
                 }
                 next.refusal = None;
                 next.revision += 1;
-                next.history = mode;
+                next.history = history;
                 next.with_colours()
             }
-            Err(message) => {
-                // A refused edit changes nothing but the message.
-                let mut same = self.clone();
-                same.refusal = Some((field, message));
-                same
-            }
+            // A refused edit changes nothing but the message.
+            Outcome::Refused { field, message } => AppState {
+                refusal: Some((field, message)),
+                ..self.clone()
+            },
+            Outcome::Viewed => next,
         }
     }
 
@@ -956,7 +500,7 @@ impl AppState {
             return;
         }
         // (sets, not scans: a 10,000-member group compared every member with every other)
-        let present = group::run_events_briefly(&self.group_log).members;
+        let present = rebalance_lab_core::group::run_events_briefly(&self.group_log).members;
         let listed: HashSet<&str> = self
             .scenario
             .members
@@ -1026,7 +570,7 @@ pub fn group_leader(log: &[GroupEvent], accepted: &[&str], refused: &[&str]) -> 
             .cloned()
             .collect()
     };
-    group::run_events_briefly(&events)
+    rebalance_lab_core::group::run_events_briefly(&events)
 }
 
 /// A seed for new member ids' UUIDs: different for every edit, the same for the same edit.
@@ -1088,6 +632,7 @@ impl Reducible for AppState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rebalance_lab_core::lesson::{Highlight, LoadedStep, LESSONS};
     use rebalance_lab_core::scenario::link::{from_fragment, to_fragment};
 
     fn start(fragment: &str) -> AppState {
@@ -1164,7 +709,7 @@ mod tests {
         // a second check shows its feedback but the first one is the outcome
         let again = typed(wrong, 0).apply(Action::LessonCheck);
         let on = again.lesson.as_ref().unwrap();
-        assert_eq!(on.progress.outcome(2), Outcome::Wrong);
+        assert_eq!(on.progress.outcome(2), Answered::Wrong);
         assert!(on.attempt().unwrap().checked.as_ref().unwrap().1.right);
         assert!(on.revealed);
         let f = to_fragment(&again.link_state());
@@ -1174,7 +719,7 @@ mod tests {
         let on = back.lesson.as_ref().unwrap();
         assert_eq!(
             (on.progress.step(), on.progress.outcome(2)),
-            (2, Outcome::Wrong)
+            (2, Answered::Wrong)
         );
         assert!(on.revealed && on.attempt().is_none());
         // Back to a step not answered: asked again; past the end: refused, nothing moves
@@ -1225,6 +770,37 @@ mod tests {
             vec!["c".to_string(), "b".to_string()]
         );
         assert_eq!(s.apply(Action::AddMember).history, HistoryMode::Push);
+    }
+
+    /// What only changes the view (a topic explained, bytes opened, a cell picked for a
+    /// lesson) is no new revision: the link and the history stay as they are, and the
+    /// scenario is the same value, not a copy.
+    #[test]
+    fn view_changes_are_no_new_revision() {
+        let s = start("v1;a=r;t=a*3,b*3;m=x***D,y***D").apply(Action::LessonGo(3));
+        for a in [
+            Action::SelectTopic(Some("b".into())),
+            Action::ShowBytes(Some(1)),
+            Action::LessonPick {
+                topic: "orders".into(),
+                partition: 3,
+            },
+            Action::LessonReveal,
+            Action::DismissBrokenLink,
+        ] {
+            let n = s.apply(a.clone());
+            assert_eq!((n.revision, n.history), (s.revision, s.history), "{a:?}");
+            assert!(Rc::ptr_eq(&n.scenario, &s.scenario), "{a:?}");
+        }
+        let picked = s.apply(Action::LessonPick {
+            topic: "orders".into(),
+            partition: 3,
+        });
+        let on = picked.lesson.as_ref().unwrap();
+        assert_eq!(
+            on.attempt().unwrap().entered.cells,
+            vec![("orders".to_string(), 3)]
+        );
     }
 
     #[test]
@@ -1313,7 +889,8 @@ mod tests {
         let input = r.scenario.group_input();
         let a = rebalance_lab_core::assignor::range(&input);
         assert_eq!(
-            whatif::diff(r.baseline.as_ref().unwrap(), &input, &a).moved,
+            rebalance_lab_core::scenario::whatif::diff(r.baseline.as_ref().unwrap(), &input, &a)
+                .moved,
             0
         );
         // The baseline and the story step travel in the link.
@@ -1345,7 +922,7 @@ mod tests {
 
     #[test]
     fn the_story_step_where_the_leader_leaves_hands_over_as_the_coordinator_does() {
-        let steps = whatif::story();
+        let steps = rebalance_lab_core::scenario::whatif::story();
         let k = steps
             .iter()
             .position(|s| s.title == "The leader leaves")
