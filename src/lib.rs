@@ -11,13 +11,17 @@ pub mod state;
 #[cfg(target_arch = "wasm32")]
 pub mod components;
 #[cfg(target_arch = "wasm32")]
+mod computed;
+#[cfg(target_arch = "wasm32")]
 pub mod hooks;
 #[cfg(target_arch = "wasm32")]
 mod ui;
 #[cfg(target_arch = "wasm32")]
 pub mod worker;
 #[cfg(target_arch = "wasm32")]
-pub use ui::{start, App, Computed};
+pub use computed::Computed;
+#[cfg(target_arch = "wasm32")]
+pub use ui::{start, App};
 
 /// Talc instead of Rust's default dlmalloc: about 5 KB less wasm, and faster. Declared in
 /// the library so the browser tests measure the allocator the app ships with.

@@ -10,6 +10,7 @@ pub mod import;
 pub mod lesson;
 pub mod linkbar;
 pub mod presets;
+pub mod status;
 pub mod whatif;
 
 use yew::prelude::*;
