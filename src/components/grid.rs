@@ -233,6 +233,9 @@ fn paint(
         return;
     }
     let revoking = |o: &Option<Owner>| o.as_ref().is_some_and(|o| o.revoking);
+    // (most of the row changed, an assignor switched say: the row written again as markup
+    // is one write instead of two or three per cell)
+    let changed = || drawn.owners.iter().zip(owners).filter(|(a, b)| a != b).count();
     if drawn.owners.len() != owners.len()
         || drawn.topic != *topic
         || drawn
@@ -240,6 +243,7 @@ fn paint(
             .iter()
             .zip(owners)
             .any(|(a, b)| (revoking(a) || revoking(b)) && a != b)
+        || changed() * 4 > owners.len()
     {
         el.set_inner_html(&row_markup(topic, owners));
         drawn.cells = Some(el.children());
