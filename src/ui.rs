@@ -11,12 +11,6 @@ pub fn app() -> Html {
     let state = use_reducer(hooks::initial_state);
     // View state: cooperative-sticky's follow-up round on screen instead of round 1.
     let round2 = use_state(|| false);
-    // View state: the explanation shows every member's row.
-    let explain_all = use_state(|| false);
-    let what_if_shown = components::whatif::Shown {
-        all: use_state(|| false),
-        all_moved: use_state(|| false),
-    };
     let fragment = hooks::use_url_sync(state.clone());
     // Stable across renders, so rows whose props did not change skip their repaint.
     let dispatch: Callback<Action> = use_callback(state.dispatcher(), |a: Action, d| d.dispatch(a));
@@ -47,14 +41,10 @@ pub fn app() -> Html {
         let member = state.scenario.members.get(i)?.clone();
         let draft = state.hex_drafts.get(&member.id).cloned();
         let assigned = computed.assigned_to(i);
-        Some(components::bytes::bytes_panel(&components::bytes::Props {
-            index: i,
-            member,
-            draft,
-            version: state.version_of(i),
-            assigned,
-            dispatch: dispatch.clone(),
-        }))
+        Some(html! {
+            <components::bytes::BytesPanel index={i} {member} {draft} version={state.version_of(i)} {assigned}
+                dispatch={dispatch.clone()} />
+        })
     });
     let broken = state.broken_link.as_ref().map(|b| {
         let said = if b.partial {
@@ -72,47 +62,36 @@ pub fn app() -> Html {
             </div>
         }
     });
-    let grid = components::grid::use_grid(&components::grid::Props {
-        computed: computed.clone(),
-        colours: colours.clone(),
-        selected: state.selected_topic.clone(),
-        picked: state
-            .lesson
-            .as_ref()
-            .and_then(|on| on.attempt())
-            .map(|a| a.entered.cells.clone())
-            .unwrap_or_default(),
-        picking: state.lesson.as_ref().is_some_and(|on| {
-            !on.revealed
-                && matches!(
-                    on.step().and_then(|s| s.question),
-                    Some(rebalance_lab_core::lesson::Question::Cells { .. })
-                )
-        }),
-        dispatch: dispatch.clone(),
-    });
-    let group_panel = components::group::use_group_panel(&components::group::Props {
-        scenario: state.scenario.clone(),
-        group_log: state.group_log.clone(),
-        computed: computed.clone(),
-        waiting: computed.later.borrow().group,
-        refusal: state.refusal.clone(),
-        dispatch: dispatch.clone(),
-    });
-    let editor = components::editor::use_editor(&components::editor::Props {
-        scenario: state.scenario.clone(),
-        bytes_open: state.bytes_member_index(),
-        refusal: state.refusal.clone(),
-        dispatch: dispatch.clone(),
+    // The cells a lesson step's prediction picked, and whether it asks for cells now.
+    let picked = state
+        .lesson
+        .as_ref()
+        .and_then(|on| on.attempt())
+        .map(|a| a.entered.cells.clone())
+        .unwrap_or_default();
+    let picking = state.lesson.as_ref().is_some_and(|on| {
+        !on.revealed
+            && matches!(
+                on.step().and_then(|s| s.question),
+                Some(rebalance_lab_core::lesson::Question::Cells { .. })
+            )
     });
     // Your own group: the import box and what it read, the planner, the exports.
-    let import_panel = components::import::use_import(&state, &computed, &dispatch);
-    let planner = components::import::use_planner(&state, &dispatch);
-    let export = components::import::export_bar(&state, &computed);
+    // View state: an imported group's lag shown on the grid.
+    let lag_on = use_state(|| false);
+    let on_lag = {
+        let lag_on = lag_on.clone();
+        use_callback(*lag_on, move |(), on| lag_on.set(!*on))
+    };
     // The lesson: its panel, the owners hidden while it asks, its live region and its
     // buttons.
-    let lesson = components::lesson::use_lesson(&state, &dispatch);
-    let (lesson_panel, lesson_live) = (lesson.panel, lesson.live);
+    let predict = components::lesson::predicting(state.lesson.as_ref());
+    {
+        // What the step names is lit once the page shows it (after every repaint: the grid's
+        // rows paint their cells in effects of their own).
+        let step = state.lesson.as_ref().and_then(|on| on.step());
+        use_effect(move || components::lesson::light(step));
+    }
     let lesson_open = {
         let d = dispatch.clone();
         let on = state.lesson.is_some();
@@ -124,10 +103,10 @@ pub fn app() -> Html {
     };
     let flip_round = {
         let round2 = round2.clone();
-        Callback::from(move |_: MouseEvent| round2.set(!*round2))
+        use_callback(*round2, move |_: MouseEvent, shown| round2.set(!*shown))
     };
     html! {
-        <div class="app" data-predict={lesson.predict}>
+        <div class="app" data-predict={predict}>
             <header class="top">
                 <h1>{ "Rebalance Lab" }</h1>
                 <button id="lesson-open" class="lesson-open" onclick={lesson_open}>{ "Lesson" }</button>
@@ -138,13 +117,19 @@ pub fn app() -> Html {
                 <components::glossary::Glossary />
             </header>
             { for broken }
-            { components::presets::presets(&dispatch, state.preset) }
-            { import_panel }
-            { for lesson_panel }
-            { for lesson_live }
+            <components::presets::Presets loaded={state.preset} dispatch={dispatch.clone()} />
+            <components::import::Import imported={state.imported.clone()} baseline={state.baseline.clone()}
+                scenario={state.scenario.clone()} pending={computed.pending} lag_on={*lag_on} {on_lag}
+                dispatch={dispatch.clone()} />
+            if let Some(on) = &state.lesson {
+                <components::lesson::LessonPanel lesson={on.clone()} scenario={state.scenario.clone()}
+                    refused={state.refusal.as_ref().filter(|(f, _)| f == "lesson").map(|(_, m)| m.clone())}
+                    dispatch={dispatch.clone()} />
+            }
             <main class="layout">
                 <section class="panel edit">
-                    { editor }
+                    <components::editor::Editor scenario={state.scenario.clone()} bytes_open={state.bytes_member_index()}
+                        refusal={state.refusal.clone()} dispatch={dispatch.clone()} />
                 </section>
                 // busy while a large group's what-if is still computing, after the repaint
                 <section class="panel result" aria-busy={(computed.left() > 0 || computed.pending).to_string()}
@@ -164,7 +149,7 @@ pub fn app() -> Html {
                         </select>
                         <components::linkbar::LinkBar fragment={AttrValue::from(fragment.clone())} />
                     </div>
-                    { components::status::sticky_status(&computed, flip_round) }
+                    <components::status::AssignorStatus computed={computed.clone()} {flip_round} />
                     // A large group's assignment is computing in the page's worker: the page
                     // stays usable meanwhile, and a newer edit replaces this computation.
                     if computed.pending {
@@ -172,14 +157,19 @@ pub fn app() -> Html {
                             <progress aria-label="Computing"></progress>{ " Computing the assignment…" }
                         </p>
                     }
-                    { grid }
+                    <components::grid::Grid computed={computed.clone()} colours={colours.clone()}
+                        selected={state.selected_topic.clone()} {picked} {picking}
+                        lag={state.imported.clone().filter(|_| *lag_on)} dispatch={dispatch.clone()} />
                     // The explanation of what is on screen comes right after it, not below the fold.
                     // (neither has anything to say while a large group's worker computes)
-                    { components::explain::explain(&computed, state.selected_topic.as_ref(), &explain_all, &dispatch) }
-                    { components::whatif::what_if(&computed, state.baseline.is_some(), state.story_step, &what_if_shown, &dispatch) }
-                    { planner }
-                    { export }
-                    { group_panel }
+                    <components::explain::Explain computed={computed.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
+                    <components::whatif::WhatIf computed={computed.clone()} pinned={state.baseline.is_some()}
+                        story_step={state.story_step} left={computed.left()} dispatch={dispatch.clone()} />
+                    <components::import::Planner scenario={state.scenario.clone()} dispatch={dispatch.clone()} />
+                    <components::import::Export scenario={state.scenario.clone()} computed={computed.clone()} imported={state.imported.clone()} />
+                    <components::group::GroupPanel scenario={state.scenario.clone()} group_log={state.group_log.clone()}
+                        computed={computed.clone()} waiting={computed.later.borrow().group} refusal={state.refusal.clone()}
+                        dispatch={dispatch.clone()} />
                     { for bytes_panel }
                 </section>
             </main>

@@ -9,6 +9,7 @@ use rebalance_lab_core::scenario::{Member, Scenario, Topic};
 use std::rc::Rc;
 use yew::prelude::*;
 
+#[derive(Properties, PartialEq)]
 pub struct Props {
     pub scenario: Rc<Scenario>,
     /// The member whose bytes are open in the bytes panel, if any.
@@ -238,10 +239,9 @@ fn member_row(p: &MemberRowProps) -> Html {
     }
 }
 
-/// The editor: a hook returning its view (run in the app's render), not a component, which
-/// would bring its own copy of yew's mount, update and teardown code.
-#[hook]
-pub fn use_editor(props: &Props) -> Html {
+/// The editor: the topics and the members, each a row repainted only when it changes.
+#[function_component]
+pub fn Editor(props: &Props) -> Html {
     let s = &props.scenario;
     let d = &props.dispatch;
     let names = {

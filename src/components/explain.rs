@@ -6,17 +6,23 @@ use crate::state::Action;
 use crate::Computed;
 use rebalance_lab_core::assignor::explain::{explain_topic, partition_list};
 use rebalance_lab_core::assignor::AssignorKind;
+use std::rc::Rc;
 use yew::prelude::*;
 
-/// The explanation of the selected topic (the first when none is), its "show all" state held
-/// by the app: a plain function rather than a component, which would bring its own copy of
-/// yew's mount, update and teardown code.
-pub fn explain(
-    c: &Computed,
-    selected: Option<&String>,
-    all: &UseStateHandle<bool>,
-    dispatch: &Callback<Action>,
-) -> Html {
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub computed: Rc<Computed>,
+    /// The topic explained (the first when none is).
+    pub selected: Option<String>,
+    pub dispatch: Callback<Action>,
+}
+
+/// The explanation of the selected topic (the first when none is).
+#[function_component]
+pub fn Explain(p: &Props) -> Html {
+    // Every member's row.
+    let all = use_state(|| false);
+    let (c, selected, dispatch) = (&*p.computed, p.selected.as_ref(), &p.dispatch);
     let Some(a) = c.assignment() else {
         return html! {};
     };
@@ -51,7 +57,7 @@ pub fn explain(
         t.push_str("<th>first</th>");
     }
     t.push_str("<th>count</th><th>partitions</th></tr></thead><tbody>");
-    for r in e.rows.iter().take(members_shown(**all, e.rows.len())) {
+    for r in e.rows.iter().take(members_shown(*all, e.rows.len())) {
         t.push_str("<tr data-explain-member=\"");
         escape_into(&r.member, &mut t);
         t.push_str(&format!("\"><td>{}</td><td>", r.index));
@@ -90,7 +96,7 @@ pub fn explain(
                 </select>
             </h2>
             { crate::components::markup("arith-wrap", t) }
-            { show_all_toggle(all, e.rows.len(), "explain") }
+            { show_all_toggle(&all, e.rows.len(), "explain") }
             if !e.mistakes.is_empty() {
                 { crate::components::markup("mistakes-wrap", {
                     let mut m = String::from("<ul class=\"mistakes\">");

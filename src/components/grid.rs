@@ -39,6 +39,7 @@ pub const CELLS_IN_ALL: usize = 20_000;
 /// partitions (tests/web.rs, the longest-task benchmarks).
 pub const CELLS_AT_ONCE: usize = 4_000;
 
+#[derive(Properties, PartialEq)]
 pub struct Props {
     pub computed: Rc<Computed>,
     pub colours: Rc<Colours>,
@@ -47,8 +48,14 @@ pub struct Props {
     pub picked: Vec<(String, u32)>,
     /// A lesson step asks for cells: a click, or Space or Enter, picks a cell or lets it go.
     pub picking: bool,
+    /// An imported group's lag, while it is shown on the grid.
+    pub lag: Option<Rc<crate::state::Imported>>,
     pub dispatch: Callback<Action>,
 }
+
+/// A cell's lag as the grid shows it: a level from 0 to 4 (relative to the largest lag on
+/// the grid; `data-lag`, a bar whose height says it: styles/grid.css) and the lag itself.
+pub type CellLag = Option<(u8, i64)>;
 
 /// A cell's owner as the row needs it: its colour slot and id; `from` (the baseline
 /// owner's id and slot) when it changed owner since the pinned baseline; `extra` when it is
@@ -78,6 +85,8 @@ struct RowProps {
     picked: Rc<Vec<u32>>,
     /// A lesson step asks for cells: clicking a cell picks it.
     picking: bool,
+    /// Each cell's lag, while an imported group's lag is shown (empty otherwise).
+    lag: Rc<Vec<CellLag>>,
     dispatch: Callback<Action>,
 }
 
@@ -100,6 +109,8 @@ struct Drawn {
     cells: Option<web_sys::HtmlCollection>,
     /// The partitions marked picked.
     picked: Vec<u32>,
+    /// The lag marked on each cell.
+    lag: Vec<CellLag>,
 }
 
 /// A cell's role and place in the keyboard order: each row's first cell is a Tab stop; the
@@ -227,15 +238,24 @@ fn paint(
     topic: &AttrValue,
     owners: &[Option<Owner>],
     picked: &[u32],
+    lag: &[CellLag],
 ) {
     if drawn.topic == *topic && drawn.owners.as_slice() == owners {
         mark_picked(drawn, picked);
+        mark_lag(drawn, lag);
         return;
     }
     let revoking = |o: &Option<Owner>| o.as_ref().is_some_and(|o| o.revoking);
     // (most of the row changed, an assignor switched say: the row written again as markup
     // is one write instead of two or three per cell)
-    let changed = || drawn.owners.iter().zip(owners).filter(|(a, b)| a != b).count();
+    let changed = || {
+        drawn
+            .owners
+            .iter()
+            .zip(owners)
+            .filter(|(a, b)| a != b)
+            .count()
+    };
     if drawn.owners.len() != owners.len()
         || drawn.topic != *topic
         || drawn
@@ -248,6 +268,7 @@ fn paint(
         el.set_inner_html(&row_markup(topic, owners));
         drawn.cells = Some(el.children());
         drawn.picked.clear();
+        drawn.lag.clear();
     } else {
         for (i, o) in owners.iter().enumerate() {
             let old = &drawn.owners[i];
@@ -299,6 +320,39 @@ fn paint(
     drawn.topic = topic.clone();
     drawn.owners = owners.to_vec();
     mark_picked(drawn, picked);
+    mark_lag(drawn, lag);
+}
+
+/// Marks each cell's lag (`data-lag`, `data-lag-value`), touching only the cells whose lag
+/// changed.
+fn mark_lag(drawn: &mut Drawn, lag: &[CellLag]) {
+    if drawn.lag == lag {
+        return;
+    }
+    let n = drawn.owners.len();
+    for p in 0..n {
+        let (was, now) = (
+            drawn.lag.get(p).copied().flatten(),
+            lag.get(p).copied().flatten(),
+        );
+        if was == now {
+            continue;
+        }
+        let Some(cell) = drawn.cells.as_ref().and_then(|c| c.item(p as u32)) else {
+            continue;
+        };
+        match now {
+            Some((level, value)) => {
+                let _ = cell.set_attribute("data-lag", &level.to_string());
+                let _ = cell.set_attribute("data-lag-value", &value.to_string());
+            }
+            None => {
+                let _ = cell.remove_attribute("data-lag");
+                let _ = cell.remove_attribute("data-lag-value");
+            }
+        }
+    }
+    drawn.lag = lag.to_vec();
 }
 
 /// Marks the cells picked for a lesson's prediction (`aria-selected`), and lets go of
@@ -429,24 +483,32 @@ fn grid_row(p: &RowProps) -> Html {
     {
         let cells = cells.clone();
         use_effect_with(
-            (p.topic.clone(), p.owners.clone(), p.later, p.picked.clone()),
-            move |(topic, owners, later, picked)| {
+            (
+                p.topic.clone(),
+                p.owners.clone(),
+                p.later,
+                p.picked.clone(),
+                p.lag.clone(),
+            ),
+            move |(topic, owners, later, picked, lag)| {
                 let Some(el) = cells.cast::<web_sys::Element>() else {
                     return;
                 };
+                let later = *later;
                 // (the row, role row, says it is still being drawn)
                 let row = el.parent_element();
-                if let Some(r) = row.as_ref().filter(|_| *later) {
+                if let Some(r) = row.as_ref().filter(|_| later) {
                     let _ = r.set_attribute("aria-busy", "true");
                 }
-                let (topic, owners, picked) = (topic.clone(), owners.clone(), picked.clone());
+                let (topic, owners, picked, lag) =
+                    (topic.clone(), owners.clone(), picked.clone(), lag.clone());
                 let run: Box<dyn FnOnce()> = Box::new(move || {
-                    paint(&el, &mut drawn.borrow_mut(), &topic, &owners, &picked);
+                    paint(&el, &mut drawn.borrow_mut(), &topic, &owners, &picked, &lag);
                     if let Some(r) = row {
                         let _ = r.remove_attribute("aria-busy");
                     }
                 });
-                *pending.borrow_mut() = if *later {
+                *pending.borrow_mut() = if later {
                     Some(gloo::timers::callback::Timeout::new(0, run))
                 } else {
                     run();
@@ -472,11 +534,11 @@ fn grid_row(p: &RowProps) -> Html {
     }
 }
 
-/// The grid: a hook returning its view (run in the app's render), not a component, which
-/// would bring its own copy of yew's mount, update and teardown code. Its rows are
-/// components: each repaints only when its own cells change.
-#[hook]
-pub fn use_grid(props: &Props) -> Html {
+/// The grid: repainted only when its props change (the computation, the colours, the topic
+/// explained, a lesson's picks). Its rows are components too: each repaints only when its
+/// own cells change.
+#[function_component]
+pub fn Grid(props: &Props) -> Html {
     // Before any early return: hooks run in the same order on every render.
     let all = use_state(|| false);
     // The last grid drawn: kept on screen, unchanged (the app says it is computing, and the
@@ -517,6 +579,20 @@ pub fn use_grid(props: &Props) -> Html {
         revoked.insert(run[0].topic.clone(), revoked_runs.len() as u32);
         revoked_runs.push(run);
     }
+    // An imported group's lag on the cells drawn (never below 0), each cell's level relative
+    // to the largest of them.
+    let lag_of = |t: &str, p: usize| -> Option<i64> {
+        (*props.lag.as_ref()?.lag.get(t)?.get(p)?).map(|l| l.max(0))
+    };
+    let largest_lag = props.lag.as_ref().map_or(0, |_| {
+        a.topics
+            .iter()
+            .flat_map(|t| {
+                (0..t.owners.len().min(CELLS_PER_TOPIC)).filter_map(|p| lag_of(&t.topic, p))
+            })
+            .max()
+            .unwrap_or(0)
+    });
     let rows = a.topics.iter().enumerate().map(|(ti, t)| {
         let moved = c.diff.as_ref().and_then(|d| d.moved_cells.get(ti));
         let status = if t.partitions == 0 {
@@ -582,8 +658,24 @@ pub fn use_grid(props: &Props) -> Html {
                 })
             })
             .collect();
+        let lag: Vec<CellLag> = if props.lag.is_some() {
+            (0..shown)
+                .map(|p| {
+                    let l = lag_of(&t.topic, p)?;
+                    let level = if largest_lag <= 0 || l == 0 {
+                        0
+                    } else {
+                        1 + (i128::from(l) * 3 / i128::from(largest_lag)).min(3) as u8
+                    };
+                    Some((level, l))
+                })
+                .collect()
+        } else {
+            Vec::new()
+        };
         html! {
             <GridRow key={t.topic.clone()} topic={AttrValue::from(t.topic.clone())} status={AttrValue::from(status)}
+                lag={Rc::new(lag)}
                 owners={Rc::new(owners)} rest={rest} later={later}
                 selected={props.selected.as_deref() == Some(t.topic.as_str())}
                 picked={Rc::new(props.picked.iter().filter(|(topic, _)| *topic == t.topic).map(|(_, p)| *p).collect::<Vec<_>>())}
@@ -627,7 +719,7 @@ pub fn use_grid(props: &Props) -> Html {
             if a.topics.is_empty() {
                 <p class="notice">{ "No member subscribes to any topic yet." }</p>
             }
-            <div class="grid" id="grid" role={(!a.topics.is_empty()).then_some("grid")}
+            <div class="grid" id="grid" role={(!a.topics.is_empty()).then_some("grid")} data-lag-on={props.lag.is_some().then_some("")}
                 aria-label="Partitions by topic and owner" onkeydown={Callback::from(grid_keys)}>{ for rows }</div>
             { Html::from_html_unchecked(format!(
                 "<p class=\"grid-key\">Each cell is a partition, labelled with its number and coloured by its owner (hover or focus a cell to read who; the arrow keys move between cells). {}{}</p><h3>Partitions per member, in assignor order</h3>",

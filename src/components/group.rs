@@ -17,6 +17,7 @@ use rebalance_lab_core::scenario::Scenario;
 use std::rc::Rc;
 use yew::prelude::*;
 
+#[derive(Properties, PartialEq)]
 pub struct Props {
     pub scenario: Rc<Scenario>,
     pub group_log: Vec<GroupEvent>,
@@ -206,13 +207,11 @@ fn round_members<'a>(
         .collect()
 }
 
-/// The panel: a hook returning its view (run in the app's render), not a component, which
-/// would bring its own copy of yew's mount, update and teardown code. The view is memoised
-/// on what it shows: the app repaints once per part of a large group's what-if, and the
-/// panel's vote, round and second leader's assignment took about 60 ms at 500,000
-/// partitions.
-#[hook]
-pub fn use_group_panel(p: &Props) -> Html {
+/// The panel. Its view is kept while a large group's panel waits for the task after the
+/// grid's repaint, and drawn again only when what it shows changes: the panel's vote, round
+/// and second leader's assignment took about 60 ms at 500,000 partitions.
+#[function_component]
+pub fn GroupPanel(p: &Props) -> Html {
     let step = use_state(|| 0usize);
     // A large group: the first MEMBERS_SHOWN (50) members in each per-member list until
     // asked for all.

@@ -4,7 +4,7 @@
 //! member and, on request, per partition on the grid.
 
 use crate::markup::{escape_into, list};
-use crate::state::{Action, AppState, Imported};
+use crate::state::{Action, Imported};
 use crate::Computed;
 use rebalance_lab_core::assignor::AssignorKind;
 use rebalance_lab_core::scenario::whatif::{self, Baseline};
@@ -20,50 +20,26 @@ const COMPARE_PAIRS: u64 = 200_000;
 /// Members listed in the lag table.
 const LAG_ROWS: usize = 20;
 
-/// The import box and, after an import, what the page read: the panel, and the effect that
-/// draws the lag on the grid while it is asked for.
-#[hook]
-pub fn use_import(state: &AppState, c: &Rc<Computed>, dispatch: &Callback<Action>) -> Html {
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub imported: Option<Rc<Imported>>,
+    /// The observed assignment, pinned.
+    pub baseline: Option<Baseline>,
+    pub scenario: Rc<rebalance_lab_core::scenario::Scenario>,
+    /// A large group's assignment is computing in the worker.
+    pub pending: bool,
+    /// The lag is shown on the grid.
+    pub lag_on: bool,
+    /// Shows or hides the lag on the grid.
+    pub on_lag: Callback<()>,
+    pub dispatch: Callback<Action>,
+}
+
+/// The import box and, after an import, what the page read.
+#[function_component]
+pub fn Import(p: &Props) -> Html {
     let error = use_state(|| None::<String>);
-    let lag_on = use_state(|| false);
-    let imported = state.imported.clone();
-    // The lag on the grid: a level from 0 to 4 per cell (`data-lag`, a bar whose height
-    // says it: styles/grid.css), written after each repaint while asked for.
-    {
-        let (imported, on) = (imported.clone(), *lag_on);
-        use_effect(move || {
-            lag_overlay(imported.as_deref().filter(|_| on));
-            // (a large grid paints its later rows in tasks after the repaint, each row
-            // aria-busy until then: those rows get their marks once painted)
-            let pass = Rc::new(std::cell::RefCell::new(
-                None::<gloo::timers::callback::Timeout>,
-            ));
-            fn again(
-                imported: Option<Rc<Imported>>,
-                pass: Rc<std::cell::RefCell<Option<gloo::timers::callback::Timeout>>>,
-                left: u32,
-            ) {
-                let busy = gloo::utils::document()
-                    .query_selector("#grid [aria-busy=\"true\"]")
-                    .ok()
-                    .flatten()
-                    .is_some();
-                if !busy || left == 0 {
-                    return;
-                }
-                let next = pass.clone();
-                *pass.borrow_mut() = Some(gloo::timers::callback::Timeout::new(50, move || {
-                    lag_overlay(imported.as_deref());
-                    again(imported, next, left - 1);
-                }));
-            }
-            if on {
-                again(imported, pass.clone(), 200);
-            }
-            // (a newer repaint's pass replaces this one)
-            move || drop(pass.borrow_mut().take())
-        });
-    }
+    let (imported, dispatch, lag_on) = (p.imported.clone(), &p.dispatch, p.lag_on);
     // The pasted text, kept while the page lives: an import refused leaves it as it was.
     let text = use_state(String::new);
     let on_text = {
@@ -87,17 +63,14 @@ pub fn use_import(state: &AppState, c: &Rc<Computed>, dispatch: &Callback<Action
             },
         )
     };
-    let flip_lag = {
-        let lag_on = lag_on.clone();
-        Callback::from(move |_: MouseEvent| lag_on.set(!*lag_on))
-    };
+    let flip_lag = p.on_lag.reform(|_: MouseEvent| ());
     // (computed again only when what it reads changes: it runs every assignor)
     let m = use_memo(
         (
             imported.clone(),
-            state.baseline.clone(),
-            state.scenario.clone(),
-            c.pending,
+            p.baseline.clone(),
+            p.scenario.clone(),
+            p.pending,
         ),
         |(imported, base, s, pending)| {
             let mut m = String::new();
@@ -129,9 +102,9 @@ pub fn use_import(state: &AppState, c: &Rc<Computed>, dispatch: &Callback<Action
             { Html::from_html_unchecked((*m).clone().into()) }
             if has_lag {
                 <button id="lag-toggle" aria-pressed={lag_on.to_string()} onclick={flip_lag}>
-                    { if *lag_on { "Hide the lag on the grid" } else { "Show the lag on the grid" } }
+                    { if lag_on { "Hide the lag on the grid" } else { "Show the lag on the grid" } }
                 </button>
-                if *lag_on {
+                if lag_on {
                     <p class="hint" id="lag-key">{ "Lag on the grid: the taller the dark bar at the bottom of a cell, the more that partition lags (four steps up to the largest lag; no bar: no lag or not shown). The lag is also in each cell's name." }</p>
                 }
             }
@@ -352,66 +325,20 @@ fn summary(
     m.push_str("</div>");
 }
 
-/// Marks each grid cell with its lag (`data-lag` 0 to 4, relative to the largest lag on the
-/// grid, and `data-lag-value`), or clears the marks (`None`).
-fn lag_overlay(imported: Option<&Imported>) {
-    let doc = gloo::utils::document();
-    let Some(grid) = doc.get_element_by_id("grid") else {
-        return;
-    };
-    // (nothing to clear where nothing was marked: every repaint comes here)
-    if imported.is_none() && !grid.has_attribute("data-lag-on") {
-        return;
-    }
-    let Ok(cells) = grid.query_selector_all(".cell[data-topic]") else {
-        return;
-    };
-    match imported {
-        Some(_) => {
-            let _ = grid.set_attribute("data-lag-on", "");
-        }
-        None => {
-            let _ = grid.remove_attribute("data-lag-on");
-        }
-    }
-    // each cell with its lag (never below 0), then the level from the largest of them
-    let marked: Vec<(web_sys::Element, Option<i64>)> = (0..cells.length())
-        .filter_map(|k| cells.item(k)?.dyn_into::<web_sys::Element>().ok())
-        .map(|cell| {
-            let lag = imported.and_then(|i| {
-                let t = cell.get_attribute("data-topic")?;
-                let p: usize = cell.get_attribute("data-partition")?.parse().ok()?;
-                (*i.lag.get(&t)?.get(p)?).map(|l| l.max(0))
-            });
-            (cell, lag)
-        })
-        .collect();
-    let max = marked.iter().filter_map(|(_, l)| *l).max().unwrap_or(0);
-    for (cell, lag) in marked {
-        match lag {
-            Some(l) => {
-                let level = if max <= 0 || l == 0 {
-                    0
-                } else {
-                    1 + (i128::from(l) * 3 / i128::from(max)).min(3) as i64
-                };
-                let _ = cell.set_attribute("data-lag", &level.to_string());
-                let _ = cell.set_attribute("data-lag-value", &l.to_string());
-            }
-            None => {
-                let _ = cell.remove_attribute("data-lag");
-                let _ = cell.remove_attribute("data-lag-value");
-            }
-        }
-    }
-}
-
 /// The picture and the scenario as files: the grid as SVG and PNG, the scenario as
 /// JSON in the command-line tool's shape, the assignment as a Markdown table, and the
 /// `rebalance-lab assign` command line; file names carry the group id.
-pub fn export_bar(state: &AppState, c: &Rc<Computed>) -> Html {
+#[derive(Properties, PartialEq)]
+pub struct ExportProps {
+    pub scenario: Rc<rebalance_lab_core::scenario::Scenario>,
+    pub computed: Rc<Computed>,
+    pub imported: Option<Rc<Imported>>,
+}
+
+#[function_component]
+pub fn Export(p: &ExportProps) -> Html {
     let save = |kind: &'static str| {
-        let (s, c, imported) = (state.scenario.clone(), c.clone(), state.imported.clone());
+        let (s, c, imported) = (p.scenario.clone(), p.computed.clone(), p.imported.clone());
         Callback::from(move |_: MouseEvent| {
             let group = s.group_id.as_deref();
             let observed = || -> Option<rebalance_lab_core::import::Observed> {
@@ -473,7 +400,7 @@ pub fn export_bar(state: &AppState, c: &Rc<Computed>) -> Html {
                     <button id={format!("export-{k}")} data-export={k} onclick={save(k)}>{ label }</button>
                 }) }
             </p>
-            <CommandLine scenario={state.scenario.clone()} />
+            <CommandLine scenario={p.scenario.clone()} />
         </section>
     }
 }
@@ -633,10 +560,17 @@ const PLAN_CAP: u32 = 1_100;
 /// broker's), the group's own count marked and where members start
 /// to sit idle; a point (a column of the chart, or a row of its table) applies its count as
 /// a what-if against the group now. Drawn when asked for: a thousand groups are assigned.
-#[hook]
-pub fn use_planner(state: &AppState, dispatch: &Callback<Action>) -> Html {
+#[derive(Properties, PartialEq)]
+pub struct PlannerProps {
+    pub scenario: Rc<rebalance_lab_core::scenario::Scenario>,
+    pub dispatch: Callback<Action>,
+}
+
+#[function_component]
+pub fn Planner(p: &PlannerProps) -> Html {
+    let dispatch = &p.dispatch;
     let open = use_state(|| false);
-    let s = state.scenario.clone();
+    let s = p.scenario.clone();
     // (the joiners' ids: the same for the chart and the what-if its click applies)
     let seed = rebalance_lab_core::scenario::planner::seed_for(&s);
     let lines = {

@@ -2,77 +2,68 @@
 //! entries kept in the app's state), the feedback on a check, the answer, and the steps to go
 //! to; and what a step names, lit on the page.
 
-use crate::state::{Action, AppState, Attempt, LessonOn};
+use crate::state::{Action, Attempt, LessonOn};
 use rebalance_lab_core::lesson::{
     self, Answer, Highlight, LessonError, LoadedStep, Outcome, Question, Step,
 };
+use rebalance_lab_core::scenario::Scenario;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-/// What the app shows of the lesson.
-pub struct View {
-    /// The lesson's panel, when a lesson is on.
-    pub panel: Option<Html>,
-    /// Its live region (what the last check found), when a lesson is on.
-    pub live: Option<Html>,
-    /// The kind of question the step on screen asks while its answer is not shown
-    /// (`cells`, `counts`, `choice`): the app marks itself with it (`data-predict`), and
-    /// the stylesheet hides the owners.
-    pub predict: Option<&'static str>,
+/// The kind of question the step on screen asks while its answer is not shown (`cells`,
+/// `counts`, `choice`): the app marks itself with it (`data-predict`), and the stylesheet
+/// hides the owners.
+pub fn predicting(on: Option<&LessonOn>) -> Option<&'static str> {
+    let on = on?;
+    let q = on.step()?.question?;
+    (!on.revealed).then_some(match q {
+        Question::Cells { .. } => "cells",
+        Question::Counts => "counts",
+        Question::Choice { .. } => "choice",
+    })
 }
 
-/// The lesson's view, run in the app's render: the step on screen read once per step, what
-/// it names lit after each repaint.
-#[hook]
-pub fn use_lesson(state: &UseReducerHandle<AppState>, dispatch: &Callback<Action>) -> View {
-    let at = state
-        .lesson
-        .as_ref()
-        .map(|on| (on.lesson.key, on.progress.step()));
-    let loaded: Rc<Option<Result<LoadedStep, LessonError>>> = use_memo(at, |at| {
-        let (key, k) = (*at)?;
-        lesson::lesson(key)?.steps.get(k).map(LoadedStep::load)
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub lesson: LessonOn,
+    /// The group on screen (the step's own, unless the learner changed it).
+    pub scenario: Rc<Scenario>,
+    /// What a check refused, when it did.
+    pub refused: Option<String>,
+    pub dispatch: Callback<Action>,
+}
+
+/// The lesson's panel and its live region (what the last check found): the step on screen
+/// read once per step.
+#[function_component]
+pub fn LessonPanel(p: &Props) -> Html {
+    let on = &p.lesson;
+    let loaded: Rc<Result<LoadedStep, LessonError>> = use_memo(
+        (on.lesson.key, on.progress.step()),
+        |(key, k)| match lesson::lesson(key).and_then(|l| l.steps.get(*k)) {
+            Some(step) => LoadedStep::load(step),
+            None => Err(LessonError {
+                step: "",
+                message: format!("no step {} in the lesson \"{key}\"", k + 1),
+            }),
+        },
+    );
+    let s = &p.scenario;
+    let changed = loaded.as_ref().as_ref().is_ok_and(|l| {
+        l.scenario.topics != s.topics
+            || l.scenario.members != s.members
+            || l.scenario.assignor != s.assignor
     });
-    let on = state.lesson.as_ref();
-    let step = on.and_then(|on| on.step());
-    let predict = on.and_then(|on| {
-        let q = on.step()?.question?;
-        (!on.revealed).then_some(match q {
-            Question::Cells { .. } => "cells",
-            Question::Counts => "counts",
-            Question::Choice { .. } => "choice",
-        })
-    });
-    // What the step names is lit once the page shows it (after every repaint: the grid's
-    // rows paint their cells in effects of their own).
-    use_effect(move || light(step));
-    let panel = on.zip(loaded.as_ref().as_ref()).map(|(on, l)| {
-        let s = &state.scenario;
-        let changed = l.as_ref().is_ok_and(|l| {
-            l.scenario.topics != s.topics
-                || l.scenario.members != s.members
-                || l.scenario.assignor != s.assignor
-        });
-        let refused = match &state.refusal {
-            Some((f, m)) if f == "lesson" => Some(m.as_str()),
-            _ => None,
-        };
-        panel(on, l, changed, refused, dispatch)
-    });
-    let live = on.map(|on| {
-        let said = on
-            .attempt()
-            .and_then(|a| a.checked.as_ref())
-            .map(|(_, f)| crate::lesson::said(f))
-            .unwrap_or_default();
-        html! { <p id="lesson-live" class="visually-hidden" role="status">{ said }</p> }
-    });
-    View {
-        panel,
-        live,
-        predict,
-    }
+    let said = on
+        .attempt()
+        .and_then(|a| a.checked.as_ref())
+        .map(|(_, f)| crate::lesson::said(f))
+        .unwrap_or_default();
+    html! { <>
+        { panel(on, &loaded, changed, p.refused.as_deref(), &p.dispatch) }
+        <p id="lesson-live" class="visually-hidden" role="status">{ said }</p>
+    </> }
 }
 
 /// A button that moves to step `to` (counting from 0), or a disabled one at either end.

@@ -4,10 +4,17 @@ use crate::state::Action;
 use rebalance_lab_core::scenario::presets::PRESETS;
 use yew::prelude::*;
 
-/// The presets bar and the lesson of the one on screen (`loaded`, until an edit changes it).
-/// A plain function, not a component: it has no state, and each component costs the bundle
-/// its own machinery.
-pub fn presets(dispatch: &Callback<Action>, loaded: Option<&'static str>) -> Html {
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    /// The preset on screen, until an edit changes it.
+    pub loaded: Option<&'static str>,
+    pub dispatch: Callback<Action>,
+}
+
+/// The presets bar and the lesson of the one on screen.
+#[function_component]
+pub fn Presets(p: &Props) -> Html {
+    let (dispatch, loaded) = (&p.dispatch, p.loaded);
     html! {
         <>
         <nav class="presets" aria-label="Presets">

@@ -3,6 +3,7 @@
 use crate::Computed;
 use rebalance_lab_core::assignor::{self, AssignorKind};
 use rebalance_lab_core::scenario::whatif;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// What the broker's assignors add above the grid: who computes the assignment,
@@ -126,7 +127,17 @@ fn broker_status(c: &Computed, a: &assignor::Assignment, m: &mut String) {
 
 /// What the sticky assignors add above the grid: where the previous assignment came from,
 /// Java's quirks and exceptions, and cooperative-sticky's two rounds.
-pub fn sticky_status(c: &Computed, flip_round: Callback<MouseEvent>) -> Html {
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub computed: Rc<Computed>,
+    /// Shows cooperative-sticky's other round.
+    pub flip_round: Callback<MouseEvent>,
+}
+
+/// What the assignor on screen adds above the grid.
+#[function_component]
+pub fn AssignorStatus(p: &Props) -> Html {
+    let (c, flip_round) = (&*p.computed, p.flip_round.clone());
     let Some(result) = &c.sticky else {
         return html! {};
     };

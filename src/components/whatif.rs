@@ -7,12 +7,20 @@ use crate::Computed;
 use rebalance_lab_core::assignor::explain::ratio;
 use rebalance_lab_core::assignor::{Assignment, UNASSIGNED};
 use rebalance_lab_core::scenario::whatif::story;
+use std::rc::Rc;
 use yew::prelude::*;
 
-/// The what-if's view state, held by the app: every member's moves, every member's totals.
-pub struct Shown {
-    pub all: UseStateHandle<bool>,
-    pub all_moved: UseStateHandle<bool>,
+#[derive(Properties, PartialEq)]
+pub struct Props {
+    pub computed: Rc<Computed>,
+    /// A baseline is pinned.
+    pub pinned: bool,
+    /// The story's step on screen.
+    pub story_step: Option<usize>,
+    /// How many parts of a large group's computation are left (the what-if's lines come one
+    /// assignor at a time, after the repaint).
+    pub left: usize,
+    pub dispatch: Callback<Action>,
 }
 
 fn skew(a: &Assignment) -> String {
@@ -45,24 +53,21 @@ fn plural(n: u32, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// The what-if (a plain function rather than a component, which would bring its own copy of
-/// yew's mount, update and teardown code): `pinned` when a baseline is, the story's step on
-/// screen.
-pub fn what_if(
-    c: &Computed,
-    pinned: bool,
-    story_step: Option<usize>,
-    shown: &Shown,
-    d: &Callback<Action>,
-) -> Html {
+/// The what-if: pin a baseline and see what moved, a rolling restart, the story; range and
+/// round-robin side by side, and the broker's two.
+#[function_component]
+pub fn WhatIf(p: &Props) -> Html {
+    // Every member's moves, every member's totals.
+    let all = use_state(|| false);
+    let all_moved = use_state(|| false);
+    let (c, pinned, story_step, d) = (&*p.computed, p.pinned, p.story_step, &p.dispatch);
     // (nothing to compare while a large group's worker computes)
     if c.pending {
         return Html::default();
     }
-    let (all, all_moved) = (&shown.all, &shown.all_moved);
     let summary = c.diff.as_ref().map(|diff| {
         let mut lines: Vec<String> = Vec::new();
-        for (m, (gained, lost)) in diff.changes.iter().take(members_shown(**all_moved, diff.changes.len())) {
+        for (m, (gained, lost)) in diff.changes.iter().take(members_shown(*all_moved, diff.changes.len())) {
             let mut parts = Vec::new();
             if *gained > 0 {
                 parts.push(format!("gained {gained}"));
@@ -109,7 +114,7 @@ pub fn what_if(
                     m.push_str(&crate::markup::list("ul class=\"moved-members\"", &lines));
                     m
                 }) }
-                { show_all_toggle(all_moved, diff.changes.len(), "moved") }
+                { show_all_toggle(&all_moved, diff.changes.len(), "moved") }
                 { crate::components::markup("moved-groups", {
                     let mut m = String::new();
                     for g in &groups {
@@ -142,7 +147,7 @@ pub fn what_if(
         .input
         .members
         .iter()
-        .take(members_shown(**all, c.input.members.len()))
+        .take(members_shown(*all, c.input.members.len()))
         .enumerate()
         .map(|(i, m)| (m.id.as_str(), r.totals[i], o.totals[i]))
         .collect();
@@ -201,9 +206,9 @@ pub fn what_if(
             { controls }
             { for summary }
             { crate::components::markup("side-by-side", "<h3>Range and round-robin side by side</h3>".to_string() + &crate::markup::side_by_side(&rows, (&skew(r), &skew(o)), differ)) }
-            { show_all_toggle(all, c.input.members.len(), "compare") }
+            { show_all_toggle(&all, c.input.members.len(), "compare") }
             { Html::from_html_unchecked(format!("<p class=\"compare-differ\">{} differ between the two.</p>", plural(differ as u32, "partition owner", "partition owners")).into()) }
-            { broker_side_by_side(c, **all) }
+            { broker_side_by_side(c, *all) }
         </section>
     }
 }

@@ -20,6 +20,7 @@ mod hex_tree;
 pub use hex_tree::{BYTES_DRAWN, FIELDS_DRAWN};
 
 /// What the bytes panel shows of one member.
+#[derive(Properties, PartialEq)]
 pub struct Props {
     pub index: usize,
     pub member: Member,
@@ -31,10 +32,9 @@ pub struct Props {
 }
 
 /// The panel: the member's subscription hex (editable, decoded as typed, with Kafka's
-/// leniencies noted) and the leader's answer for it. A plain function rather than a
-/// component (which would bring its own copy of yew's mount, update and teardown code): it
-/// has no state of its own (its bytes view, `BytesAndTree`, has).
-pub fn bytes_panel(p: &Props) -> Html {
+/// leniencies noted) and the leader's answer for it.
+#[function_component]
+pub fn BytesPanel(p: &Props) -> Html {
     let i = p.index;
     let m = &p.member;
     // What the member sends: its raw bytes, or its form fields at the chosen version.
