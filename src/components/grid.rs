@@ -15,6 +15,7 @@ use crate::Computed;
 use rebalance_lab_core::assignor::{explain, AssignorKind, TopicAssignment, UNASSIGNED};
 use rebalance_lab_core::scenario::colours::{self, Colours};
 use rebalance_lab_core::scenario::member_id::display_id;
+use std::fmt::Write;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -32,12 +33,81 @@ pub fn slot_class(slot: u32) -> String {
 pub const CELLS_PER_TOPIC: usize = 2_000;
 /// See [`CELLS_PER_TOPIC`].
 pub const CELLS_IN_ALL: usize = 20_000;
-/// A row that starts after the grid's first this many cells is painted after the repaint, in
-/// a task of its own (the row is `aria-busy` until then; a row that starts before is painted
-/// whole, so up to this many plus a row's 2,000 are painted at once): writing 20,000 cells in one task held
-/// the main thread 100 to 270 ms more, at the sticky assignors' bound and at 500,000
-/// partitions (tests/web.rs, the longest-task benchmarks).
+/// A new row that starts after the grid's first this many cells is painted after the
+/// repaint, in a later task (the row is `aria-busy` until then; a row that starts before is
+/// painted whole, so up to this many plus a row's 2,000 are painted at once): writing 20,000
+/// cells in one task held the main thread 100 to 270 ms more, at the sticky assignors' bound
+/// and at 500,000 partitions (tests/web.rs, the longest-task benchmarks).
 pub const CELLS_AT_ONCE: usize = 4_000;
+
+/// The same for a row already on screen, whose repaint rewrites its markup: cheaper than a
+/// first draw, and every later task gives the browser a frame in which it lays the whole page
+/// out again. Switching the assignor at 1,000 x 10,000 with the page's stylesheets: about 35
+/// ms with every row repainted at once, about 60 to 75 with the first 4,000 cells at once
+/// (tests/web.rs, `bench_a_thousand_members_beside_the_floor`); at 500,000 partitions the
+/// longest task stays under the 200 ms goal.
+pub const CELLS_REPAINTED_AT_ONCE: usize = 10_000;
+
+/// The rows painted after the repaint, run in tasks of about [`CELLS_AT_ONCE`] cells each:
+/// a task per row let the browser lay the whole page out again between rows (switching the
+/// assignor at 1,000 x 10,000 spent more time there than painting), and one task for all of
+/// them held the main thread too long at 20,000 cells.
+#[derive(Clone, Default)]
+struct LaterPaints(Rc<std::cell::RefCell<PaintQueue>>);
+
+#[derive(Default)]
+struct PaintQueue {
+    /// Each row's paint, with its number of cells.
+    waiting: std::collections::VecDeque<(usize, Box<dyn FnOnce()>)>,
+    /// The task that runs the next batch.
+    timer: Option<gloo::timers::callback::Timeout>,
+}
+
+impl PartialEq for LaterPaints {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl LaterPaints {
+    /// Queues a row's paint (`cells`: how many cells it writes) for a task after this one.
+    fn push(&self, cells: usize, paint: Box<dyn FnOnce()>) {
+        let mut q = self.0.borrow_mut();
+        q.waiting.push_back((cells, paint));
+        if q.timer.is_none() {
+            q.timer = Some(self.next_task());
+        }
+    }
+
+    fn next_task(&self) -> gloo::timers::callback::Timeout {
+        let queue = self.clone();
+        gloo::timers::callback::Timeout::new(0, move || queue.run_batch())
+    }
+
+    /// Runs the paints waiting, up to about [`CELLS_AT_ONCE`] cells (one row at least), and
+    /// leaves the rest for the next task.
+    fn run_batch(&self) {
+        let mut cells = 0;
+        loop {
+            let next = {
+                let mut q = self.0.borrow_mut();
+                match q.waiting.front() {
+                    Some((n, _)) if cells == 0 || cells + n <= CELLS_AT_ONCE => {
+                        cells += n;
+                        q.waiting.pop_front()
+                    }
+                    _ => None,
+                }
+            };
+            match next {
+                Some((_, paint)) => paint(),
+                None => break,
+            }
+        }
+        let mut q = self.0.borrow_mut();
+        q.timer = (!q.waiting.is_empty()).then(|| self.next_task());
+    }
+}
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -78,8 +148,11 @@ struct RowProps {
     owners: Rc<Vec<Option<Owner>>>,
     /// For a row drawn in part: who owns the partitions not drawn.
     rest: Option<AttrValue>,
-    /// Painted after the repaint ([`CELLS_AT_ONCE`]).
-    later: bool,
+    /// How many cells the grid draws before this row's: past [`CELLS_AT_ONCE`] (a new row)
+    /// or [`CELLS_REPAINTED_AT_ONCE`] (a row on screen), the row is painted after the
+    /// repaint, in the grid's queue.
+    starts_at: usize,
+    queue: LaterPaints,
     selected: bool,
     /// The partitions of this topic picked for a lesson's prediction (`aria-selected`).
     picked: Rc<Vec<u32>>,
@@ -92,11 +165,18 @@ struct RowProps {
 
 /// A cell's class attribute.
 fn cell_class(o: &Owner) -> String {
-    let mut c = format!("cell {}", slot_class(o.slot));
-    if let Some((_, from)) = &o.from {
-        c.push_str(&format!(" from-c{}", colours::classes(*from).0));
-    }
+    let mut c = String::new();
+    write_cell_class(&mut c, o);
     c
+}
+
+/// [`cell_class`], written into `s` (a row's markup: no string of its own per cell).
+fn write_cell_class(s: &mut String, o: &Owner) {
+    let (c, p) = colours::classes(o.slot);
+    let _ = write!(s, "cell c{c} p{p}");
+    if let Some((_, from)) = &o.from {
+        let _ = write!(s, " from-c{}", colours::classes(*from).0);
+    }
 }
 
 /// What a row's cells show now, to touch only the cells that change.
@@ -184,16 +264,16 @@ fn row_markup(topic: &str, owners: &[Option<Owner>]) -> String {
                 s.push_str(focus(p));
                 s.push_str(" data-topic=\"");
                 s.push_str(&t);
-                s.push_str(&format!("\" data-partition=\"{p}\">{p}</span>"));
+                let _ = write!(s, "\" data-partition=\"{p}\">{p}</span>");
             }
             Some(o) if o.revoking => {
                 s.push_str("<span class=\"");
-                s.push_str(&cell_class(o));
+                write_cell_class(&mut s, o);
                 s.push_str(" revoking\" data-state=\"revoking\"");
                 s.push_str(focus(p));
                 s.push_str(" data-topic=\"");
                 s.push_str(&t);
-                s.push_str(&format!("\" data-partition=\"{p}\" data-to=\""));
+                let _ = write!(s, "\" data-partition=\"{p}\" data-to=\"");
                 escape_into(&o.id, &mut s);
                 s.push('"');
                 if let Some((from, _)) = &o.from {
@@ -201,16 +281,16 @@ fn row_markup(topic: &str, owners: &[Option<Owner>]) -> String {
                     escape_into(from, &mut s);
                     s.push('"');
                 }
-                s.push_str(&format!(">{p}</span>"));
+                let _ = write!(s, ">{p}</span>");
             }
             Some(o) => {
                 s.push_str("<span class=\"");
-                s.push_str(&cell_class(o));
+                write_cell_class(&mut s, o);
                 s.push('"');
                 s.push_str(focus(p));
                 s.push_str(" data-topic=\"");
                 s.push_str(&t);
-                s.push_str(&format!("\" data-partition=\"{p}\" data-owner=\""));
+                let _ = write!(s, "\" data-partition=\"{p}\" data-owner=\"");
                 escape_into(&o.id, &mut s);
                 s.push('"');
                 if let Some((from, _)) = &o.from {
@@ -221,7 +301,7 @@ fn row_markup(topic: &str, owners: &[Option<Owner>]) -> String {
                 if o.extra {
                     s.push_str(" data-extra=\"true\"");
                 }
-                s.push_str(&format!(">{p}</span>"));
+                let _ = write!(s, ">{p}</span>");
             }
         }
     }
@@ -457,8 +537,9 @@ fn grid_row(p: &RowProps) -> Html {
         .reform(move |_| Action::SelectTopic(Some(topic.to_string())));
     let cells = use_node_ref();
     let drawn = use_mut_ref(Drawn::default);
-    // a later paint still to run (dropped, and so cancelled, by a newer one or with the row)
-    let pending = use_mut_ref(|| None::<gloo::timers::callback::Timeout>);
+    // Which of the row's paints is the latest: a later paint still waiting in the queue runs
+    // only if no newer one came since (nor the row went).
+    let latest = use_mut_ref(|| 0u64);
     // A cell's tooltip is written when the pointer reaches it, from its data attributes
     // (so it is always current): repaints then carry no tooltip text at all.
     let tooltip = Callback::from(|e: MouseEvent| {
@@ -481,39 +562,50 @@ fn grid_row(p: &RowProps) -> Html {
         }
     });
     {
-        let cells = cells.clone();
+        let (cells, queue) = (cells.clone(), p.queue.clone());
         use_effect_with(
             (
                 p.topic.clone(),
                 p.owners.clone(),
-                p.later,
+                p.starts_at,
                 p.picked.clone(),
                 p.lag.clone(),
             ),
-            move |(topic, owners, later, picked, lag)| {
-                let Some(el) = cells.cast::<web_sys::Element>() else {
-                    return;
-                };
-                let later = *later;
-                // (the row, role row, says it is still being drawn)
-                let row = el.parent_element();
-                if let Some(r) = row.as_ref().filter(|_| later) {
-                    let _ = r.set_attribute("aria-busy", "true");
-                }
-                let (topic, owners, picked, lag) =
-                    (topic.clone(), owners.clone(), picked.clone(), lag.clone());
-                let run: Box<dyn FnOnce()> = Box::new(move || {
-                    paint(&el, &mut drawn.borrow_mut(), &topic, &owners, &picked, &lag);
-                    if let Some(r) = row {
-                        let _ = r.remove_attribute("aria-busy");
-                    }
-                });
-                *pending.borrow_mut() = if later {
-                    Some(gloo::timers::callback::Timeout::new(0, run))
+            move |(topic, owners, starts_at, picked, lag)| {
+                *latest.borrow_mut() += 1;
+                let at_once = if drawn.borrow().owners.is_empty() {
+                    CELLS_AT_ONCE
                 } else {
-                    run();
-                    None
+                    CELLS_REPAINTED_AT_ONCE
                 };
+                let later = !owners.is_empty() && *starts_at >= at_once;
+                if let Some(el) = cells.cast::<web_sys::Element>() {
+                    // (the row, role row, says it is still being drawn)
+                    let row = el.parent_element();
+                    if let Some(r) = row.as_ref().filter(|_| later) {
+                        let _ = r.set_attribute("aria-busy", "true");
+                    }
+                    let (topic, owners, picked, lag) =
+                        (topic.clone(), owners.clone(), picked.clone(), lag.clone());
+                    let (this, latest) = (*latest.borrow(), latest.clone());
+                    let cells = owners.len();
+                    let run: Box<dyn FnOnce()> = Box::new(move || {
+                        if *latest.borrow() != this {
+                            return;
+                        }
+                        paint(&el, &mut drawn.borrow_mut(), &topic, &owners, &picked, &lag);
+                        if let Some(r) = row {
+                            let _ = r.remove_attribute("aria-busy");
+                        }
+                    });
+                    if later {
+                        queue.push(cells, run);
+                    } else {
+                        run();
+                    }
+                }
+                // (a newer paint, or the row taken down: its paint still waiting does nothing)
+                move || *latest.borrow_mut() += 1
             },
         );
     }
@@ -541,6 +633,8 @@ fn grid_row(p: &RowProps) -> Html {
 pub fn Grid(props: &Props) -> Html {
     // Before any early return: hooks run in the same order on every render.
     let all = use_state(|| false);
+    // The rows painted after the repaint, batched.
+    let queue = use_memo((), |_| LaterPaints::default());
     // The last grid drawn: kept on screen, unchanged (the app says it is computing, and the
     // panel is busy), while a large group's worker computes the next; rebuilding it twice
     // (taken down, then drawn again) cost more than the repaint of the cells that change.
@@ -602,7 +696,7 @@ pub fn Grid(props: &Props) -> Html {
         };
         let shown = t.owners.len().min(CELLS_PER_TOPIC).min(budget);
         // (a row past the grid's budget draws no cells: nothing to paint later)
-        let later = shown > 0 && CELLS_IN_ALL - budget >= CELLS_AT_ONCE;
+        let starts_at = CELLS_IN_ALL - budget;
         budget -= shown;
         let rest = (shown < t.owners.len())
             .then(|| AttrValue::from(explain::rest_of_topic(&c.input, t, shown)));
@@ -676,7 +770,7 @@ pub fn Grid(props: &Props) -> Html {
         html! {
             <GridRow key={t.topic.clone()} topic={AttrValue::from(t.topic.clone())} status={AttrValue::from(status)}
                 lag={Rc::new(lag)}
-                owners={Rc::new(owners)} rest={rest} later={later}
+                owners={Rc::new(owners)} rest={rest} {starts_at} queue={(*queue).clone()}
                 selected={props.selected.as_deref() == Some(t.topic.as_str())}
                 picked={Rc::new(props.picked.iter().filter(|(topic, _)| *topic == t.topic).map(|(_, p)| *p).collect::<Vec<_>>())}
                 picking={props.picking} dispatch={props.dispatch.clone()} />
