@@ -780,12 +780,12 @@ pub fn Grid(props: &Props) -> Html {
     let bars = a.order.iter().take(members_shown(*all, a.order.len())).enumerate().map(|(pos, m)| {
         let member = &c.input.members[*m as usize];
         let total = a.totals[*m as usize];
-        // Per mille, in integers: float formatting would add kilobytes to the bundle.
-        let width = (total as u64 * 1000).checked_div(max as u64).unwrap_or(0);
+        // The bar's share of the largest total, in the track's 1,000 units.
+        let width = if max == 0 { 0.0 } else { 1000.0 * f64::from(total) / f64::from(max) };
         html! {
             <li key={member.id.clone()} class="member-total" data-member={member.id.clone()} data-total={total.to_string()}
                 tabindex="0" onmouseenter={highlight.0.clone()} onmouseleave={highlight.1.clone()} onfocus={highlight.2.clone()} onblur={highlight.3.clone()}>
-                { Html::from_html_unchecked(format!("<span class=\"swatch {}\" aria-hidden=\"true\">{}</span>", slot_class(slots[*m as usize]), pos + 1).into()) }
+                <span class={classes!("swatch", slot_class(slots[*m as usize]))} aria-hidden="true">{ pos + 1 }</span>
                 <span class="member-name" title={member.id.clone()}>{ display_id(&member.id) }</span>
                 <span class="badge-slot">
                     if let Some(instance) = &member.instance_id {
@@ -793,9 +793,10 @@ pub fn Grid(props: &Props) -> Html {
                     }
                 </span>
                 // An SVG rectangle: its width is an attribute, not an inline style (the page's
-                // Content-Security-Policy allows none). Written as markup, as the swatch: a
-                // class computed in yew's `html!` brings its class-set code into the bundle.
-                { Html::from_html_unchecked(format!("<svg class=\"bar-track\" viewBox=\"0 0 1000 10\" preserveAspectRatio=\"none\" aria-hidden=\"true\" focusable=\"false\"><rect class=\"bar c{}\" width=\"{width}\" height=\"10\"/></svg>", slots[*m as usize] % PALETTE as u32).into()) }
+                // Content-Security-Policy allows none).
+                <svg class="bar-track" viewBox="0 0 1000 10" preserveAspectRatio="none" aria-hidden="true" focusable="false">
+                    <rect class={classes!("bar", format!("c{}", slots[*m as usize] % PALETTE as u32))} width={format!("{width:.1}")} height="10" />
+                </svg>
                 <span class="total">{ if total == 0 { "idle".to_string() } else { total.to_string() } }</span>
             </li>
         }

@@ -124,8 +124,8 @@ fn summary(
     // (a lag is never below 0 here, and sums stop at i64's largest instead of wrapping)
     let total_lag: i64 = i
         .lag
-        .iter()
-        .flat_map(|(_, l)| l.iter().flatten())
+        .values()
+        .flat_map(|l| l.iter().flatten())
         .fold(0i64, |a, l| a.saturating_add((*l).max(0)));
     m.push_str("<div class=\"import-summary\" id=\"import-summary\"><h2>Your group");
     if let Some(g) = &s.group_id {

@@ -13,7 +13,6 @@ mod whatif;
 
 use crate::lesson::Entered;
 use rebalance_lab_core::assignor::{AssignorKind, LeaderClient};
-use rebalance_lab_core::collections::VecMap;
 use rebalance_lab_core::group::{ClientPreset, GroupEvent, LeaderHistory};
 use rebalance_lab_core::lesson::{
     Feedback, Lesson, Outcome as Answered, Prediction, Progress, Step,
@@ -75,9 +74,9 @@ pub struct AppState {
     /// The member (id) whose subscription bytes are open in the bytes panel.
     pub bytes_member: Option<String>,
     /// Hex as typed, per member id, while it differs from the bytes (kept as typed).
-    pub hex_drafts: VecMap<String, String>,
+    pub hex_drafts: BTreeMap<String, String>,
     /// Subscription version per member id, when not the default 3.
-    pub versions: VecMap<String, i16>,
+    pub versions: BTreeMap<String, i16>,
     /// The pinned assignment that changes are compared with.
     pub baseline: Option<Baseline>,
     /// The story step on screen.
@@ -172,8 +171,8 @@ impl Default for AppState {
             revision: 0,
             history: HistoryMode::None,
             bytes_member: None,
-            hex_drafts: VecMap::new(),
-            versions: VecMap::new(),
+            hex_drafts: BTreeMap::new(),
+            versions: BTreeMap::new(),
             baseline: None,
             story_step: None,
             colours: Colours::default(),
@@ -589,14 +588,14 @@ fn id_at(s: &Scenario, index: usize) -> String {
 }
 
 /// Per-member entries keyed by position (as a link has them) keyed by member id instead.
-fn by_id<V>(s: &Scenario, m: VecMap<usize, V>) -> VecMap<String, V> {
+fn by_id<V>(s: &Scenario, m: BTreeMap<usize, V>) -> BTreeMap<String, V> {
     m.into_iter()
         .filter_map(|(i, v)| Some((s.members.get(i)?.id.clone(), v)))
         .collect()
 }
 
 /// Per-member entries keyed by member id keyed by position, for a link.
-fn by_index<V: Clone>(s: &Scenario, m: &VecMap<String, V>) -> VecMap<usize, V> {
+fn by_index<V: Clone>(s: &Scenario, m: &BTreeMap<String, V>) -> BTreeMap<usize, V> {
     s.members
         .iter()
         .enumerate()
@@ -605,7 +604,7 @@ fn by_index<V: Clone>(s: &Scenario, m: &VecMap<String, V>) -> VecMap<usize, V> {
 }
 
 /// The map with `old`'s entry under `new`.
-fn rekeyed<V: Clone>(m: &VecMap<String, V>, old: &str, new: &str) -> VecMap<String, V> {
+fn rekeyed<V: Clone>(m: &BTreeMap<String, V>, old: &str, new: &str) -> BTreeMap<String, V> {
     m.iter()
         .map(|(k, v)| {
             (

@@ -4,10 +4,10 @@
 
 use proptest::prelude::*;
 use rebalance_lab_core::assignor::AssignorKind;
-use rebalance_lab_core::collections::VecMap;
 use rebalance_lab_core::export;
 use rebalance_lab_core::import::{self, ErrorKind, Import, Observed};
 use rebalance_lab_core::scenario::{Member, Scenario, Topic};
+use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_rebalance-lab");
@@ -309,7 +309,8 @@ fn arb_scenario() -> impl Strategy<Value = (String, Scenario)> {
                     if k < members.len() {
                         members[k]
                             .owned
-                            .entry_or_default(t.name.clone())
+                            .entry(t.name.clone())
+                            .or_default()
                             .push(p as i32);
                     }
                 }
@@ -377,7 +378,7 @@ fn svg_escapes_names_and_uses_the_app_palette() {
     let mut m = Member::new("<a & \"b\" 'c'>", &["t"]);
     m.owned = [("t".to_string(), vec![1])]
         .into_iter()
-        .collect::<VecMap<_, _>>();
+        .collect::<BTreeMap<_, _>>();
     s.members.push(m);
     let svg = export::svg::grid_svg(&s, &export::owned_assignment(&s), Some("g</svg>"));
     let doc = roxmltree::Document::parse(&svg).unwrap();

@@ -540,7 +540,7 @@ fn topic_ids_are_typed_checked_carried_and_kept_through_renames() {
     // derived id
     edit::rename_topic(&mut s, 0, "renamed").unwrap();
     assert_eq!(s.topic_ids.get("renamed"), Some(&id));
-    assert!(s.topic_ids.get(&name).is_none());
+    assert!(!s.topic_ids.contains_key(&name));
     edit::set_topic_id(&mut s, 0, "").unwrap();
     assert!(s.topic_ids.is_empty());
     edit::set_topic_id(&mut s, 1, &id).unwrap();

@@ -3,11 +3,11 @@
 //! then `group_id`, `assignor` and `lag` when known.
 
 use crate::assignor::AssignorKind;
-use crate::collections::VecMap;
 use crate::import::{Import, Lag};
 use crate::scenario::{Scenario, Topic};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// Topics as {name: count}, in the scenario's order.
 struct Topics<'a>(&'a [Topic]);
@@ -30,7 +30,7 @@ struct MemberOut<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     rack: &'a Option<String>,
     topics: &'a [String],
-    owned: &'a VecMap<String, Vec<i32>>,
+    owned: &'a BTreeMap<String, Vec<i32>>,
 }
 
 #[derive(Serialize)]
@@ -44,8 +44,8 @@ struct Out<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     lag: Option<&'a Lag>,
     /// Topic ids typed for the broker's assignors (they order topics by id).
-    #[serde(skip_serializing_if = "VecMap::is_empty")]
-    topic_ids: VecMap<String, String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    topic_ids: BTreeMap<String, String>,
 }
 
 /// The scenario JSON, pretty-printed, topics and members in the scenario's order, with the

@@ -27,14 +27,14 @@ pub use error::{ErrorKind, ImportError};
 pub use render::render_offsets;
 
 use crate::assignor::AssignorKind;
-use crate::collections::VecMap;
 use crate::scenario::Scenario;
+use std::collections::BTreeMap;
 
 /// An assignment as observed or computed: member id to topic to partitions (ascending).
-pub type Observed = VecMap<String, VecMap<String, Vec<i32>>>;
+pub type Observed = BTreeMap<String, BTreeMap<String, Vec<i32>>>;
 
 /// Lag per partition: topic to, per partition from 0, its lag when shown.
-pub type Lag = VecMap<String, Vec<Option<i64>>>;
+pub type Lag = BTreeMap<String, Vec<Option<i64>>>;
 
 /// Something the text says that the scenario cannot carry, with its line.
 #[derive(Debug, Clone, PartialEq, Eq)]

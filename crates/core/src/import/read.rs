@@ -5,8 +5,8 @@ use super::error::{ErrorKind, ImportError};
 use super::table::{parse_header, split_row, Cell, Header, View};
 use super::{Import, Warning};
 use crate::assignor::AssignorKind;
-use crate::collections::VecMap;
 use crate::scenario::{Member, Topic, MAX_PARTITIONS, MAX_TOTAL_PARTITIONS};
+use std::collections::BTreeMap;
 use std::collections::HashMap;
 
 #[derive(Default)]
@@ -393,7 +393,7 @@ impl Builder {
 
     fn finish(mut self) -> Import {
         self.resolve_unnamed();
-        let mut owned: Vec<VecMap<String, Vec<i32>>> = vec![VecMap::new(); self.members.len()];
+        let mut owned: Vec<BTreeMap<String, Vec<i32>>> = vec![BTreeMap::new(); self.members.len()];
         let mut owned_pairs: Vec<(usize, i32, usize)> = self
             .owners
             .iter()
@@ -401,11 +401,14 @@ impl Builder {
             .collect();
         owned_pairs.sort_unstable();
         for (t, p, m) in owned_pairs {
-            owned[m].entry_or_default(self.topics[t].0.clone()).push(p);
+            owned[m]
+                .entry(self.topics[t].0.clone())
+                .or_default()
+                .push(p);
         }
         for (m, acc) in self.members.iter().enumerate() {
             if let Some((k, line)) = acc.count {
-                let shown: usize = owned[m].iter().map(|(_, ps)| ps.len()).sum();
+                let shown: usize = owned[m].values().map(|ps| ps.len()).sum();
                 let listed = acc.unnamed.is_empty();
                 if listed && k as usize != shown && !(shown == 0 && self.owners.is_empty()) {
                     self.warnings.push(Warning {
@@ -466,7 +469,7 @@ impl Builder {
                 k
             }
         };
-        let mut lag = VecMap::new();
+        let mut lag = BTreeMap::new();
         for (t, (name, count)) in self.topics.iter().enumerate() {
             let per: Vec<Option<i64>> = (0..*count as i32)
                 .map(|p| self.lag.get(&(t, p)).copied())

@@ -9,7 +9,6 @@
 use super::step::{field_value, LoadedStep, Owners};
 use super::Mistake;
 use crate::assignor::{self, AssignorKind, GroupInput};
-use crate::collections::sort_by;
 use crate::java::string_compare;
 use crate::protocol::decode_subscription;
 use std::cmp::Ordering;
@@ -49,7 +48,7 @@ fn subscribed_topics(input: &GroupInput) -> Vec<(String, u32)> {
             }
         }
     }
-    sort_by(&mut names, |a, b| string_compare(a, b));
+    names.sort_by(|a, b| string_compare(a, b));
     names
         .into_iter()
         .map(|n| {
@@ -143,9 +142,7 @@ pub fn numeric_cmp(a: &str, b: &str) -> Ordering {
 /// instead of as strings. Otherwise range.
 pub fn numeric_order(input: &GroupInput) -> Owners {
     let mut order: Vec<usize> = (0..input.members.len()).collect();
-    sort_by(&mut order, |a, b| {
-        numeric_cmp(&input.members[*a].id, &input.members[*b].id)
-    });
+    order.sort_by(|a, b| numeric_cmp(&input.members[*a].id, &input.members[*b].id));
     range_over(input, &order, &subscribed_topics(input), true)
 }
 

@@ -7,7 +7,7 @@
 //! `k` as colour `k mod 8` of the palette plus pattern `(k div 8) mod 4`, so 32 members are
 //! told apart before a colour and pattern repeat; the legend names every member.
 
-use crate::collections::VecMap;
+use std::collections::BTreeMap;
 
 /// Colours in the palette.
 pub const PALETTE: u32 = 8;
@@ -17,7 +17,7 @@ pub const PATTERNS: u32 = 4;
 /// Colour slots by member id.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Colours {
-    slots: VecMap<String, u32>,
+    slots: BTreeMap<String, u32>,
 }
 
 impl Colours {

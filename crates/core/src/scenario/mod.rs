@@ -18,11 +18,12 @@ pub mod whatif;
 
 use crate::assignor::LeaderClient;
 use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, TopicMeta};
-use crate::collections::{Names, VecMap};
+use crate::collections::Names;
 use crate::group::{ClientPreset, DEFAULT_OFFSETS_PARTITIONS};
 use crate::protocol::{self, Subscription, TopicPartitions};
 use serde::de::{self, MapAccess, Visitor};
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// The most partitions one topic may have in a scenario (a guard against typos that would
@@ -62,8 +63,8 @@ pub struct Member {
     #[serde(default)]
     pub topics: crate::assignor::TopicList,
     /// Partitions owned before this rebalance.
-    #[serde(default, skip_serializing_if = "VecMap::is_empty")]
-    pub owned: VecMap<String, Vec<i32>>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub owned: BTreeMap<String, Vec<i32>>,
     /// Generation of the owned partitions.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub generation: Option<i32>,
@@ -85,7 +86,7 @@ impl Default for Member {
             rack: None,
             client_id: None,
             topics: Default::default(),
-            owned: VecMap::new(),
+            owned: BTreeMap::new(),
             generation: None,
             subscription: None,
             protocols: java_protocols(),
@@ -132,8 +133,8 @@ pub struct Scenario {
     #[serde(with = "topic_map")]
     pub topics: Vec<Topic>,
     /// Racks of each partition's replicas, per topic (optional).
-    #[serde(default, skip_serializing_if = "VecMap::is_empty")]
-    pub partition_racks: VecMap<String, Vec<Vec<String>>>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub partition_racks: BTreeMap<String, Vec<Vec<String>>>,
     /// Members, in the user's order (which never changes the assignment).
     #[serde(default)]
     pub members: Vec<Member>,
@@ -144,8 +145,8 @@ pub struct Scenario {
     /// whose orders depend on them. A topic without one gets
     /// [`assignor::derived_topic_id`]; a name not in `topics` still resolves its owned
     /// partitions (a deleted topic).
-    #[serde(default, skip_serializing_if = "VecMap::is_empty")]
-    pub topic_ids: VecMap<String, String>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub topic_ids: BTreeMap<String, String>,
     /// group.id; `None` shows the default, [`DEFAULT_GROUP_ID`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub group_id: Option<String>,
@@ -171,14 +172,14 @@ impl Default for Scenario {
     fn default() -> Self {
         Scenario {
             topics: Vec::new(),
-            partition_racks: VecMap::new(),
+            partition_racks: BTreeMap::new(),
             members: Vec::new(),
             assignor: AssignorKind::default(),
             group_id: None,
             offsets_partitions: DEFAULT_OFFSETS_PARTITIONS,
             leader_client: LeaderClient::Java,
             assignor_by_vote: false,
-            topic_ids: VecMap::new(),
+            topic_ids: BTreeMap::new(),
         }
     }
 }
@@ -244,13 +245,11 @@ impl Member {
             .collect::<Vec<_>>()
             .into();
         // A topic listed twice has its partitions joined, in order.
-        self.owned = VecMap::from_vec_merging(
-            s.owned_partitions
-                .iter()
-                .map(|tp| (tp.topic.clone(), tp.partitions.clone()))
-                .collect(),
-            |earlier, later| earlier.extend(later),
-        );
+        self.owned = BTreeMap::new();
+        for tp in &s.owned_partitions {
+            let earlier: &mut Vec<i32> = self.owned.entry(tp.topic.clone()).or_default();
+            earlier.extend(&tp.partitions);
+        }
         self.generation = (s.generation_id >= 0).then_some(s.generation_id);
         self.rack = s.rack_id.clone().filter(|r| !r.is_empty());
     }

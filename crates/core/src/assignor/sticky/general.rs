@@ -10,7 +10,6 @@
 
 use super::input::{Claims, Prep, Racks, Tp, DEFAULT_GENERATION, NONE};
 use super::StickyError;
-use crate::collections::sort;
 use crate::java::{JavaHash, JavaHashMap};
 
 /// Inner balancing steps (one partition looked at) before we give up where Java would
@@ -49,8 +48,11 @@ impl JavaHash for TpKey {
 
 type Pair = (u32, u32);
 
-/// Java's `TreeSet` of (partition count, member rank), as a sorted vector: the same order,
-/// without a copy of std's B-tree code in the bundle.
+/// Java's `TreeSet` of (partition count, member rank), as a sorted vector: the same order.
+/// Faster than std's `BTreeSet` for the sets this walks (one entry per member, walked from
+/// the front at almost every step): `cargo bench -p rebalance-lab-core --bench core --
+/// sticky`, 100 members x half of 100 topics x 1,000 partitions, fresh: about 25 ms against
+/// 30 ms with a `BTreeSet`.
 #[derive(Default)]
 struct SortedSet {
     v: Vec<(u32, u32)>,
@@ -531,7 +533,7 @@ impl Builder<'_, '_> {
     /// wrapping `int`.
     fn balance_score(&self, counts: impl Iterator<Item = usize>) -> i32 {
         let mut c: Vec<i64> = counts.map(|x| x as i64).collect();
-        sort(&mut c);
+        c.sort();
         let n = c.len() as i64;
         let s: i128 = c
             .iter()

@@ -60,7 +60,7 @@ pub use writer::{
 
 use super::whatif::Baseline;
 use super::Scenario;
-use crate::collections::VecMap;
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// The format version this build writes and reads.
@@ -107,7 +107,7 @@ pub struct LinkState {
     /// The scenario.
     pub scenario: Scenario,
     /// Subscription view version chosen per member (index), when not the default.
-    pub versions: VecMap<usize, i16>,
+    pub versions: BTreeMap<usize, i16>,
     /// The pinned baseline, or the text of one that could not be read.
     pub baseline: Option<Result<Baseline, BadPart>>,
     /// The story step on screen.
@@ -120,7 +120,7 @@ pub struct LinkState {
     /// messages.
     pub said: Option<crate::import::Said>,
     /// Hex being typed per member (index) that is not whole bytes yet.
-    pub hex_drafts: VecMap<usize, String>,
+    pub hex_drafts: BTreeMap<usize, String>,
     /// Colour slot per member (index), when not simply 0, 1, 2, ... in list order.
     pub colours: Option<Vec<u32>>,
     /// The group as pinned, and members that came back under new ids since (old, new).

@@ -156,7 +156,7 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
                     None => others.push(t),
                 }
             }
-            crate::collections::sort(&mut indices);
+            indices.sort();
             indices.dedup();
             bitmask(&indices, &mut out);
             for t in others {

@@ -2,7 +2,7 @@
 
 use super::baseline::Baseline;
 use crate::assignor::{Assignment, GroupInput, UNASSIGNED};
-use crate::collections::VecMap;
+use std::collections::BTreeMap;
 
 /// What changed between the baseline and now.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -19,7 +19,7 @@ pub struct Diff {
     /// Per topic of the current assignment (same order), per partition: did its owner change?
     pub moved_cells: Vec<Vec<bool>>,
     /// Per member id: (partitions gained, partitions lost), only members with a change.
-    pub changes: VecMap<String, (u32, u32)>,
+    pub changes: BTreeMap<String, (u32, u32)>,
     /// Members that had partitions and now have none.
     pub became_idle: Vec<String>,
     /// Members that had none (or were not there) and now have some.
@@ -108,10 +108,11 @@ pub fn diff(baseline: &Baseline, input: &GroupInput, current: &Assignment) -> Di
     for (m, l) in baseline.members.iter().zip(&lost).filter(|(_, l)| **l > 0) {
         changes.push((m.clone(), (0, *l)));
     }
-    d.changes = VecMap::from_vec_merging(changes, |a, b| {
-        a.0 += b.0;
-        a.1 += b.1;
-    });
+    for (m, (g, l)) in changes {
+        let c = d.changes.entry(m).or_default();
+        c.0 += g;
+        c.1 += l;
+    }
     // Every baseline member's total, by id (a rename can give two baseline entries one id).
     let before_by_id = ids_with(baseline.members.iter().map(String::as_str), before_total);
     for (i, m) in input.members.iter().enumerate() {
@@ -141,10 +142,10 @@ pub fn diff(baseline: &Baseline, input: &GroupInput, current: &Assignment) -> Di
 pub(super) fn ids_with<'a>(
     ids: impl Iterator<Item = &'a str>,
     counts: Vec<u32>,
-) -> VecMap<&'a str, u32> {
-    let entries = ids
-        .enumerate()
-        .map(|(i, id)| (id, counts.get(i).copied().unwrap_or(0)))
-        .collect();
-    VecMap::from_vec_merging(entries, |a, b| *a += b)
+) -> BTreeMap<&'a str, u32> {
+    let mut by_id = BTreeMap::new();
+    for (i, id) in ids.enumerate() {
+        *by_id.entry(id).or_default() += counts.get(i).copied().unwrap_or(0);
+    }
+    by_id
 }
