@@ -13,7 +13,54 @@ use crate::scenario::{whatif, Member, Topic, MAX_PARTITIONS};
 pub const MAX_MEMBERS: usize = 1_000_000;
 
 /// Reads a link fragment (with or without the leading `#`, or a whole link).
+/// Reads a link fragment (with or without the leading `#`, or a whole link): its head, its
+/// sections, then the members (once the topics they subscribe to are read), then the app's
+/// own sections (once the members they name are).
 pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
+    let (whole, sections) = sections_of(fragment)?;
+    let mut r = Reading::default();
+    let mut seen = Names::default();
+    for sec in &sections[1..] {
+        let Some(eq) = sec.text.find('=') else {
+            return Err(sec.err(format!("section \"{}\" has no '='", shorten(sec.text))));
+        };
+        let key = sec.take(eq);
+        let val = sec.skip(eq + 1);
+        if matches!(key.text, "a" | "t" | "m" | "p" | "g" | "l")
+            && seen.insert(key.text.to_string(), 0).is_some()
+        {
+            return Err(sec.err(format!("section {}= appears twice", key.text)));
+        }
+        read_section(&mut r, sec, key, val)?;
+    }
+    if !seen.contains_key("t") || !seen.contains_key("m") {
+        return Err(whole.err(format!(
+            "the link is missing its {} section; was it cut short?",
+            if !seen.contains_key("t") {
+                "topics (t=)"
+            } else {
+                "members (m=)"
+            }
+        )));
+    }
+    let Reading {
+        mut state,
+        members,
+        extras,
+        topic_index,
+    } = r;
+    if let Some(val) = members {
+        read_members(&mut state, val, &topic_index)?;
+    }
+    for (key, val) in extras {
+        read_extra(&mut state, key, val, &topic_index)?;
+    }
+    Ok(state)
+}
+
+/// The link's text after any `#`, checked (ASCII, not empty, a format this version reads),
+/// as a whole and split into its sections (the first is the version).
+fn sections_of(fragment: &str) -> Result<(Part<'_>, Vec<Part<'_>>), LinkError> {
     let (text, at) = match fragment.find('#') {
         Some(i) => (&fragment[i + 1..], fragment[..=i].chars().count()),
         None => (fragment, 0),
@@ -50,454 +97,484 @@ pub fn from_fragment(fragment: &str) -> Result<LinkState, LinkError> {
     if version == 0 {
         return Err(head.err(format!("unknown link format v{version}")));
     }
-    let mut state = LinkState::default();
-    let mut seen = Names::default();
-    let mut members_part: Option<Part<'_>> = None;
-    let mut extras: Vec<(Part<'_>, Part<'_>)> = Vec::new();
-    let mut topic_index = Names::default();
-    for sec in &sections[1..] {
-        let Some(eq) = sec.text.find('=') else {
-            return Err(sec.err(format!("section \"{}\" has no '='", shorten(sec.text))));
-        };
-        let key = sec.take(eq);
-        let val = sec.skip(eq + 1);
-        if matches!(key.text, "a" | "t" | "m" | "p" | "g" | "l")
-            && seen.insert(key.text.to_string(), 0).is_some()
-        {
-            return Err(sec.err(format!("section {}= appears twice", key.text)));
+    Ok((whole, sections))
+}
+
+/// What the main sections gave so far.
+#[derive(Default)]
+struct Reading<'a> {
+    state: LinkState,
+    /// The members' section, read once the topics are (it may come before them).
+    members: Option<Part<'a>>,
+    /// The app's own sections (`x…`), read once the members are.
+    extras: Vec<(Part<'a>, Part<'a>)>,
+    /// Each topic's place in the list, by name.
+    topic_index: Names,
+}
+
+/// One of the main sections (`key=val`): one match over the format's cases.
+fn read_section<'a>(
+    r: &mut Reading<'a>,
+    sec: &Part<'a>,
+    key: Part<'a>,
+    val: Part<'a>,
+) -> Result<(), LinkError> {
+    match key.text {
+        "a" => {
+            r.state.scenario.assignor = match val.text {
+                "r" => AssignorKind::Range,
+                "o" => AssignorKind::RoundRobin,
+                "s" => AssignorKind::Sticky,
+                "c" => AssignorKind::CooperativeSticky,
+                "u" => AssignorKind::Uniform,
+                "g" => AssignorKind::ServerRange,
+                other => {
+                    return Err(val.err(format!(
+                        "assignor \"{}\" is not r (range), o (round-robin), s (sticky), c (cooperative-sticky), u (uniform) or g (server-range)",
+                        shorten(other)
+                    )))
+                }
+            }
         }
-        match key.text {
-            "a" => {
-                state.scenario.assignor = match val.text {
-                    "r" => AssignorKind::Range,
-                    "o" => AssignorKind::RoundRobin,
-                    "s" => AssignorKind::Sticky,
-                    "c" => AssignorKind::CooperativeSticky,
-                    "u" => AssignorKind::Uniform,
-                    "g" => AssignorKind::ServerRange,
-                    other => {
-                        return Err(val.err(format!(
-                            "assignor \"{}\" is not r (range), o (round-robin), s (sticky), c (cooperative-sticky), u (uniform) or g (server-range)",
-                            shorten(other)
-                        )))
-                    }
+        "t" => {
+            if val.text.is_empty() {
+                return Ok(());
+            }
+            let mut total: u64 = 0;
+            for (i, item) in val.split(',').iter().enumerate() {
+                let Some(star) = item.text.rfind('*') else {
+                    return Err(item.err(format!("topic {}: expected name*count", i + 1)));
+                };
+                let name = item.take(star).unescape("topic name")?;
+                if name.is_empty() {
+                    return Err(item.err(format!("topic {}: a topic name cannot be empty", i + 1)));
+                }
+                let count_part = item.skip(star + 1);
+                let count: u64 = count_part.number("partition count", "")?;
+                if count > MAX_PARTITIONS as u64 {
+                    return Err(count_part.err(format!(
+                        "topic \"{name}\": partition count {count} is above the limit of {MAX_PARTITIONS}"
+                    )));
+                }
+                total += count;
+                if total > MAX_PARTITIONS as u64 {
+                    return Err(count_part.err(format!(
+                        "the link's topics add up to more than {MAX_PARTITIONS} partitions (the limit) by topic \"{name}\""
+                    )));
+                }
+                if r.topic_index.contains_key(&name) {
+                    return Err(item.err(format!("topic \"{name}\" is listed twice")));
+                }
+                r.topic_index.insert(name.clone(), r.state.scenario.topics.len() as u32);
+                r.state.scenario.topics.push(Topic {
+                    name,
+                    partitions: count as u32,
+                });
+            }
+        }
+        "m" => r.members = Some(val),
+        "g" => {
+            let f = val.split('*');
+            if !(2..=3).contains(&f.len()) {
+                return Err(val.err("group: expected ~group.id*partitions, then *v when the vote picks the assignor"));
+            }
+            r.state.scenario.group_id = f[0].optional("group id")?;
+            let n: u32 = f[1].number("offsets.topic.num.partitions", "from 1 to 2147483647")?;
+            if n == 0 || n > i32::MAX as u32 {
+                return Err(f[1].err(format!("offsets.topic.num.partitions {n} is not from 1 to 2147483647")));
+            }
+            r.state.scenario.offsets_partitions = n;
+            if let Some(v) = f.get(2) {
+                if v.text != "v" {
+                    return Err(v.err(format!("group: \"{}\" is not v (the vote picks the assignor)", shorten(v.text))));
+                }
+                r.state.scenario.assignor_by_vote = true;
+            }
+        }
+        "l" => {
+            r.state.scenario.leader_client = match val.text {
+                "java" => LeaderClient::Java,
+                "librdkafka" => LeaderClient::Librdkafka,
+                other => {
+                    return Err(val.err(format!(
+                        "leader client \"{}\" is not java or librdkafka",
+                        shorten(other)
+                    )))
                 }
             }
-            "t" => {
-                if val.text.is_empty() {
-                    continue;
+        }
+        "p" => {
+            if val.text.is_empty() {
+                return Ok(());
+            }
+            for item in val.split(',') {
+                let (topic, rest) = item.name_and_rest(
+                    '*',
+                    "partition racks topic",
+                    "partition racks: expected topic*racks",
+                )?;
+                if r.state.scenario.partition_racks.contains_key(&topic) {
+                    return Err(item.err(format!(
+                        "partition racks of topic \"{topic}\" are listed twice"
+                    )));
                 }
-                let mut total: u64 = 0;
-                for (i, item) in val.split(',').iter().enumerate() {
-                    let Some(star) = item.text.rfind('*') else {
-                        return Err(item.err(format!("topic {}: expected name*count", i + 1)));
-                    };
-                    let name = item.take(star).unescape("topic name")?;
-                    if name.is_empty() {
-                        return Err(item.err(format!("topic {}: a topic name cannot be empty", i + 1)));
-                    }
-                    let count_part = item.skip(star + 1);
-                    let count: u64 = count_part.number("partition count", "")?;
-                    if count > MAX_PARTITIONS as u64 {
-                        return Err(count_part.err(format!(
-                            "topic \"{name}\": partition count {count} is above the limit of {MAX_PARTITIONS}"
+                let mut parts = Vec::new();
+                for p in rest.split('!') {
+                    if parts.len() >= MAX_PARTITIONS as usize {
+                        return Err(p.err(format!(
+                            "partition racks of topic \"{topic}\": more than {MAX_PARTITIONS} partitions"
                         )));
                     }
-                    total += count;
-                    if total > MAX_PARTITIONS as u64 {
-                        return Err(count_part.err(format!(
-                            "the link's topics add up to more than {MAX_PARTITIONS} partitions (the limit) by topic \"{name}\""
-                        )));
-                    }
-                    if topic_index.contains_key(&name) {
-                        return Err(item.err(format!("topic \"{name}\" is listed twice")));
-                    }
-                    topic_index.insert(name.clone(), state.scenario.topics.len() as u32);
-                    state.scenario.topics.push(Topic {
-                        name,
-                        partitions: count as u32,
-                    });
-                }
-            }
-            "m" => members_part = Some(val),
-            "g" => {
-                let f = val.split('*');
-                if !(2..=3).contains(&f.len()) {
-                    return Err(val.err("group: expected ~group.id*partitions, then *v when the vote picks the assignor"));
-                }
-                state.scenario.group_id = f[0].optional("group id")?;
-                let n: u32 = f[1].number("offsets.topic.num.partitions", "from 1 to 2147483647")?;
-                if n == 0 || n > i32::MAX as u32 {
-                    return Err(f[1].err(format!("offsets.topic.num.partitions {n} is not from 1 to 2147483647")));
-                }
-                state.scenario.offsets_partitions = n;
-                if let Some(v) = f.get(2) {
-                    if v.text != "v" {
-                        return Err(v.err(format!("group: \"{}\" is not v (the vote picks the assignor)", shorten(v.text))));
-                    }
-                    state.scenario.assignor_by_vote = true;
-                }
-            }
-            "l" => {
-                state.scenario.leader_client = match val.text {
-                    "java" => LeaderClient::Java,
-                    "librdkafka" => LeaderClient::Librdkafka,
-                    other => {
-                        return Err(val.err(format!(
-                            "leader client \"{}\" is not java or librdkafka",
-                            shorten(other)
-                        )))
-                    }
-                }
-            }
-            "p" => {
-                if val.text.is_empty() {
-                    continue;
-                }
-                for item in val.split(',') {
-                    let (topic, rest) = item.name_and_rest(
-                        '*',
-                        "partition racks topic",
-                        "partition racks: expected topic*racks",
-                    )?;
-                    if state.scenario.partition_racks.contains_key(&topic) {
-                        return Err(item.err(format!(
-                            "partition racks of topic \"{topic}\" are listed twice"
-                        )));
-                    }
-                    let mut parts = Vec::new();
-                    for p in rest.split('!') {
-                        if parts.len() >= MAX_PARTITIONS as usize {
-                            return Err(p.err(format!(
-                                "partition racks of topic \"{topic}\": more than {MAX_PARTITIONS} partitions"
-                            )));
-                        }
-                        let mut racks = Vec::new();
-                        if !p.text.is_empty() {
-                            for r in p.split(':') {
-                                let rack = r.unescape("rack")?;
-                                if rack.is_empty() {
-                                    return Err(r.err("a rack name cannot be empty"));
-                                }
-                                racks.push(rack);
+                    let mut racks = Vec::new();
+                    if !p.text.is_empty() {
+                        for r in p.split(':') {
+                            let rack = r.unescape("rack")?;
+                            if rack.is_empty() {
+                                return Err(r.err("a rack name cannot be empty"));
                             }
+                            racks.push(rack);
                         }
-                        parts.push(racks);
                     }
-                    state.scenario.partition_racks.insert(topic, parts);
+                    parts.push(racks);
                 }
+                r.state.scenario.partition_racks.insert(topic, parts);
             }
-            k if k.starts_with('x') => extras.push((key.skip(1), val)),
-            other => {
-                return Err(sec.err(format!("unknown section \"{}\"", shorten(other))))
-            }
+        }
+        k if k.starts_with('x') => r.extras.push((key.skip(1), val)),
+        other => {
+            return Err(sec.err(format!("unknown section \"{}\"", shorten(other))))
         }
     }
-    if !seen.contains_key("t") || !seen.contains_key("m") {
-        return Err(whole.err(format!(
-            "the link is missing its {} section; was it cut short?",
-            if !seen.contains_key("t") {
-                "topics (t=)"
-            } else {
-                "members (m=)"
+    Ok(())
+}
+
+/// The members' section: each member read against the topics, no id listed twice.
+fn read_members(
+    state: &mut LinkState,
+    val: Part<'_>,
+    topic_index: &Names,
+) -> Result<(), LinkError> {
+    if !val.text.is_empty() {
+        let mut ids = Names::default();
+        let mut prev_subscriptions = "";
+        for (i, item) in val.split(',').iter().enumerate() {
+            if i >= MAX_MEMBERS {
+                return Err(item.err(format!(
+                    "more than {MAX_MEMBERS} members (the limit of a link)"
+                )));
             }
+            let prev = state
+                .scenario
+                .members
+                .last()
+                .map(|m| (m, prev_subscriptions));
+            let (m, v, subscriptions) =
+                read_member(item, i, &state.scenario.topics, topic_index, prev)?;
+            prev_subscriptions = subscriptions;
+            if ids.insert(m.id.clone(), 0).is_some() {
+                return Err(item.err(format!("member \"{}\" is listed twice", m.id)));
+            }
+            if let Some(v) = v {
+                state.versions.insert(i, v);
+            }
+            state.scenario.members.push(m);
+        }
+    }
+    Ok(())
+}
+
+/// One of the app's own sections (`xkey=val`): one match over the format's cases; a key this
+/// version does not know is kept as it came.
+fn read_extra(
+    state: &mut LinkState,
+    key: Part<'_>,
+    val: Part<'_>,
+    topic_index: &Names,
+) -> Result<(), LinkError> {
+    let k = key.unescape("app state key")?;
+    if k == "j" {
+        // written as it is, not escaped again (its names are escaped inside it)
+        state.group_log = super::log::read_group_log(val, &state.scenario.members)?;
+        return Ok(());
+    }
+    let v = val.unescape("app state value")?;
+    match k.as_str() {
+        "b" => {
+            state.baseline = Some(read_baseline(&v).map_err(|message| BadPart {
+                raw: v.clone(),
+                error: LinkError {
+                    position: val.at,
+                    message: format!("baseline: {message}"),
+                },
+            }))
+        }
+        "s" => {
+            let n = whatif::story().len();
+            let step: usize = val.number("story step", &format!("from 0 to {}", n - 1))?;
+            if step >= n {
+                return Err(val.err(format!(
+                    "story step {step} does not exist (the story has {n} steps, 0 to {})",
+                    n - 1
+                )));
+            }
+            state.story_step = Some(step);
+        }
+        "l" => {
+            // `range.4.rw-r`: the lesson's key, then its progress (lesson::Progress)
+            let (key, rest) = v.split_once('.').unwrap_or((&v, ""));
+            let lesson = crate::lesson::lesson(key)
+                .ok_or_else(|| val.err(format!("there is no lesson \"{}\"", shorten(key))))?;
+            let at = val.at + key.len() + 1;
+            let p = crate::lesson::Progress::parse(rest).map_err(|e| LinkError {
+                position: at + e.position,
+                message: format!("lesson: {}", e.message),
+            })?;
+            p.fits(lesson)
+                .map_err(|m| val.err(format!("lesson: {m}")))?;
+            state.lesson = Some((lesson.key, p));
+        }
+        "p" => {
+            // The pinned group is a link of its own: read it as one, and say where.
+            let inner = from_fragment(&v).map_err(|e| {
+                val.err(format!(
+                    "pinned group, its character {}: {}",
+                    e.position, e.message
+                ))
+            })?;
+            if inner.pinned.is_some() || inner.baseline.is_some() {
+                return Err(val.err("pinned group: it cannot carry a pin of its own"));
+            }
+            let renames = state.pinned.take().map(|p| p.1).unwrap_or_default();
+            state.pinned = Some((inner.scenario, renames));
+        }
+        "r" => read_renames(state, &val, &v)?,
+        "g" => read_lag(state, &val, &v, topic_index)?,
+        "k" => read_said(state, &val, &v)?,
+        "i" => read_topic_ids(state, &val, &v, topic_index)?,
+        "c" => read_colours(state, &val, &v)?,
+        h if h.starts_with('h') && h.len() > 1 => {
+            let i: usize = key.skip(1).number("member number of typed hex", "")?;
+            if i >= state.scenario.members.len() {
+                return Err(key.err(format!(
+                    "typed hex for member {} but the link has {} members",
+                    i + 1,
+                    state.scenario.members.len()
+                )));
+            }
+            state.hex_drafts.insert(i, v);
+        }
+        _ => state.extra.push((k, v)),
+    }
+    Ok(())
+}
+
+/// The pinned group's members that came back under new ids: `old!new,...`.
+fn read_renames(state: &mut LinkState, val: &Part<'_>, v: &str) -> Result<(), LinkError> {
+    let mut renames = Vec::new();
+    if !v.is_empty() {
+        for pair in v.split(',') {
+            let (o, n) = pair
+                .split_once('!')
+                .ok_or_else(|| val.err("renames: expected old!new pairs split by ','"))?;
+            let un = |t: &str| {
+                super::text::unescape(t)
+                    .map_err(|e| val.err(format!("renames: {e}")))
+                    .and_then(|x| {
+                        if x.is_empty() {
+                            Err(val.err("renames: a member id cannot be empty"))
+                        } else {
+                            Ok(x)
+                        }
+                    })
+            };
+            renames.push((un(o)?, un(n)?));
+        }
+    }
+    match state.pinned.as_mut() {
+        Some(p) => p.1 = renames,
+        None => return Err(val.err("renames (xr) come with a pinned group (xp) before them")),
+    }
+    Ok(())
+}
+
+/// An imported group's lag.
+fn read_lag(
+    state: &mut LinkState,
+    val: &Part<'_>,
+    v: &str,
+    topic_index: &Names,
+) -> Result<(), LinkError> {
+    // `topic!lag.lag...,`: an imported group's lag, empty where not shown; at most
+    // one entry per partition of a topic the link has
+    let mut lag = crate::import::Lag::new();
+    for item in v.split(',') {
+        let (name, lags) = item
+            .split_once('!')
+            .ok_or_else(|| val.err("lag: expected topic!lag.lag... split by ','"))?;
+        let name = super::text::unescape(name).map_err(|e| val.err(format!("lag: {e}")))?;
+        let Some(&t) = topic_index.get(&name) else {
+            return Err(val.err(format!(
+                "lag: \"{}\" is not one of the link's topics",
+                shorten(&name)
+            )));
+        };
+        let partitions = state.scenario.topics[t as usize].partitions as usize;
+        if lags.split('.').count() > partitions.max(1) {
+            return Err(val.err(format!(
+                "lag: topic \"{}\" has {partitions} partitions and more lags",
+                shorten(&name)
+            )));
+        }
+        let mut list = Vec::new();
+        for l in lags.split('.') {
+            list.push(if l.is_empty() {
+                None
+            } else {
+                Some(l.parse::<i64>().map_err(|_| {
+                    val.err(format!(
+                        "lag: topic \"{}\": \"{}\" is not a lag",
+                        shorten(&name),
+                        shorten(l)
+                    ))
+                })?)
+            });
+        }
+        if lag.insert(name, list).is_some() {
+            return Err(val.err("lag: a topic is listed twice"));
+        }
+    }
+    state.lag = Some(lag);
+    Ok(())
+}
+
+/// What Kafka's tool said of an imported group.
+fn read_said(state: &mut LinkState, val: &Part<'_>, v: &str) -> Result<(), LinkError> {
+    // `[~state]*[~strategy]*line.message,...`: what Kafka's tool said of an
+    // imported group, each text escaped, a cell empty when it was not printed
+    let parts: Vec<&str> = v.splitn(3, '*').collect();
+    let [st, strategy, warnings] = parts[..] else {
+        return Err(
+            val.err("Kafka's output: expected state*strategy*warnings (each part may be empty)")
+        );
+    };
+    let text = |t: &str, what: &str| {
+        super::text::unescape(t).map_err(|e| val.err(format!("Kafka's output, {what}: {e}")))
+    };
+    let cell = |t: &str, what: &str| match t {
+        "" => Ok(None),
+        t => match t.strip_prefix('~') {
+            Some(t) => text(t, what).map(Some),
+            None => Err(val.err(format!(
+                "Kafka's output, {what}: expected '~' before it \
+                     (an empty part: not printed)"
+            ))),
+        },
+    };
+    let mut said = crate::import::Said {
+        state: cell(st, "state")?,
+        strategy: cell(strategy, "strategy")?,
+        warnings: Vec::new(),
+    };
+    for w in warnings.split(',').filter(|_| !warnings.is_empty()) {
+        let (line, message) = w
+            .split_once('.')
+            .ok_or_else(|| val.err("Kafka's output, a message: expected line.message"))?;
+        let line = line.parse::<usize>().map_err(|_| {
+            val.err(format!(
+                "Kafka's output, a message: \"{}\" is not a line number",
+                shorten(line)
+            ))
+        })?;
+        said.warnings.push(crate::import::Warning {
+            line,
+            message: text(message, "a message")?,
+        });
+    }
+    state.said = Some(said);
+    Ok(())
+}
+
+/// Each topic's id.
+fn read_topic_ids(
+    state: &mut LinkState,
+    val: &Part<'_>,
+    v: &str,
+    topic_index: &Names,
+) -> Result<(), LinkError> {
+    // `name!id,name!id`: each topic's id, Kafka's Uuid text
+    for pair in v.split(',') {
+        let (name, id) = pair
+            .split_once('!')
+            .ok_or_else(|| val.err("topic ids: expected name!id pairs split by ','"))?;
+        let name = super::text::unescape(name).map_err(|e| val.err(format!("topic ids: {e}")))?;
+        let id = crate::java::Uuid::parse(id).map_err(|e| {
+            val.err(format!(
+                "topic ids: topic \"{}\": {}",
+                shorten(&name),
+                e.message
+            ))
+        })?;
+        // (a reserved id, which the broker never gives a topic but pages before
+        // this one took: the topic keeps the id derived from its name)
+        let reserved = id.reserved_for_topics().is_some();
+        if state.scenario.topic_ids.contains_key(&name) {
+            return Err(val.err(format!(
+                "topic ids: topic \"{}\" is given two ids",
+                shorten(&name)
+            )));
+        }
+        // (the topics come first in a link: `t` before the `x` parts)
+        if !topic_index.contains_key(&name) {
+            return Err(val.err(format!(
+                "topic ids: \"{}\" is not one of the link's topics",
+                shorten(&name)
+            )));
+        }
+        if !reserved {
+            state.scenario.topic_ids.insert(name, id.to_string());
+        }
+    }
+    if let Some((a, b, id)) = state.scenario.topic_id_clash() {
+        return Err(val.err(format!(
+            "topic ids: topics \"{}\" and \"{}\" both have the id {id}: a topic id names one topic",
+            shorten(&a),
+            shorten(&b)
         )));
     }
-    if let Some(val) = members_part {
-        if !val.text.is_empty() {
-            let mut ids = Names::default();
-            let mut prev_subscriptions = "";
-            for (i, item) in val.split(',').iter().enumerate() {
-                if i >= MAX_MEMBERS {
-                    return Err(item.err(format!(
-                        "more than {MAX_MEMBERS} members (the limit of a link)"
-                    )));
-                }
-                let prev = state
-                    .scenario
-                    .members
-                    .last()
-                    .map(|m| (m, prev_subscriptions));
-                let (m, v, subscriptions) =
-                    read_member(item, i, &state.scenario.topics, &topic_index, prev)?;
-                prev_subscriptions = subscriptions;
-                if ids.insert(m.id.clone(), 0).is_some() {
-                    return Err(item.err(format!("member \"{}\" is listed twice", m.id)));
-                }
-                if let Some(v) = v {
-                    state.versions.insert(i, v);
-                }
-                state.scenario.members.push(m);
+    Ok(())
+}
+
+/// Each member's colour slot, when not in list order.
+fn read_colours(state: &mut LinkState, val: &Part<'_>, v: &str) -> Result<(), LinkError> {
+    let n = state.scenario.members.len();
+    let mut slots = Vec::new();
+    if !v.is_empty() {
+        for (k, part) in v.split('.').enumerate() {
+            if k >= n {
+                return Err(val.err(format!("colours: more than the link's {n} members")));
             }
+            let ok =
+                !part.is_empty() && part.len() <= 6 && part.bytes().all(|c| c.is_ascii_digit());
+            let slot: u32 = ok.then(|| part.parse().ok()).flatten().ok_or_else(|| {
+                val.err(format!(
+                    "colours: \"{}\" is not a colour number",
+                    shorten(part)
+                ))
+            })?;
+            if slots.contains(&slot) {
+                return Err(val.err(format!("colours: colour {slot} is given twice")));
+            }
+            slots.push(slot);
         }
     }
-    for (key, val) in extras {
-        let k = key.unescape("app state key")?;
-        if k == "j" {
-            // written as it is, not escaped again (its names are escaped inside it)
-            state.group_log = super::log::read_group_log(val, &state.scenario.members)?;
-            continue;
-        }
-        let v = val.unescape("app state value")?;
-        match k.as_str() {
-            "b" => {
-                state.baseline = Some(read_baseline(&v).map_err(|message| BadPart {
-                    raw: v.clone(),
-                    error: LinkError {
-                        position: val.at,
-                        message: format!("baseline: {message}"),
-                    },
-                }))
-            }
-            "s" => {
-                let n = whatif::story().len();
-                let step: usize = val.number("story step", &format!("from 0 to {}", n - 1))?;
-                if step >= n {
-                    return Err(val.err(format!(
-                        "story step {step} does not exist (the story has {n} steps, 0 to {})",
-                        n - 1
-                    )));
-                }
-                state.story_step = Some(step);
-            }
-            "l" => {
-                // `range.4.rw-r`: the lesson's key, then its progress (lesson::Progress)
-                let (key, rest) = v.split_once('.').unwrap_or((&v, ""));
-                let lesson = crate::lesson::lesson(key)
-                    .ok_or_else(|| val.err(format!("there is no lesson \"{}\"", shorten(key))))?;
-                let at = val.at + key.len() + 1;
-                let p = crate::lesson::Progress::parse(rest).map_err(|e| LinkError {
-                    position: at + e.position,
-                    message: format!("lesson: {}", e.message),
-                })?;
-                p.fits(lesson)
-                    .map_err(|m| val.err(format!("lesson: {m}")))?;
-                state.lesson = Some((lesson.key, p));
-            }
-            "p" => {
-                // The pinned group is a link of its own: read it as one, and say where.
-                let inner = from_fragment(&v).map_err(|e| {
-                    val.err(format!(
-                        "pinned group, its character {}: {}",
-                        e.position, e.message
-                    ))
-                })?;
-                if inner.pinned.is_some() || inner.baseline.is_some() {
-                    return Err(val.err("pinned group: it cannot carry a pin of its own"));
-                }
-                let renames = state.pinned.take().map(|p| p.1).unwrap_or_default();
-                state.pinned = Some((inner.scenario, renames));
-            }
-            "r" => {
-                let mut renames = Vec::new();
-                if !v.is_empty() {
-                    for pair in v.split(',') {
-                        let (o, n) = pair.split_once('!').ok_or_else(|| {
-                            val.err("renames: expected old!new pairs split by ','")
-                        })?;
-                        let un = |t: &str| {
-                            super::text::unescape(t)
-                                .map_err(|e| val.err(format!("renames: {e}")))
-                                .and_then(|x| {
-                                    if x.is_empty() {
-                                        Err(val.err("renames: a member id cannot be empty"))
-                                    } else {
-                                        Ok(x)
-                                    }
-                                })
-                        };
-                        renames.push((un(o)?, un(n)?));
-                    }
-                }
-                match state.pinned.as_mut() {
-                    Some(p) => p.1 = renames,
-                    None => {
-                        return Err(
-                            val.err("renames (xr) come with a pinned group (xp) before them")
-                        )
-                    }
-                }
-            }
-            "g" => {
-                // `topic!lag.lag...,`: an imported group's lag, empty where not shown; at most
-                // one entry per partition of a topic the link has
-                let mut lag = crate::import::Lag::new();
-                for item in v.split(',') {
-                    let (name, lags) = item
-                        .split_once('!')
-                        .ok_or_else(|| val.err("lag: expected topic!lag.lag... split by ','"))?;
-                    let name =
-                        super::text::unescape(name).map_err(|e| val.err(format!("lag: {e}")))?;
-                    let Some(&t) = topic_index.get(&name) else {
-                        return Err(val.err(format!(
-                            "lag: \"{}\" is not one of the link's topics",
-                            shorten(&name)
-                        )));
-                    };
-                    let partitions = state.scenario.topics[t as usize].partitions as usize;
-                    if lags.split('.').count() > partitions.max(1) {
-                        return Err(val.err(format!(
-                            "lag: topic \"{}\" has {partitions} partitions and more lags",
-                            shorten(&name)
-                        )));
-                    }
-                    let mut list = Vec::new();
-                    for l in lags.split('.') {
-                        list.push(if l.is_empty() {
-                            None
-                        } else {
-                            Some(l.parse::<i64>().map_err(|_| {
-                                val.err(format!(
-                                    "lag: topic \"{}\": \"{}\" is not a lag",
-                                    shorten(&name),
-                                    shorten(l)
-                                ))
-                            })?)
-                        });
-                    }
-                    if lag.insert(name, list).is_some() {
-                        return Err(val.err("lag: a topic is listed twice"));
-                    }
-                }
-                state.lag = Some(lag);
-            }
-            "k" => {
-                // `[~state]*[~strategy]*line.message,...`: what Kafka's tool said of an
-                // imported group, each text escaped, a cell empty when it was not printed
-                let parts: Vec<&str> = v.splitn(3, '*').collect();
-                let [st, strategy, warnings] = parts[..] else {
-                    return Err(val.err(
-                        "Kafka's output: expected state*strategy*warnings (each part may be empty)",
-                    ));
-                };
-                let text = |t: &str, what: &str| {
-                    super::text::unescape(t)
-                        .map_err(|e| val.err(format!("Kafka's output, {what}: {e}")))
-                };
-                let cell = |t: &str, what: &str| match t {
-                    "" => Ok(None),
-                    t => match t.strip_prefix('~') {
-                        Some(t) => text(t, what).map(Some),
-                        None => Err(val.err(format!(
-                            "Kafka's output, {what}: expected '~' before it \
-                             (an empty part: not printed)"
-                        ))),
-                    },
-                };
-                let mut said = crate::import::Said {
-                    state: cell(st, "state")?,
-                    strategy: cell(strategy, "strategy")?,
-                    warnings: Vec::new(),
-                };
-                for w in warnings.split(',').filter(|_| !warnings.is_empty()) {
-                    let (line, message) = w.split_once('.').ok_or_else(|| {
-                        val.err("Kafka's output, a message: expected line.message")
-                    })?;
-                    let line = line.parse::<usize>().map_err(|_| {
-                        val.err(format!(
-                            "Kafka's output, a message: \"{}\" is not a line number",
-                            shorten(line)
-                        ))
-                    })?;
-                    said.warnings.push(crate::import::Warning {
-                        line,
-                        message: text(message, "a message")?,
-                    });
-                }
-                state.said = Some(said);
-            }
-            "i" => {
-                // `name!id,name!id`: each topic's id, Kafka's Uuid text
-                for pair in v.split(',') {
-                    let (name, id) = pair
-                        .split_once('!')
-                        .ok_or_else(|| val.err("topic ids: expected name!id pairs split by ','"))?;
-                    let name = super::text::unescape(name)
-                        .map_err(|e| val.err(format!("topic ids: {e}")))?;
-                    let id = crate::java::Uuid::parse(id).map_err(|e| {
-                        val.err(format!(
-                            "topic ids: topic \"{}\": {}",
-                            shorten(&name),
-                            e.message
-                        ))
-                    })?;
-                    // (a reserved id, which the broker never gives a topic but pages before
-                    // this one took: the topic keeps the id derived from its name)
-                    let reserved = id.reserved_for_topics().is_some();
-                    if state.scenario.topic_ids.contains_key(&name) {
-                        return Err(val.err(format!(
-                            "topic ids: topic \"{}\" is given two ids",
-                            shorten(&name)
-                        )));
-                    }
-                    // (the topics come first in a link: `t` before the `x` parts)
-                    if !topic_index.contains_key(&name) {
-                        return Err(val.err(format!(
-                            "topic ids: \"{}\" is not one of the link's topics",
-                            shorten(&name)
-                        )));
-                    }
-                    if !reserved {
-                        state.scenario.topic_ids.insert(name, id.to_string());
-                    }
-                }
-                if let Some((a, b, id)) = state.scenario.topic_id_clash() {
-                    return Err(val.err(format!(
-                        "topic ids: topics \"{}\" and \"{}\" both have the id {id}: a topic id names one topic",
-                        shorten(&a),
-                        shorten(&b)
-                    )));
-                }
-            }
-            "c" => {
-                let n = state.scenario.members.len();
-                let mut slots = Vec::new();
-                if !v.is_empty() {
-                    for (k, part) in v.split('.').enumerate() {
-                        if k >= n {
-                            return Err(
-                                val.err(format!("colours: more than the link's {n} members"))
-                            );
-                        }
-                        let ok = !part.is_empty()
-                            && part.len() <= 6
-                            && part.bytes().all(|c| c.is_ascii_digit());
-                        let slot: u32 =
-                            ok.then(|| part.parse().ok()).flatten().ok_or_else(|| {
-                                val.err(format!(
-                                    "colours: \"{}\" is not a colour number",
-                                    shorten(part)
-                                ))
-                            })?;
-                        if slots.contains(&slot) {
-                            return Err(val.err(format!("colours: colour {slot} is given twice")));
-                        }
-                        slots.push(slot);
-                    }
-                }
-                if slots.len() != n {
-                    return Err(val.err(format!("colours: {} given for {n} members", slots.len())));
-                }
-                // In list order is what no `xc` means: the same state either way.
-                if slots.iter().enumerate().any(|(i, s)| *s as usize != i) {
-                    state.colours = Some(slots);
-                }
-            }
-            h if h.starts_with('h') && h.len() > 1 => {
-                let i: usize = key.skip(1).number("member number of typed hex", "")?;
-                if i >= state.scenario.members.len() {
-                    return Err(key.err(format!(
-                        "typed hex for member {} but the link has {} members",
-                        i + 1,
-                        state.scenario.members.len()
-                    )));
-                }
-                state.hex_drafts.insert(i, v);
-            }
-            _ => state.extra.push((k, v)),
-        }
+    if slots.len() != n {
+        return Err(val.err(format!("colours: {} given for {n} members", slots.len())));
     }
-    Ok(state)
+    // In list order is what no `xc` means: the same state either way.
+    if slots.iter().enumerate().any(|(i, s)| *s as usize != i) {
+        state.colours = Some(slots);
+    }
+    Ok(())
 }
 
 /// At most 24 characters of a piece of the link, for a message.
