@@ -116,15 +116,28 @@ pub fn scenario_fragment(s: &Scenario) -> String {
 pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
     let mut out = format!("v{LINK_VERSION};a=");
     out.push(assignor_letter(s.assignor));
+    write_topics(s, &mut out);
+    write_members(s, state, &mut out);
+    write_group(s, &mut out);
+    write_app_state(s, state, &mut out);
+    out
+}
+
+/// `;t=`: each topic's name and partition count.
+fn write_topics(s: &Scenario, out: &mut String) {
     out.push_str(";t=");
     for (i, t) in s.topics.iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
-        escape(&t.name, &mut out);
+        escape(&t.name, out);
         out.push('*');
         out.push_str(&t.partitions.to_string());
     }
+}
+
+/// `;m=`: each member (see `write_member`), with its bytes' version when not the default.
+fn write_members(s: &Scenario, state: &LinkState, out: &mut String) {
     out.push_str(";m=");
     let index = topic_indices(s);
     let mut indices: Vec<usize> = Vec::new();
@@ -133,20 +146,20 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
         if i > 0 {
             out.push(',');
         }
-        write_member_id(&m.id, prev_id, &mut out);
+        write_member_id(&m.id, prev_id, out);
         prev_id = &m.id;
         for opt in [&m.instance_id, &m.rack] {
             out.push('*');
             if let Some(v) = opt {
                 out.push('~');
-                escape(v, &mut out);
+                escape(v, out);
             }
         }
         out.push('*');
         if let Some(b) = &m.subscription {
             // The bytes are the member's subscription: nothing else is needed.
             out.push_str("*b");
-            b64_encode(b, &mut out);
+            b64_encode(b, out);
         } else {
             let mut others = Vec::new();
             indices.clear();
@@ -158,17 +171,17 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
             }
             indices.sort();
             indices.dedup();
-            bitmask(&indices, &mut out);
+            bitmask(&indices, out);
             for t in others {
                 out.push('!');
-                escape(t, &mut out);
+                escape(t, out);
             }
             if let Some(g) = m.generation {
                 out.push_str(&format!("*g{g}"));
             }
             for (t, ps) in &m.owned {
                 out.push_str("*o");
-                escape(t, &mut out);
+                escape(t, out);
                 out.push('!');
                 for (k, p) in ps.iter().enumerate() {
                     if k > 0 {
@@ -184,15 +197,19 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
                 if k > 0 {
                     out.push(':');
                 }
-                escape(p, &mut out);
+                escape(p, out);
             }
         }
         if let Some(v) = state.versions.get(&i) {
             out.push_str(&format!("*v{v}"));
         }
     }
-    // The group: its id, the offsets topic's partitions, and whether the vote picks the
-    // assignor; the leader's client. Each only when not the default.
+}
+
+/// `;g=`, `;l=`, `;p=`: the group (its id, the offsets topic's partitions, whether the vote
+/// picks the assignor), the leader's client and the partitions' racks, each only when not
+/// the default.
+fn write_group(s: &Scenario, out: &mut String) {
     if s.group_id.is_some()
         || s.offsets_partitions != DEFAULT_OFFSETS_PARTITIONS
         || s.assignor_by_vote
@@ -200,7 +217,7 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
         out.push_str(";g=");
         if let Some(g) = &s.group_id {
             out.push('~');
-            escape(g, &mut out);
+            escape(g, out);
         }
         out.push('*');
         out.push_str(&s.offsets_partitions.to_string());
@@ -224,7 +241,7 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
             if i > 0 {
                 out.push(',');
             }
-            escape(t, &mut out);
+            escape(t, out);
             out.push('*');
             for (k, racks) in parts.iter().enumerate() {
                 if k > 0 {
@@ -234,16 +251,22 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
                     if j > 0 {
                         out.push(':');
                     }
-                    escape(r, &mut out);
+                    escape(r, out);
                 }
             }
         }
     }
+}
+
+/// The app's own sections (`;x…=`): the baseline, the story's step, the lesson, typed hex,
+/// an import's lag and what Kafka's tool said, the topics' ids, the pinned group, colours,
+/// what the link kept without knowing, and the group's log.
+fn write_app_state(s: &Scenario, state: &LinkState, out: &mut String) {
     let mut extra = |k: &str, v: &str| {
         out.push_str(";x");
-        escape(k, &mut out);
+        escape(k, out);
         out.push('=');
-        escape(v, &mut out);
+        escape(v, out);
     };
     if let Some(b) = &state.baseline {
         match b {
@@ -358,7 +381,6 @@ pub fn fragment_of(s: &Scenario, state: &LinkState) -> String {
         out.push_str(";xj=");
         out.push_str(&super::log::write_group_log(&s.members, &state.group_log));
     }
-    out
 }
 
 /// The whole link for a base address such as `http://127.0.0.1:8080/`.
