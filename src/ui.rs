@@ -169,6 +169,7 @@ pub fn app() -> Html {
                     <components::import::Export scenario={state.scenario.clone()} computed={computed.clone()} imported={state.imported.clone()} />
                     <components::group::GroupPanel scenario={state.scenario.clone()} group_log={state.group_log.clone()}
                         computed={computed.clone()} waiting={computed.later.borrow().group} refusal={state.refusal.clone()}
+                        imported={state.imported.is_some()}
                         dispatch={dispatch.clone()} />
                     { for bytes_panel }
                 </section>

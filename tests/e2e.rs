@@ -2988,6 +2988,76 @@ async fn choosing_a_preset_after_pinning_drops_the_old_baseline() {
     finish(c).await;
 }
 
+/// What a paste cannot say is said, not stated as fact: a partition nobody committed (its
+/// CURRENT-OFFSET `-`) gets a warning with its log end and what auto.offset.reset does, not
+/// a lag of 0; the members' strategies and who joined first are named as the page's
+/// assumptions; the vote panel does not call the vote's own choice an override; a lag that
+/// is mostly one partition says more members cannot share it; a paste without the offsets
+/// view shows no total lag and no lag toggle. axe finds nothing serious.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn an_import_says_what_the_paste_does_not() {
+    let axe = axe_script();
+    let (_d, c, base) = session().await;
+    open(&c, &base).await;
+    click(&c, Locator::Css("#import summary")).await;
+    let text = "GROUP  TOPIC     PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG    CONSUMER-ID  HOST  CLIENT-ID
+g      payments  0          10              9000            8990   c-1          /h    c
+g      payments  1          10              20              10     c-1          /h    c
+g      payments  2          10              30              20     c-2          /h    c
+g      payments  8          -               160741976       -      c-2          /h    c
+";
+    paste(&c, "#import-text", text).await;
+    click(&c, Locator::Id("import-run")).await;
+    appears(&c, "the summary", "#import-summary").await;
+    let warned = text_of(&c, "#import-warnings").await.unwrap_or_default();
+    assert!(
+        warned.contains("payments: partition 8 (log end 160,741,976) has no committed offset")
+            && warned.contains("auto.offset.reset"),
+        "{warned}"
+    );
+    let unknown = text_of(&c, "#import-unknowns").await.unwrap_or_default();
+    assert!(unknown.contains("Join order"), "{unknown}");
+    assert!(unknown.contains("the Java client's default"), "{unknown}");
+    assert!(unknown.contains("Partition counts"), "{unknown}");
+    appears(&c, "the leader said to be a guess", "#leader-guessed").await;
+    assert_eq!(
+        attr_of(&c, "[data-assignor-source]", "data-assignor-source")
+            .await
+            .as_deref(),
+        Some("vote"),
+        "range is what the default lists vote for: nothing is overridden"
+    );
+    let hot = text_of(&c, "#lag-hot-partition").await.unwrap_or_default();
+    assert!(
+        hot.contains("c-1's lag is mostly one partition (payments-0"),
+        "{hot}"
+    );
+    assert!(text_of(&c, "#import-summary p")
+        .await
+        .unwrap_or_default()
+        .contains("total lag 9020"));
+    page_axe(&c, &axe, "an imported group with an uncommitted partition").await;
+    // the members view alone: no lag at all, so none is summed or offered
+    let members = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("crates/core/tests/fixtures/kafka-consumer-groups/2.8-members-verbose.txt"),
+    )
+    .unwrap();
+    paste(&c, "#import-text", &members).await;
+    click(&c, Locator::Id("import-run")).await;
+    until("the members-only summary", || async {
+        let facts = text_of(&c, "#import-summary p").await?;
+        facts.contains("2 members").then_some(facts)
+    })
+    .await;
+    let facts = text_of(&c, "#import-summary p").await.unwrap_or_default();
+    assert!(!facts.contains("total lag"), "{facts}");
+    assert!(c.find(Locator::Id("lag-toggle")).await.is_err());
+    assert!(c.find(Locator::Id("lag-members")).await.is_err());
+    finish(c).await;
+}
+
 /// The last file the page handed to the browser (the page keeps it for these tests: window.rlLastDownload),
 /// once it is `ext`'s.
 async fn downloaded(c: &Client, ext: &str) -> Value {

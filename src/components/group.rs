@@ -25,6 +25,9 @@ pub struct Props {
     /// The panel waits for the task after the grid's repaint ([`crate::Later`]).
     pub waiting: bool,
     pub refusal: Option<(String, String)>,
+    /// The group came from a paste of kafka-consumer-groups.sh, which does not print who
+    /// joined first: who leads is the page's guess.
+    pub imported: bool,
     pub dispatch: Callback<Action>,
 }
 
@@ -395,6 +398,9 @@ fn group_panel(
             _ => "chosen by the vote".to_string(),
         };
         html! { <span data-assignor-source="vote">{ text }</span> }
+    } else if voted == Some(s.assignor) {
+        // (chosen by hand, but the same as the vote's: nothing is overridden)
+        html! { <span data-assignor-source="vote">{ "chosen, and the vote's too" }</span> }
     } else {
         html! { <>
             <span data-assignor-source="override">{ format!("overridden (the vote chose {winner})") }</span>
@@ -412,7 +418,7 @@ fn group_panel(
             { group_fields(p) }
             { crate::components::markup("coordinator-wrap", markup::coordinator(&coord)) }
             <table class="votes">
-                <tr><th>{ "member (joins in list order)" }</th><th>{ "partition.assignment.strategy" }</th><th>{ "vote" }</th></tr>
+                <tr><th>{ if p.imported { "member (in the order of the pasted lines: who joined first is not printed)" } else { "member (joins in list order)" } }</th><th>{ "partition.assignment.strategy" }</th><th>{ "vote" }</th></tr>
                 { for s.members.iter().take(shown).enumerate().map(|(i, m)| {
                     let v = vote.votes.iter().find(|v| v.id == m.id);
                     let refused = vote.refused.iter().find(|r| r.id == m.id);
@@ -436,6 +442,9 @@ fn group_panel(
             </table>
             { crate::components::show_all_toggle(all, s.members.len(), "group") }
             { crate::components::markup("vote-wrap", markup::vote_and_leader(vote, &leader, &next, last_why)) }
+            if p.imported && !leader.is_empty() {
+                <p class="hint" id="leader-guessed">{ format!("kafka-consumer-groups.sh does not print who joined first: {leader} leads here because its line comes first, and the group's real leader may be another member.") }</p>
+            }
             <p class="assignor-source">{ "Assignor: " }{ s.assignor.name() }{ ", " }{ source }</p>
             <p class="leader-client">
                 <label for="leader-client">{ "The leader's client " }</label>

@@ -44,7 +44,9 @@ pub(super) fn import(next: &mut AppState, i: rebalance_lab_core::import::Import)
     if s.group_id.is_none() {
         s.group_id = i.group_id;
     }
-    s.assignor_by_vote = false;
+    // (the members list the strategy the group chose, when the paste says which: the vote
+    // picks it)
+    s.assignor_by_vote = s.voted_assignor() == Some(s.assignor);
     next.colours = Colours::default();
     next.group_log.clear();
     next.preset = None;

@@ -98,6 +98,53 @@ fn scala_views_alone_and_together_give_one_group() {
         .all(|(_, a)| !a.get("orders").is_some_and(|p| p.contains(&6))));
 }
 
+/// A partition nobody ever committed is printed with its log end and `-` for its current
+/// offset and lag (Kafka's `ConsumerGroupCommand`): the import says so, with what the log
+/// end means for its next consumer, once per topic, and does not count it as a lag of 0.
+/// What each member lists in partition.assignment.strategy is not printed: the members list
+/// the strategy the group chose (so the vote picks it), or keep the Java default without
+/// `--state`.
+#[test]
+fn uncommitted_partitions_and_unprinted_strategies_are_said() {
+    let text = "GROUP  TOPIC     PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG  CONSUMER-ID  HOST  CLIENT-ID
+g      payments  8          -               160741976       -    c-1          /h    c
+g      payments  9          -               5               -    c-1          /h    c
+g      payments  0          7               9               2    c-2          /h    c
+g      orders    0          -               -               -    c-2          /h    c
+";
+    let i = import::parse(text).unwrap();
+    assert_eq!(i.lag["payments"][8], None);
+    assert_eq!(i.lag["payments"][0], Some(2));
+    assert_eq!(i.warnings.len(), 1, "{:?}", i.warnings);
+    let w = &i.warnings[0];
+    assert_eq!(w.line, 2);
+    assert!(
+        w.message.starts_with(
+            "payments: partitions 8 (log end 160,741,976), 9 (log end 5) have no committed offset"
+        ),
+        "{}",
+        w.message
+    );
+    assert!(
+        w.message.contains("skips the 160,741,981 records"),
+        "{}",
+        w.message
+    );
+    // without --state: the Java client's default list, as the page says
+    assert_eq!(
+        i.scenario.members[0].protocols,
+        rebalance_lab_core::scenario::java_protocols()
+    );
+    let state = "\nGROUP  COORDINATOR (ID)  ASSIGNMENT-STRATEGY  STATE   #MEMBERS
+g      b:9092 (1)        roundrobin           Stable  2
+";
+    let i = import::parse(&format!("{text}{state}")).unwrap();
+    for m in &i.scenario.members {
+        assert_eq!(m.protocols, ["roundrobin"], "{}", m.id);
+    }
+    assert_eq!(i.scenario.voted_assignor(), Some(AssignorKind::RoundRobin));
+}
+
 #[test]
 fn members_without_verbose_and_state_alone() {
     let i = fixture("2.8-members.txt");

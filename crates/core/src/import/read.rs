@@ -33,12 +33,31 @@ struct Builder {
     /// (topic, partition) -> (member, line)
     owners: HashMap<(usize, i32), (usize, usize)>,
     lag: HashMap<(usize, i32), i64>,
+    /// Partitions shown without a committed offset (CURRENT-OFFSET `-`): their log-end
+    /// offset when shown, and the line.
+    uncommitted: Vec<(usize, i32, Option<i64>, usize)>,
     strategy: Option<String>,
     state: Option<String>,
     state_line: usize,
     state_members: Option<(u32, usize)>,
     warnings: Vec<Warning>,
     seen_any: bool,
+}
+
+/// `n` with a comma between each group of three digits, as a person reads it.
+fn thousands(n: i64) -> String {
+    let digits = n.unsigned_abs().to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if n < 0 {
+        out.insert(0, '-');
+    }
+    out
 }
 
 /// `-` or nothing means none.
@@ -269,9 +288,8 @@ impl Builder {
     }
 
     fn offsets_row(&mut self, h: &Header, cells: &[Cell], line: usize) -> Result<(), ImportError> {
-        for name in ["CURRENT-OFFSET", "LOG-END-OFFSET"] {
-            number::<i64>(cell(cells, h, name), name, line)?;
-        }
+        let current = number::<i64>(cell(cells, h, "CURRENT-OFFSET"), "CURRENT-OFFSET", line)?;
+        let log_end = number::<i64>(cell(cells, h, "LOG-END-OFFSET"), "LOG-END-OFFSET", line)?;
         let lag = number::<i64>(cell(cells, h, "LAG"), "LAG", line)?;
         let topic = cell(cells, h, "TOPIC").and_then(|c| some(&c.text).map(|t| (t, c.column)));
         let p = match cell(cells, h, "PARTITION") {
@@ -285,6 +303,12 @@ impl Builder {
         };
         if let (Some(t), Some(p), Some(lag)) = (t, p, lag) {
             self.lag.insert((t, p), lag);
+        }
+        // (a partition nobody ever committed: Kafka prints its log end, and `-` for its
+        // current offset and lag)
+        let dash = cell(cells, h, "CURRENT-OFFSET").is_some_and(|c| c.text == "-");
+        if let (Some(t), Some(p), true, None, Some(_), None) = (t, p, dash, current, log_end, lag) {
+            self.uncommitted.push((t, p, log_end, line));
         }
         if let Some(id) = consumer {
             let m = self.member(&id);
@@ -391,6 +415,51 @@ impl Builder {
         }
     }
 
+    /// One warning per topic for its partitions without a committed offset: their lag is not
+    /// known, and where their consumer starts is `auto.offset.reset`'s.
+    fn uncommitted_warnings(&mut self) {
+        // (topic, its partitions with their log ends, the first line)
+        type Topic = (usize, Vec<(i32, Option<i64>)>, usize);
+        let mut by_topic: Vec<Topic> = Vec::new();
+        for &(t, p, end, line) in &self.uncommitted {
+            match by_topic.iter_mut().find(|(x, _, _)| *x == t) {
+                Some((_, ps, _)) => ps.push((p, end)),
+                None => by_topic.push((t, vec![(p, end)], line)),
+            }
+        }
+        for (t, mut ps, line) in by_topic {
+            ps.sort_unstable();
+            ps.dedup_by_key(|x| x.0);
+            let records: i64 = ps
+                .iter()
+                .filter_map(|(_, e)| *e)
+                .fold(0, i64::saturating_add);
+            let listed: Vec<String> = ps
+                .iter()
+                .take(10)
+                .map(|(p, e)| match e {
+                    Some(e) => format!("{p} (log end {})", thousands(*e)),
+                    None => p.to_string(),
+                })
+                .collect();
+            let more = ps.len().saturating_sub(10);
+            self.warnings.push(Warning {
+                line,
+                message: format!(
+                    "{}: {} {}{} {} no committed offset (CURRENT-OFFSET -), so {} lag is not known: {} consumer starts where auto.offset.reset says (latest, the default: it skips the {} records already there; earliest: it reads them all)",
+                    self.topics[t].0,
+                    if ps.len() == 1 { "partition" } else { "partitions" },
+                    listed.join(", "),
+                    if more > 0 { format!(" and {more} more") } else { String::new() },
+                    if ps.len() == 1 { "has" } else { "have" },
+                    if ps.len() == 1 { "its" } else { "their" },
+                    if ps.len() == 1 { "its" } else { "their" },
+                    thousands(records),
+                ),
+            });
+        }
+    }
+
     fn finish(mut self) -> Import {
         self.resolve_unnamed();
         let mut owned: Vec<BTreeMap<String, Vec<i32>>> = vec![BTreeMap::new(); self.members.len()];
@@ -432,6 +501,7 @@ impl Builder {
                 });
             }
         }
+        self.uncommitted_warnings();
         // Topics by name: the rows' order is Kafka's, not the user's, and means nothing.
         let mut by_name: Vec<&(String, u32)> = self.topics.iter().collect();
         by_name.sort();
@@ -469,6 +539,16 @@ impl Builder {
                 k
             }
         };
+        // What each member lists in partition.assignment.strategy is not printed: all the
+        // tool says is the protocol the group chose, which every member listed. The members
+        // list that one alone (so the vote picks it); without --state they keep the Java
+        // client's default list. The page says which.
+        let mut members = members;
+        if let Some(k) = assignor.filter(|k| !k.is_broker()) {
+            for m in &mut members {
+                m.protocols = vec![k.name().to_string()];
+            }
+        }
         let mut lag = BTreeMap::new();
         for (t, (name, count)) in self.topics.iter().enumerate() {
             let per: Vec<Option<i64>> = (0..*count as i32)
