@@ -2137,7 +2137,8 @@ async fn lesson_the_range_lesson_from_start_to_end_and_back() {
     assert!(lesson_text(&c, "lesson-progress")
         .await
         .contains("2 right, 1 wrong"));
-    // Leaving keeps the group on screen.
+    // Leaving after a reload, with no other group kept in the page, keeps the group on
+    // screen.
     let before = read_grid(&c).await;
     click(&c, Locator::Id("lesson-leave")).await;
     until("the lesson to go", || async {
@@ -2145,6 +2146,65 @@ async fn lesson_the_range_lesson_from_start_to_end_and_back() {
     })
     .await;
     assert_eq!(read_grid(&c).await, before);
+    finish(c).await;
+}
+
+/// The story and the lesson show groups of their own; leaving either brings the person's
+/// own group back as it was, its pin too (it stayed on screen before).
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn leaving_the_story_or_the_lesson_brings_your_group_back() {
+    let (_d, c, base) = session().await;
+    open(
+        &c,
+        &format!("{base}#v1;a=o;t=mine*5,yours*3;m=me***D,you***D"),
+    )
+    .await;
+    click(&c, Locator::Id("pin")).await;
+    click(&c, Locator::Id("add-member")).await;
+    let grid = until("the member added", || async {
+        let (g, _) = read_grid(&c).await;
+        (g.len() == 3).then_some(g)
+    })
+    .await;
+    let link = c.current_url().await.unwrap().to_string();
+    // the story
+    click(&c, Locator::Id("story-start")).await;
+    appears(&c, "the story", "#story").await;
+    click(&c, Locator::Id("story-forward")).await;
+    click(&c, Locator::Id("story-exit")).await;
+    until("the story gone", || async {
+        c.find(Locator::Id("story")).await.is_err().then_some(())
+    })
+    .await;
+    assert_eq!(
+        read_grid(&c).await.0,
+        grid,
+        "the story's group left on screen"
+    );
+    assert!(
+        c.find(Locator::Id("unpin")).await.is_ok(),
+        "the pin came back"
+    );
+    // the lesson, a step forward
+    click(&c, Locator::Id("lesson-open")).await;
+    on_step(&c, 1).await;
+    click(&c, Locator::Id("lesson-forward")).await;
+    on_step(&c, 2).await;
+    click(&c, Locator::Id("lesson-leave")).await;
+    until("the lesson gone", || async {
+        c.find(Locator::Id("lesson")).await.is_err().then_some(())
+    })
+    .await;
+    assert_eq!(
+        read_grid(&c).await.0,
+        grid,
+        "the lesson's group left on screen"
+    );
+    until("the same link", || async {
+        (c.current_url().await.ok()?.to_string() == link).then_some(())
+    })
+    .await;
     finish(c).await;
 }
 

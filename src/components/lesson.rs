@@ -166,6 +166,7 @@ fn panel(
                 <summary>{ "Steps" }</summary>
                 <ol>{ for list }</ol>
             </details>
+            <p class="hint">{ "Each step shows a group of its own: leaving the lesson brings yours back." }</p>
             <h2 id="lesson-title">{ step.title }</h2>
             <p class="lesson-text" id="lesson-text">{ step.text }</p>
             if step.before.is_some() {

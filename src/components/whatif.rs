@@ -180,6 +180,7 @@ pub fn WhatIf(p: &Props) -> Html {
                     <button id="story-forward" disabled={k + 1 >= steps.len()}
                         onclick={press(Action::StoryStep(k + 1), &["story-forward", "story-back"])}>{ "Forward →" }</button>
                     <button id="story-exit" onclick={press(Action::ExitStory, &["story-exit", "story-start"])}>{ "Leave the story" }</button>
+                    <p class="hint">{ "The story shows groups of its own: leaving it brings yours back." }</p>
                 </div>
             }
         }

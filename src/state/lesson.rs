@@ -13,6 +13,7 @@ use std::rc::Rc;
 /// the step is a what-if (its group before the change), nothing imported; the bytes the step
 /// points into are open, and the topic it names is the one explained.
 pub(super) fn go(next: &mut AppState, k: usize) -> Outcome {
+    let opening = next.lesson.is_none();
     let mut on = next
         .lesson
         .take()
@@ -34,6 +35,10 @@ pub(super) fn go(next: &mut AppState, k: usize) -> Outcome {
     on.progress.go_to(k);
     on.revealed = on.progress.outcome(k) != Answered::Unanswered;
     next.lesson = Some(on);
+    // (the person's group comes back when they leave the lesson)
+    if opening {
+        next.keep_own_group();
+    }
     let s = Rc::make_mut(&mut next.scenario);
     *s = group;
     s.assignor_by_vote = s.voted_assignor() == Some(s.assignor);
@@ -137,8 +142,10 @@ pub(super) fn reveal(next: &mut AppState) -> Outcome {
     Outcome::Viewed
 }
 
-/// Leaves the lesson; the group on screen stays as it is.
+/// Leaves the lesson: the person's own group comes back.
 pub(super) fn leave(next: &mut AppState) -> Outcome {
     next.lesson = None;
+    next.story_step = None;
+    next.restore_own_group();
     Outcome::Changed(HistoryMode::Push)
 }

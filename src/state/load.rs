@@ -25,6 +25,8 @@ pub(super) fn preset(next: &mut AppState, key: &str) -> Outcome {
         .iter()
         .find(|p| p.key == key)
         .map(|p| p.key);
+    // (a group the person chose is their own now)
+    next.own_group = None;
     next.selected_topic = None;
     next.bytes_member = None;
     next.hex_drafts.clear();
@@ -50,6 +52,7 @@ pub(super) fn import(next: &mut AppState, i: rebalance_lab_core::import::Import)
     next.colours = Colours::default();
     next.group_log.clear();
     next.preset = None;
+    next.own_group = None;
     next.selected_topic = None;
     next.bytes_member = None;
     next.hex_drafts.clear();
@@ -117,6 +120,10 @@ pub(super) fn link(next: &mut AppState, state: LinkState) -> Outcome {
     }
     // Who joined and left: the link's, kept in step with its member list.
     next.group_log = state.group_log;
+    // (a link back to a page without the story or the lesson is the person's own group)
+    if next.story_step.is_none() && next.lesson.is_none() {
+        next.own_group = None;
+    }
     Outcome::Changed(HistoryMode::None)
 }
 

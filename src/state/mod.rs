@@ -96,6 +96,68 @@ pub struct AppState {
     /// What an import of kafka-consumer-groups.sh output read beside the group,
     /// until another group is loaded.
     pub imported: Option<Rc<Imported>>,
+    /// The person's own group while the story or the lesson shows its own: put back when
+    /// they leave it.
+    pub own_group: Option<Rc<OwnGroup>>,
+}
+
+/// The person's group, and what the page shows of it, as it was when the story or the
+/// lesson replaced it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OwnGroup {
+    scenario: Rc<Scenario>,
+    baseline: Option<Baseline>,
+    pinned: Option<(Scenario, Vec<(String, String)>)>,
+    colours: Colours,
+    group_log: Vec<GroupEvent>,
+    imported: Option<Rc<Imported>>,
+    preset: Option<&'static str>,
+    selected_topic: Option<String>,
+    bytes_member: Option<String>,
+    hex_drafts: BTreeMap<String, String>,
+    versions: BTreeMap<String, i16>,
+}
+
+impl AppState {
+    /// Keeps the group on screen, unless one is kept already (the story, then the lesson:
+    /// the person's own is the one from before both).
+    fn keep_own_group(&mut self) {
+        if self.own_group.is_none() {
+            self.own_group = Some(Rc::new(OwnGroup {
+                scenario: self.scenario.clone(),
+                baseline: self.baseline.clone(),
+                pinned: self.pinned.clone(),
+                colours: self.colours.clone(),
+                group_log: self.group_log.clone(),
+                imported: self.imported.clone(),
+                preset: self.preset,
+                selected_topic: self.selected_topic.clone(),
+                bytes_member: self.bytes_member.clone(),
+                hex_drafts: self.hex_drafts.clone(),
+                versions: self.versions.clone(),
+            }));
+        }
+    }
+
+    /// Puts the person's own group back, when one was kept (a page opened on the story or
+    /// the lesson from a link has none: the group on screen stays).
+    fn restore_own_group(&mut self) {
+        let Some(own) = self.own_group.take() else {
+            return;
+        };
+        let own = Rc::unwrap_or_clone(own);
+        self.scenario = own.scenario;
+        self.baseline = own.baseline;
+        self.pinned = own.pinned;
+        self.colours = own.colours;
+        self.group_log = own.group_log;
+        self.imported = own.imported;
+        self.preset = own.preset;
+        self.selected_topic = own.selected_topic;
+        self.bytes_member = own.bytes_member;
+        self.hex_drafts = own.hex_drafts;
+        self.versions = own.versions;
+    }
 }
 
 /// What an import read that the scenario does not carry: the lag, what Kafka's tool said,
@@ -181,6 +243,7 @@ impl Default for AppState {
             group_log: Vec::new(),
             lesson: None,
             imported: None,
+            own_group: None,
         }
         .with_vote_default()
         .with_colours()
@@ -735,7 +798,8 @@ mod tests {
             ("lesson", "Pick one of the answers first.")
         );
         assert_eq!(refused.scenario, b.scenario);
-        // an edit on a step is kept, and so is the group on leaving
+        // an edit on a step is kept; a lesson opened from a link has no other group to put
+        // back, so the group on screen stays on leaving
         let edited = b.apply(Action::AddMember);
         assert!(edited.lesson.is_some());
         let left = edited.apply(Action::LessonLeave);
@@ -769,6 +833,39 @@ mod tests {
             vec!["c".to_string(), "b".to_string()]
         );
         assert_eq!(s.apply(Action::AddMember).history, HistoryMode::Push);
+    }
+
+    /// The story and the lesson show groups of their own: leaving either puts the person's
+    /// own group back, as it was (pinned, imported, coloured); a page opened on the lesson
+    /// from a link has no other group, and keeps the one on screen.
+    #[test]
+    fn leaving_the_story_or_the_lesson_brings_the_person_s_group_back() {
+        let own = start("v1;a=o;t=mine*5;m=me***B,you***B")
+            .apply(Action::PinBaseline)
+            .apply(Action::AddMember);
+        let story = own.apply(Action::StoryStep(0)).apply(Action::StoryStep(1));
+        assert_ne!(story.scenario, own.scenario);
+        let back = story.apply(Action::ExitStory);
+        assert_eq!(back.scenario, own.scenario);
+        assert_eq!(back.baseline, own.baseline);
+        assert_eq!(back.pinned, own.pinned);
+        assert_eq!(back.colours, own.colours);
+        assert_eq!(back.story_step, None);
+        // the lesson, opened from the story and edited on a step: its leave brings the
+        // group from before both
+        let lesson = own
+            .apply(Action::StoryStep(0))
+            .apply(Action::LessonGo(0))
+            .apply(Action::LessonGo(3))
+            .apply(Action::AddMember);
+        let back = lesson.apply(Action::LessonLeave);
+        assert_eq!(back.scenario, own.scenario);
+        assert_eq!((back.lesson.is_none(), back.story_step), (true, None));
+        // a preset chosen meanwhile is the person's own group from then on
+        let chose = own
+            .apply(Action::LessonGo(0))
+            .apply(Action::LoadPreset("seven-three"));
+        assert!(chose.own_group.is_none());
     }
 
     /// What only changes the view (a topic explained, bytes opened, a cell picked for a

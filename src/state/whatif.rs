@@ -61,6 +61,10 @@ pub(super) fn story_step(next: &mut AppState, k: usize) -> Outcome {
     let Some(step) = whatif::story().into_iter().nth(k) else {
         return Outcome::refused("", format!("the story has no step {}", k + 1));
     };
+    // (the person's group comes back when they leave the story)
+    if next.story_step.is_none() && next.lesson.is_none() {
+        next.keep_own_group();
+    }
     next.scenario = Rc::new(step.scenario);
     // (the story's group is not the imported one: its lag and what Kafka's tool said of it
     // go)
@@ -75,9 +79,12 @@ pub(super) fn story_step(next: &mut AppState, k: usize) -> Outcome {
     Outcome::Changed(HistoryMode::Push)
 }
 
-/// Leaves the story (the group stays as it is).
+/// Leaves the story: the person's own group comes back.
 pub(super) fn exit_story(next: &mut AppState) -> Outcome {
     next.story_step = None;
+    if next.lesson.is_none() {
+        next.restore_own_group();
+    }
     Outcome::Changed(HistoryMode::Push)
 }
 
