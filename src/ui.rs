@@ -92,15 +92,7 @@ pub fn app() -> Html {
         let step = state.lesson.as_ref().and_then(|on| on.step());
         use_effect(move || components::lesson::light(step));
     }
-    let lesson_open = {
-        let d = dispatch.clone();
-        let on = state.lesson.is_some();
-        Callback::from(move |_: MouseEvent| {
-            if !on {
-                d.emit(Action::LessonGo(0));
-            }
-        })
-    };
+    let lesson_open = dispatch.reform(|_: MouseEvent| Action::LessonOpen);
     let flip_round = {
         let round2 = round2.clone();
         use_callback(*round2, move |_: MouseEvent, shown| round2.set(!*shown))

@@ -2018,7 +2018,7 @@ async fn lesson_the_range_lesson_from_start_to_end_and_back() {
     assert!(said.starts_with("Not quite."), "{said}");
     assert!(lesson_text(&c, "lesson-answer")
         .await
-        .contains("the answer is 1"));
+        .contains("The answer: 1."));
     assert_eq!(hidden_state(&c).await.0, Value::Null, "the answer is shown");
     assert!(lesson_text(&c, "lesson-progress")
         .await
@@ -2205,6 +2205,117 @@ async fn leaving_the_story_or_the_lesson_brings_your_group_back() {
         (c.current_url().await.ok()?.to_string() == link).then_some(())
     })
     .await;
+    finish(c).await;
+}
+
+/// The lesson as a learner meets it: the question asked once; a right answer in the
+/// page's "right" colours, not a warning's; "The answer: 1."; a check refused for a blank
+/// count keeps every count typed; a step visited again shows the attempt and its feedback;
+/// leaving and opening again resumes with the score; the last step ends with a summary.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn the_lesson_asks_once_keeps_what_was_typed_and_ends_with_a_summary() {
+    let axe = axe_script();
+    let (_d, c, base) = session().await;
+    open(&c, &base).await;
+    click(&c, Locator::Id("lesson-open")).await;
+    on_step(&c, 1).await;
+    let said = lesson_text(&c, "lesson").await;
+    assert_eq!(
+        said.matches("How many members sit idle").count(),
+        1,
+        "{said}"
+    );
+    click(&c, Locator::Css("input[name='lesson-choice'][value='1']")).await;
+    click(&c, Locator::Id("lesson-check")).await;
+    appears(&c, "right", "#lesson-feedback[data-right='true']").await;
+    let colours = c
+        .execute(
+            "const f = getComputedStyle(document.getElementById('lesson-feedback'));
+             const s = getComputedStyle(document.documentElement);
+             return [f.backgroundColor, s.getPropertyValue('--warm-bg').trim(), s.getPropertyValue('--ok-bg').trim()];",
+            vec![],
+        )
+        .await
+        .unwrap();
+    assert_eq!(colours[2], json!("#e8f5ea"), "{colours}");
+    assert_eq!(
+        colours[0],
+        json!("rgb(232, 245, 234)"),
+        "a right answer is not a warning: {colours}"
+    );
+    assert!(lesson_text(&c, "lesson-answer")
+        .await
+        .contains("The answer: 1."));
+    // step 3: a count left blank is refused, and what was typed stays
+    click(&c, Locator::Id("lesson-forward")).await;
+    on_step(&c, 2).await;
+    click(&c, Locator::Id("lesson-forward")).await;
+    on_step(&c, 3).await;
+    let count = |m: &'static str| format!("#lesson input[data-count='{m}']");
+    for (m, n) in [("consumer-a", "3"), ("consumer-c", "2")] {
+        c.find(Locator::Css(&count(m)))
+            .await
+            .unwrap()
+            .send_keys(n)
+            .await
+            .unwrap();
+    }
+    click(&c, Locator::Id("lesson-check")).await;
+    appears(&c, "the refusal", "#lesson-refused").await;
+    let typed = |c: Client, m: &'static str| async move {
+        c.find(Locator::Css(&format!("#lesson input[data-count='{m}']")))
+            .await
+            .unwrap()
+            .prop("value")
+            .await
+            .unwrap()
+            .unwrap_or_default()
+    };
+    assert_eq!(typed(c.clone(), "consumer-a").await, "3");
+    assert_eq!(typed(c.clone(), "consumer-c").await, "2");
+    c.find(Locator::Css(&count("consumer-b")))
+        .await
+        .unwrap()
+        .send_keys("2")
+        .await
+        .unwrap();
+    click(&c, Locator::Id("lesson-check")).await;
+    appears(&c, "right", "#lesson-feedback[data-right='true']").await;
+    // Back and Forward: the attempt and its feedback again
+    click(&c, Locator::Id("lesson-back")).await;
+    on_step(&c, 2).await;
+    click(&c, Locator::Id("lesson-forward")).await;
+    on_step(&c, 3).await;
+    appears(
+        &c,
+        "the feedback again",
+        "#lesson-feedback[data-right='true']",
+    )
+    .await;
+    assert_eq!(typed(c.clone(), "consumer-b").await, "2");
+    // leaving and opening again resumes, the score kept
+    click(&c, Locator::Id("lesson-leave")).await;
+    until("the lesson to go", || async {
+        c.find(Locator::Id("lesson")).await.is_err().then_some(())
+    })
+    .await;
+    click(&c, Locator::Id("lesson-open")).await;
+    on_step(&c, 3).await;
+    assert!(lesson_text(&c, "lesson-progress")
+        .await
+        .contains("2 right, 0 wrong"));
+    // the end: a summary
+    for k in 4..=17 {
+        click(&c, Locator::Id("lesson-forward")).await;
+        on_step(&c, k).await;
+    }
+    click(&c, Locator::Id("lesson-show")).await;
+    appears(&c, "the summary", "#lesson-summary").await;
+    let end = lesson_text(&c, "lesson-summary").await;
+    assert!(end.contains("2 right, 0 wrong"), "{end}");
+    assert!(end.contains("To look at again"), "{end}");
+    page_axe(&c, &axe, "the lesson's end").await;
     finish(c).await;
 }
 

@@ -119,6 +119,8 @@ fn text_and_marks_read_in_both_schemes() {
         ("--alert-ink", "--alert-bg"),
         ("--alert-ink", "--panel"),
         ("--warm-ink", "--warm-bg"),
+        ("--ok-ink", "--ok-bg"),
+        ("--ok-ink", "--panel"),
         ("--ink", "--code-bg"),
     ];
     let marks = [

@@ -173,11 +173,47 @@ fn panel(
                 <p class="hint">{ "What if: the group before the change is pinned; the grid shows it after." }</p>
             }
             { body }
+            if k + 1 == steps.len() && (on.revealed || step.question.is_none()) {
+                { summary(on, d) }
+            }
             <p class="lesson-nav">
                 { go(d, k.checked_sub(1), "lesson-back", &["lesson-back", "lesson-forward"], "Back") }
                 { go(d, (k + 1 < steps.len()).then_some(k + 1), "lesson-forward", &["lesson-forward", "lesson-back"], "Forward") }
             </p>
         </section>
+    }
+}
+
+/// The end of the lesson: how the predictions went, what it covered, and the steps to look
+/// at again.
+fn summary(on: &LessonOn, d: &Callback<Action>) -> Html {
+    let steps = on.lesson.steps;
+    let (right, wrong) = on.progress.tally();
+    let asked = steps.iter().filter(|s| s.question.is_some()).count();
+    let again: Vec<(usize, &str, Outcome)> = steps
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.question.is_some())
+        .map(|(i, s)| (i, s.title, on.progress.outcome(i)))
+        .filter(|(_, _, o)| *o != Outcome::Right)
+        .collect();
+    html! {
+        <div class="lesson-summary" id="lesson-summary">
+            <h3>{ "The lesson is done" }</h3>
+            <p>{ format!("Your predictions: {right} right, {wrong} wrong, {} not answered, of {asked}.", asked - right - wrong) }</p>
+            <p>{ "It covered: " }{ steps.iter().map(|s| s.title).collect::<Vec<_>>().join("; ") }{ "." }</p>
+            if !again.is_empty() {
+                <p>{ "To look at again:" }</p>
+                <ul>
+                    { for again.into_iter().map(|(i, title, o)| html! {
+                        <li>
+                            <button onclick={d.reform(move |_| Action::LessonGo(i))}>{ format!("{}. {title}", i + 1) }</button>
+                            { if o == Outcome::Wrong { " (wrong)" } else { " (not answered)" } }
+                        </li>
+                    }) }
+                </ul>
+            }
+        </div>
     }
 }
 
@@ -216,7 +252,7 @@ fn question(
             prompt, options, ..
         } => html! {
             <fieldset class="lesson-choice">
-                <legend>{ *prompt }</legend>
+                <legend><strong>{ "Predict: " }</strong>{ *prompt }</legend>
                 { for options.iter().enumerate().map(|(i, o)| html! {
                     <label>
                         <input type="radio" name="lesson-choice" value={i.to_string()}
@@ -234,7 +270,10 @@ fn question(
     });
     html! {
         <div class="lesson-question" id="lesson-question">
-            <p class="lesson-prompt"><strong>{ "Predict: " }</strong>{ q.prompt() }</p>
+            // (a choice's prompt is its options' legend)
+            if !matches!(q, Question::Choice { .. }) {
+                <p class="lesson-prompt"><strong>{ "Predict: " }</strong>{ q.prompt() }</p>
+            }
             { ask }
             <p class="lesson-actions">
                 <button id="lesson-check" onclick={d.reform(|_| Action::LessonCheck)}>{ "Check" }</button>

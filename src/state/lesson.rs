@@ -17,6 +17,7 @@ pub(super) fn go(next: &mut AppState, k: usize) -> Outcome {
     let mut on = next
         .lesson
         .take()
+        .or_else(|| next.left_lesson.clone())
         .unwrap_or_else(|| LessonOn::at(&LESSONS[0], Progress::default()));
     let Some(step) = on.lesson.steps.get(k) else {
         let n = on.lesson.steps.len();
@@ -35,6 +36,7 @@ pub(super) fn go(next: &mut AppState, k: usize) -> Outcome {
     on.progress.go_to(k);
     on.revealed = on.progress.outcome(k) != Answered::Unanswered;
     next.lesson = Some(on);
+    next.left_lesson = None;
     // (the person's group comes back when they leave the lesson)
     if opening {
         next.keep_own_group();
@@ -142,9 +144,19 @@ pub(super) fn reveal(next: &mut AppState) -> Outcome {
     Outcome::Viewed
 }
 
-/// Leaves the lesson: the person's own group comes back.
+/// Opens the lesson where it was left: its step, outcomes and attempts (its first step the
+/// first time).
+pub(super) fn open(next: &mut AppState) -> Outcome {
+    if next.lesson.is_some() {
+        return Outcome::Viewed;
+    }
+    let k = next.left_lesson.as_ref().map_or(0, |on| on.progress.step());
+    go(next, k)
+}
+
+/// Leaves the lesson (kept, to resume): the person's own group comes back.
 pub(super) fn leave(next: &mut AppState) -> Outcome {
-    next.lesson = None;
+    next.left_lesson = next.lesson.take();
     next.story_step = None;
     next.restore_own_group();
     Outcome::Changed(HistoryMode::Push)

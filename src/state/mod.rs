@@ -99,6 +99,9 @@ pub struct AppState {
     /// The person's own group while the story or the lesson shows its own: put back when
     /// they leave it.
     pub own_group: Option<Rc<OwnGroup>>,
+    /// The lesson as it was left (its place, outcomes and attempts): opening it again
+    /// resumes there.
+    pub left_lesson: Option<LessonOn>,
 }
 
 /// The person's group, and what the page shows of it, as it was when the story or the
@@ -244,6 +247,7 @@ impl Default for AppState {
             lesson: None,
             imported: None,
             own_group: None,
+            left_lesson: None,
         }
         .with_vote_default()
         .with_colours()
@@ -355,6 +359,8 @@ pub enum Action {
     /// Opens the lesson (the first one) at this step (counting from 0), or moves to it,
     /// putting the step's group on screen.
     LessonGo(usize),
+    /// Opens the lesson where it was left (its first step the first time).
+    LessonOpen,
     /// A cell of the grid picked for the step's prediction, or let go.
     LessonPick {
         topic: String,
@@ -452,6 +458,7 @@ impl AppState {
             Action::ExitStory => whatif::exit_story(n),
             Action::PlanMembers { count, seed } => whatif::plan_members(n, count, seed),
             Action::LessonGo(k) => lesson::go(n, k),
+            Action::LessonOpen => lesson::open(n),
             Action::LessonPick { topic, partition } => lesson::pick(n, &topic, partition),
             Action::LessonCount { member, text } => lesson::count(n, &member, text),
             Action::LessonChoose(i) => lesson::choose(n, i),
@@ -861,6 +868,24 @@ mod tests {
         let back = lesson.apply(Action::LessonLeave);
         assert_eq!(back.scenario, own.scenario);
         assert_eq!((back.lesson.is_none(), back.story_step), (true, None));
+        // the lesson opened again resumes where it was left, its outcomes kept
+        let checked = own
+            .apply(Action::LessonOpen)
+            .apply(Action::LessonChoose(0))
+            .apply(Action::LessonCheck)
+            .apply(Action::LessonGo(4));
+        let again = checked.apply(Action::LessonLeave).apply(Action::LessonOpen);
+        let on = again.lesson.as_ref().unwrap();
+        assert_eq!(on.progress.step(), 4);
+        assert_eq!(
+            on.progress.tally(),
+            checked.lesson.as_ref().unwrap().progress.tally()
+        );
+        assert_eq!(
+            on.progress.tally().1,
+            1,
+            "the wrong answer on step 1 is kept"
+        );
         // a preset chosen meanwhile is the person's own group from then on
         let chose = own
             .apply(Action::LessonGo(0))

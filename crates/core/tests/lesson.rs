@@ -311,9 +311,10 @@ fn each_mistake_is_recognised() {
             .filter(|i| i.verdict != Verdict::Right)
             .collect();
         assert!(!bad.is_empty());
+        // the reason is said once, in the summary; each item says what is so
         for i in bad {
             assert_eq!(i.mistake, Some(m), "{}: {i:?}", l.step.key);
-            assert!(i.why.contains(&reason), "{}: {}", l.step.key, i.why);
+            assert!(!i.why.contains(&reason), "{}: {}", l.step.key, i.why);
         }
     }
 }

@@ -84,7 +84,7 @@ pub fn check(step: &LoadedStep, prediction: &Prediction) -> Feedback {
             };
             cells(step, member, truth, p, &suspects)
         }
-        (Answer::Counts(truth), Prediction::Counts(p)) => counts(step, truth, p, &suspects),
+        (Answer::Counts(truth), Prediction::Counts(p)) => counts(truth, p, &suspects),
         (Answer::Choice { index, value }, Prediction::Choice(i)) => {
             choice(step, *index, value, *i, &suspects)
         }
@@ -167,7 +167,7 @@ pub fn describe(step: &LoadedStep, answer: &Answer) -> String {
             let list: Vec<String> = c.iter().map(|(m, n)| format!("{m} {n}")).collect();
             list.join(", ")
         }
-        Answer::Choice { value, .. } => format!("the answer is {value}"),
+        Answer::Choice { value, .. } => value.clone(),
     }
 }
 
@@ -212,7 +212,7 @@ fn cells(
         items.push(Item {
             item: cell(t, *p),
             verdict: Verdict::Wrong,
-            why: with_reason(what, mistake, step),
+            why: what,
             mistake,
         });
     }
@@ -227,22 +227,14 @@ fn cells(
         items.push(Item {
             item: cell(t, *p),
             verdict: Verdict::Missed,
-            why: with_reason(format!("{member} owns {} too", cell(t, *p)), mistake, step),
+            why: format!("{member} owns {} too", cell(t, *p)),
             mistake,
         });
     }
     items
 }
 
-fn with_reason(what: String, mistake: Option<Mistake>, step: &LoadedStep) -> String {
-    match mistake {
-        Some(m) => format!("{what}: {}", mistakes::reason(m, step)),
-        None => what,
-    }
-}
-
 fn counts(
-    step: &LoadedStep,
     truth: &[(String, u32)],
     predicted: &[(String, u32)],
     suspects: &[(Mistake, Answer)],
@@ -289,7 +281,7 @@ fn counts(
         items.push(Item {
             item: m.clone(),
             verdict: Verdict::Wrong,
-            why: with_reason(format!("{m} gets {t}, not {n}"), mistake, step),
+            why: format!("{m} gets {t}, not {n}"),
             mistake,
         });
     }
@@ -304,7 +296,7 @@ fn counts(
         items.push(Item {
             item: m.clone(),
             verdict: Verdict::Missed,
-            why: with_reason(format!("{m} is a member too, with {t}"), mistake, step),
+            why: format!("{m} is a member too, with {t}"),
             mistake,
         });
     }
@@ -345,7 +337,7 @@ fn choice(
     vec![Item {
         item: text.to_string(),
         verdict: Verdict::Wrong,
-        why: with_reason(format!("the answer is {value}, not {text}"), mistake, step),
+        why: format!("the answer is {value}, not {text}"),
         mistake,
     }]
 }

@@ -39,7 +39,7 @@ pub const RANGE: Lesson = Lesson {
         Step {
             key: "subscription-bytes",
             title: "What a member says it wants, in bytes",
-            text: "In a rebalance every member sends JoinGroup with a ConsumerProtocolSubscription. A member subscribed to [\"a\"] with no user data sends 00 00 (version 0), 00 00 00 01 (one topic), 00 01 61 (length 1, \"a\") and ff ff ff ff (user_data = null). The leader, a client, reads everyone's and decides the assignment.",
+            text: "In a rebalance every member sends JoinGroup with a ConsumerProtocolSubscription. consumer-a, subscribed to one topic with no user data, sends 00 00 (version 0), 00 00 00 01 (one topic), then the topic's name as a string: two bytes of length, then the name's bytes in UTF-8, and last ff ff ff ff (user_data = null). The leader, a client, reads everyone's and decides the assignment.",
             scenario: SEED_BYTES_GROUP,
             before: None,
             highlights: &[
@@ -83,7 +83,7 @@ pub const RANGE: Lesson = Lesson {
         Step {
             key: "range-cells",
             title: "The range rule: which ones",
-            text: "The shares are consecutive: member i (counting from 0) starts at partition (n div m) * i + min(i, n mod m). 7 partitions, 3 members: member 0 gets 0 1 2, member 1 gets 3 4, member 2 gets 5 6.",
+            text: "The shares are consecutive: member i (counting from 0, in member id order) starts at partition (n div m) * i + min(i, n mod m). With 8 partitions and 3 members, say: member 0 gets 0 1 2, member 1 gets 3 4 5, member 2 gets 6 7.",
             scenario: SEVEN_BY_THREE,
             before: None,
             highlights: &[Highlight::Member("consumer-b")],
@@ -142,7 +142,7 @@ pub const RANGE: Lesson = Lesson {
         Step {
             key: "mistake-no-metadata",
             title: "Mistake: assigning a topic nobody has metadata for",
-            text: "The leader only knows partition counts for topics in the cluster metadata. Both members subscribe to audit, which is not there.",
+            text: "The leader only knows partition counts for topics in the cluster metadata. Both members also subscribe to audit: see what the grid says of it.",
             scenario: "v1;a=r;t=orders*4;m=consumer-a***B!audit,consumer-b***B!audit",
             before: None,
             highlights: &[Highlight::Topic("audit")],
@@ -177,7 +177,7 @@ pub const RANGE: Lesson = Lesson {
         Step {
             key: "mistake-text",
             title: "Mistake: treating the metadata as text",
-            text: "The subscription is binary: lengths are big-endian signed integers. A negative length of a nullable field means null.",
+            text: "The subscription is binary: lengths are big-endian signed 32-bit integers, and a nullable field needs a way to say null as well as empty.",
             scenario: SEED_BYTES_GROUP,
             before: None,
             highlights: &[Highlight::Bytes {
