@@ -158,7 +158,8 @@ pub fn app() -> Html {
                     <components::whatif::WhatIf computed={computed.clone()} pinned={state.baseline.is_some()}
                         story_step={state.story_step} left={computed.left()} dispatch={dispatch.clone()} />
                     <components::import::Planner scenario={state.scenario.clone()} dispatch={dispatch.clone()} />
-                    <components::import::Export scenario={state.scenario.clone()} computed={computed.clone()} imported={state.imported.clone()} />
+                    <components::import::Export scenario={state.scenario.clone()} computed={computed.clone()} imported={state.imported.clone()}
+                        pinned={state.pinned.as_ref().map(|(p, _)| (p.members.len(), p.total_partitions()))} />
                     <components::group::GroupPanel scenario={state.scenario.clone()} group_log={state.group_log.clone()}
                         computed={computed.clone()} waiting={computed.later.borrow().group} refusal={state.refusal.clone()}
                         imported={state.imported.is_some()}

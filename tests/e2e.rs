@@ -3468,6 +3468,17 @@ async fn import_paste_plan_and_export() {
     assert!(st.baseline.is_some(), "the imported group stays pinned");
     appears(&c, "what moved", "#moved-summary").await;
     appears(&c, "the table still open", "#planner-table[open]").await;
+    // the Markdown of the what-if says it is one, by which assignor, with the lag
+    click(&c, Locator::Id("export-md")).await;
+    let md = downloaded(&c, ".md").await;
+    let md = md["text"].as_str().unwrap_or_default().to_string();
+    let heading = md.lines().next().unwrap_or_default();
+    assert!(
+        heading.contains("computed by roundrobin")
+            && heading.contains("what-if, not the running group: 3 members over 9 partitions; the observed group has 2"),
+        "{md}"
+    );
+    assert!(md.contains("| Lag |"), "{md}");
     no_panic(&c).await;
     finish(c).await;
 }

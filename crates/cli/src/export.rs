@@ -46,32 +46,49 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<String, String> {
     let text = read_input(&a.file)?;
-    let (scenario, group, assignment, named, lag): (Scenario, Option<String>, Observed, _, _) =
-        if import::looks_like_consumer_groups(&text) {
-            let i = super::import::read(&a.file, &text)?;
-            (
-                i.scenario,
-                i.group_id,
-                i.assignment,
-                i.assignor,
-                Some(i.lag),
-            )
-        } else {
-            let s = Scenario::from_json(&text)?;
-            if let Some(p) = s.problems().first() {
-                return Err(p.to_string());
-            }
-            let a = export::computed_assignment(&s).unwrap_or_else(|| export::owned_assignment(&s));
-            let named = Some(s.assignor);
-            (s, None, a, named, None)
-        };
+    // (kafka-consumer-groups.sh output: the assignment as observed; a scenario: computed by
+    // its assignor, or its owned partitions when no assignor answers)
+    let (scenario, group, assignment, named, lag, computed_by): (
+        Scenario,
+        Option<String>,
+        Observed,
+        _,
+        _,
+        _,
+    ) = if import::looks_like_consumer_groups(&text) {
+        let i = super::import::read(&a.file, &text)?;
+        (
+            i.scenario,
+            i.group_id,
+            i.assignment,
+            i.assignor,
+            Some(i.lag),
+            None,
+        )
+    } else {
+        let s = Scenario::from_json(&text)?;
+        if let Some(p) = s.problems().first() {
+            return Err(p.to_string());
+        }
+        let computed = export::computed_assignment(&s);
+        let computed_by = computed.is_some().then_some(s.assignor);
+        let a = computed.unwrap_or_else(|| export::owned_assignment(&s));
+        let named = Some(s.assignor);
+        (s, None, a, named, None, computed_by)
+    };
+    let lag_shown = lag
+        .as_ref()
+        .filter(|l: &&import::Lag| l.values().flatten().any(Option::is_some));
+    let about = export::About {
+        group_id: group.as_deref(),
+        computed_by,
+        what_if: None,
+        lag: lag_shown,
+    };
     let (body, ext) = match a.format {
-        Format::Svg => (
-            export::svg::grid_svg(&scenario, &assignment, group.as_deref()),
-            "svg",
-        ),
+        Format::Svg => (export::svg::grid_svg(&scenario, &assignment, &about), "svg"),
         Format::Markdown => (
-            export::markdown::assignment_markdown(&scenario, &assignment, group.as_deref()),
+            export::markdown::assignment_markdown(&scenario, &assignment, &about),
             "md",
         ),
         Format::Json => (

@@ -397,7 +397,7 @@ proptest! {
 
     #[test]
     fn svg_has_one_cell_per_partition((group, s) in arb_scenario()) {
-        let svg = export::svg::grid_svg(&s, &export::owned_assignment(&s), Some(&group));
+        let svg = export::svg::grid_svg(&s, &export::owned_assignment(&s), &export::About { group_id: Some(&group), ..Default::default() });
         let doc = roxmltree::Document::parse(&svg).unwrap();
         let cells: Vec<_> = doc.descendants().filter(|n| n.attribute("class") == Some("cell")).collect();
         let total: u32 = s.topics.iter().map(|t| t.partitions).sum();
@@ -411,6 +411,81 @@ proptest! {
         let legend = doc.descendants().filter(|n| n.attribute("class") == Some("member")).count();
         prop_assert_eq!(legend, s.members.len() + 1);
     }
+}
+
+/// Past the palette's 8 colours a member wears the app's pattern over its colour, in the
+/// cells and the legend, so two members never look alike; the heading says whether the
+/// picture is computed or observed and whether it is a what-if; a cell's title has its lag.
+#[test]
+fn svg_tells_members_apart_past_eight_and_says_what_it_shows() {
+    let topic = Topic {
+        name: "t".into(),
+        partitions: 10,
+    };
+    let mut s = Scenario {
+        topics: vec![topic],
+        ..Default::default()
+    };
+    for i in 0..10 {
+        let mut m = Member::new(&format!("m{i}"), &["t"]);
+        m.owned = [("t".to_string(), vec![i])].into_iter().collect();
+        s.members.push(m);
+    }
+    let lag: import::Lag = [("t".to_string(), vec![Some(7); 10])].into_iter().collect();
+    let svg = export::svg::grid_svg(
+        &s,
+        &export::owned_assignment(&s),
+        &export::About {
+            group_id: Some("g"),
+            computed_by: None,
+            what_if: Some("10 members; the pinned group has 9"),
+            lag: Some(&lag),
+        },
+    );
+    let doc = roxmltree::Document::parse(&svg).unwrap();
+    let title = doc.descendants().find(|n| n.has_tag_name("title")).unwrap();
+    assert_eq!(
+        title.text(),
+        Some("Assignment of group g, as observed (what-if, not the running group: 10 members; the pinned group has 9)")
+    );
+    // m0 and m8 share a colour: m8 (and m9) wear pattern 1 over it, cells and legend alike
+    let patterns: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("pattern"))
+        .filter_map(|n| n.attribute("fill"))
+        .collect();
+    assert_eq!(patterns, ["url(#p1)"; 4], "{svg}");
+    let fill = |id: &str| {
+        doc.descendants()
+            .find(|n| n.attribute("data-member") == Some(id))
+            .and_then(|n| n.attribute("fill"))
+    };
+    assert_eq!(fill("m0"), fill("m8"));
+    assert!(doc
+        .descendants()
+        .any(|n| n.has_tag_name("pattern") && n.attribute("id") == Some("p1")));
+    let cell_title = doc
+        .descendants()
+        .find(|n| n.attribute("data-member") == Some("m3"))
+        .and_then(|n| n.first_element_child())
+        .and_then(|t| t.text());
+    assert_eq!(cell_title, Some("t-3: m3, lag 7"));
+    // the Markdown says the same, with the lag per member
+    let md = export::markdown::assignment_markdown(
+        &s,
+        &export::owned_assignment(&s),
+        &export::About {
+            group_id: Some("g"),
+            computed_by: Some(AssignorKind::Range),
+            what_if: None,
+            lag: Some(&lag),
+        },
+    );
+    assert!(
+        md.starts_with("Assignment of group g, computed by range\n"),
+        "{md}"
+    );
+    assert!(md.contains("| m3 |  | t 3 | 1 | 7 |"), "{md}");
 }
 
 #[test]
@@ -427,7 +502,14 @@ fn svg_escapes_names_and_uses_the_app_palette() {
         .into_iter()
         .collect::<BTreeMap<_, _>>();
     s.members.push(m);
-    let svg = export::svg::grid_svg(&s, &export::owned_assignment(&s), Some("g</svg>"));
+    let svg = export::svg::grid_svg(
+        &s,
+        &export::owned_assignment(&s),
+        &export::About {
+            group_id: Some("g</svg>"),
+            ..Default::default()
+        },
+    );
     let doc = roxmltree::Document::parse(&svg).unwrap();
     let cell = doc
         .descendants()
@@ -450,8 +532,14 @@ fn svg_escapes_names_and_uses_the_app_palette() {
 #[test]
 fn markdown_and_command_exports() {
     let i = fixture("3.x-all-views.txt");
-    let md =
-        export::markdown::assignment_markdown(&i.scenario, &i.assignment, i.group_id.as_deref());
+    let md = export::markdown::assignment_markdown(
+        &i.scenario,
+        &i.assignment,
+        &export::About {
+            group_id: i.group_id.as_deref(),
+            ..Default::default()
+        },
+    );
     assert!(
         md.contains(&format!("| {} | consumer\\-orders\\-app\\-1 |", A))
             || md.contains(&format!(

@@ -15,14 +15,56 @@ pub struct ExportProps {
     pub scenario: Rc<rebalance_lab_core::scenario::Scenario>,
     pub computed: Rc<Computed>,
     pub imported: Option<Rc<Imported>>,
+    /// The pinned group's member count and partition count, when one is pinned.
+    pub pinned: Option<(usize, u64)>,
+}
+
+/// When the group on screen is not the pinned one (members joined or left, or the counts
+/// changed: a what-if, or the planner's Try N), what the exports say of it.
+fn what_if(
+    s: &rebalance_lab_core::scenario::Scenario,
+    c: &Computed,
+    pinned: Option<(usize, u64)>,
+    imported: bool,
+) -> Option<String> {
+    let (members, partitions) = pinned?;
+    let changed = members != s.members.len()
+        || partitions != s.total_partitions()
+        || c.diff
+            .as_ref()
+            .is_some_and(|d| !d.joined.is_empty() || !d.left.is_empty());
+    changed.then(|| {
+        format!(
+            "{} members over {} partitions; the {} group has {members} over {partitions}",
+            s.members.len(),
+            s.total_partitions(),
+            if imported { "observed" } else { "pinned" }
+        )
+    })
 }
 
 #[function_component]
 pub fn Export(p: &ExportProps) -> Html {
     let save = |kind: &'static str| {
-        let (s, c, imported) = (p.scenario.clone(), p.computed.clone(), p.imported.clone());
+        let (s, c, imported, pinned) = (
+            p.scenario.clone(),
+            p.computed.clone(),
+            p.imported.clone(),
+            p.pinned,
+        );
         Callback::from(move |_: MouseEvent| {
             let group = s.group_id.as_deref();
+            let what_if = what_if(&s, &c, pinned, imported.is_some());
+            let lag = imported
+                .as_deref()
+                .filter(|i| super::summary::shows_lag(i))
+                .map(|i| &i.lag);
+            let about = rebalance_lab_core::export::About {
+                group_id: group,
+                computed_by: Some(s.assignor),
+                what_if: what_if.as_deref(),
+                lag,
+            };
             let observed = || -> Option<rebalance_lab_core::import::Observed> {
                 let a = c.assignment()?;
                 Some(
@@ -35,7 +77,7 @@ pub fn Export(p: &ExportProps) -> Html {
             let (content, ext, mime) = match kind {
                 "svg" | "png" => {
                     let Some(o) = observed() else { return };
-                    let svg = rebalance_lab_core::export::svg::grid_svg(&s, &o, group);
+                    let svg = rebalance_lab_core::export::svg::grid_svg(&s, &o, &about);
                     if kind == "svg" {
                         (svg, "svg", "image/svg+xml")
                     } else {
@@ -47,7 +89,7 @@ pub fn Export(p: &ExportProps) -> Html {
                         &s,
                         group,
                         Some(s.assignor),
-                        imported.as_ref().map(|i| &i.lag).filter(|l| !l.is_empty()),
+                        lag,
                     ),
                     "json",
                     "application/json",
@@ -55,7 +97,7 @@ pub fn Export(p: &ExportProps) -> Html {
                 "md" => {
                     let Some(o) = observed() else { return };
                     (
-                        rebalance_lab_core::export::markdown::assignment_markdown(&s, &o, group),
+                        rebalance_lab_core::export::markdown::assignment_markdown(&s, &o, &about),
                         "md",
                         "text/markdown",
                     )

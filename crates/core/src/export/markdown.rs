@@ -1,6 +1,7 @@
 //! The assignment as a Markdown table: a row per member (its client.id, its partitions per
 //! topic, how many), and a row for the partitions nobody owns.
 
+use super::About;
 use crate::import::Observed;
 use crate::scenario::Scenario;
 use std::collections::HashSet;
@@ -33,17 +34,31 @@ fn partitions_text(items: &[(String, Vec<i32>)]) -> String {
         .join("; ")
 }
 
-/// The table, members in scenario order, topics in scenario order.
-pub fn assignment_markdown(
-    scenario: &Scenario,
-    assignment: &Observed,
-    group_id: Option<&str>,
-) -> String {
-    let mut out = String::new();
-    if let Some(g) = group_id {
-        out.push_str(&format!("Assignment of group {}\n\n", escape(g)));
+/// The lag of `items`' partitions, summed (`–` when none of them has a lag shown).
+fn lag_of(about: &About, items: &[(String, Vec<i32>)]) -> String {
+    let lags: Vec<i64> = items
+        .iter()
+        .flat_map(|(t, ps)| ps.iter().filter_map(move |p| about.lag_of(t, *p)))
+        .collect();
+    if lags.is_empty() {
+        "–".to_string()
+    } else {
+        lags.iter()
+            .fold(0i64, |a, l| a.saturating_add(*l))
+            .to_string()
     }
-    out.push_str("| Member | client.id | Partitions | Count |\n|---|---|---|---:|\n");
+}
+
+/// The table, members in scenario order, topics in scenario order, under its heading
+/// ([`About::heading`]); a lag column when the lag is known.
+pub fn assignment_markdown(scenario: &Scenario, assignment: &Observed, about: &About) -> String {
+    let mut out = format!("{}\n\n", escape(&about.heading()));
+    let lag = about.lag.is_some();
+    out.push_str(if lag {
+        "| Member | client.id | Partitions | Count | Lag |\n|---|---|---|---:|---:|\n"
+    } else {
+        "| Member | client.id | Partitions | Count |\n|---|---|---|---:|\n"
+    });
     let mut owned: HashSet<(&str, i32)> = HashSet::new();
     for m in &scenario.members {
         let mine = assignment.get(&m.id);
@@ -65,10 +80,15 @@ pub fn assignment_markdown(
         }
         let count: usize = items.iter().map(|(_, ps)| ps.len()).sum();
         out.push_str(&format!(
-            "| {} | {} | {} | {count} |\n",
+            "| {} | {} | {} | {count} |{}\n",
             escape(&m.id),
             m.client_id.as_deref().map_or("".into(), escape),
-            partitions_text(&items)
+            partitions_text(&items),
+            if lag {
+                format!(" {} |", lag_of(about, &items))
+            } else {
+                String::new()
+            }
         ));
     }
     let free: Vec<(String, Vec<i32>)> = scenario
@@ -84,8 +104,13 @@ pub fn assignment_markdown(
     if !free.is_empty() {
         let count: usize = free.iter().map(|(_, ps)| ps.len()).sum();
         out.push_str(&format!(
-            "| *unassigned* |  | {} | {count} |\n",
-            partitions_text(&free)
+            "| *unassigned* |  | {} | {count} |{}\n",
+            partitions_text(&free),
+            if lag {
+                format!(" {} |", lag_of(about, &free))
+            } else {
+                String::new()
+            }
         ));
     }
     out

@@ -8,8 +8,49 @@ pub mod json;
 pub mod markdown;
 pub mod svg;
 
-use crate::import::Observed;
+use crate::assignor::AssignorKind;
+use crate::import::{Lag, Observed};
 use crate::scenario::Scenario;
+
+/// What an exported picture or table says it shows, in its heading: whose group, whether the
+/// assignment is computed (by which assignor) or as observed, whether the group is a what-if,
+/// and the lag when it is known.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct About<'a> {
+    pub group_id: Option<&'a str>,
+    /// The assignor that computed the assignment; `None`: as observed (what
+    /// kafka-consumer-groups.sh printed).
+    pub computed_by: Option<AssignorKind>,
+    /// A what-if: how the group shown differs from the one it is compared with (`None`: the
+    /// group as it is).
+    pub what_if: Option<&'a str>,
+    /// Lag per partition, when the group's offsets were read.
+    pub lag: Option<&'a Lag>,
+}
+
+impl About<'_> {
+    /// "Assignment of group g, computed by range (what-if: ...)".
+    pub fn heading(&self) -> String {
+        let mut h = match self.group_id {
+            Some(g) => format!("Assignment of group {g}"),
+            None => "Assignment".to_string(),
+        };
+        match self.computed_by {
+            Some(k) => h.push_str(&format!(", computed by {}", k.name())),
+            None => h.push_str(", as observed"),
+        }
+        if let Some(w) = self.what_if {
+            h.push_str(&format!(" (what-if, not the running group: {w})"));
+        }
+        h
+    }
+
+    /// A partition's lag, when known.
+    pub fn lag_of(&self, topic: &str, partition: i32) -> Option<i64> {
+        let p = usize::try_from(partition).ok()?;
+        (*self.lag?.get(topic)?.get(p)?).map(|l| l.max(0))
+    }
+}
 
 /// A file name that carries the group id: `rebalance-lab-<group>.<ext>`, the group id
 /// reduced to `[A-Za-z0-9._-]` (anything else becomes `_`, at most 64 characters, no
