@@ -3453,6 +3453,26 @@ async fn import_paste_plan_and_export() {
         .count();
     assert_eq!(lines % 2, 0);
     assert!(lines >= 4, "{chart_text}");
+    // every assignor the page runs, the sticky ones among them, named in the picture itself
+    for kind in [
+        "range",
+        "roundrobin",
+        "sticky",
+        "cooperative-sticky",
+        "uniform",
+        "server-range",
+    ] {
+        assert!(
+            doc.descendants()
+                .any(|n| n.has_tag_name("polyline") && n.attribute("data-assignor") == Some(kind)),
+            "{kind}: {chart_text}"
+        );
+        assert!(
+            doc.descendants()
+                .any(|n| n.has_tag_name("text") && n.text() == Some(kind)),
+            "{kind} in the chart's own key: {chart_text}"
+        );
+    }
     // clicking the point (its row's button, in the table a person opens) applies it as a
     // what-if against the group now; the table stays open
     click(&c, Locator::Css("#planner-table summary")).await;

@@ -7,7 +7,9 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 /// The planner's line colours (the Okabe-Ito palette's, as `styles/layout.css` has them).
-const PLAN_COLOURS: [&str; 4] = ["#0072b2", "#d55e00", "#009e73", "#cc79a7"];
+const PLAN_COLOURS: [&str; 6] = [
+    "#0072b2", "#d55e00", "#009e73", "#cc79a7", "#e69f00", "#56b4e9",
+];
 
 /// The most partitions the planner assigns in all (its member counts times the group's
 /// partitions): about a second of the page's main thread.
@@ -41,6 +43,8 @@ pub fn Planner(p: &PlannerProps) -> Html {
                 let kinds = [
                     AssignorKind::Range,
                     AssignorKind::RoundRobin,
+                    AssignorKind::Sticky,
+                    AssignorKind::CooperativeSticky,
                     AssignorKind::Uniform,
                     AssignorKind::ServerRange,
                 ];
@@ -128,6 +132,10 @@ fn PlannerChart(p: &PlannerChartProps) -> Html {
     const H: u32 = 260;
     const L: u32 = 44;
     const B: u32 = 30;
+    // the title's room above the plot, and the key's below it (the chart stands alone as a
+    // file: both are in the picture)
+    const T: u32 = 24;
+    let full_h = H + 10 + 16 * lines.len() as u32;
     let last = lines
         .iter()
         .filter_map(|l| l.points.last())
@@ -143,18 +151,22 @@ fn PlannerChart(p: &PlannerChartProps) -> Html {
         .unwrap_or(1)
         .max(1);
     let x = |n: u32| L + (W - L - 10) * (n.saturating_sub(1)) / last.saturating_sub(1).max(1);
-    let y = |v: u32| 10 + (H - 10 - B) * (top - v.min(top)) / top;
+    let y = |v: u32| T + (H - T - B) * (top - v.min(top)) / top;
+    // lines that would lie on one another (two assignors with the same figures) are drawn
+    // 1.5 px apart, so each stays visible
+    let offset = |k: usize| (k as f64 - (lines.len() as f64 - 1.0) / 2.0) * 1.5;
     let try_it = |n: u32| p.try_count.reform(move |_: MouseEvent| n);
     let axes = html! { <>
-        <rect class="bg" width={W.to_string()} height={H.to_string()} fill="#fff" />
+        <rect class="bg" width={W.to_string()} height={full_h.to_string()} fill="#fff" />
+        <text x="4" y="16" font-weight="bold" fill="#222">{ format!("Partitions per member, largest (solid) and smallest (dashed), for 1 to {last} members") }</text>
         <line class="axis" stroke="#666" x1={L.to_string()} y1={(H - B).to_string()} x2={(W - 10).to_string()} y2={(H - B).to_string()} />
-        <line class="axis" stroke="#666" x1={L.to_string()} y1="10" x2={L.to_string()} y2={(H - B).to_string()} />
+        <line class="axis" stroke="#666" x1={L.to_string()} y1={T.to_string()} x2={L.to_string()} y2={(H - B).to_string()} />
         <text x={L.to_string()} y={(H - B + 14).to_string()} class="tick" fill="#555">{ "1" }</text>
         <text x={(W - 10).to_string()} y={(H - B + 14).to_string()} class="tick" fill="#555" text-anchor="end">{ format!("{last} members") }</text>
         <text x={(L - 4).to_string()} y={(y(top) + 4).to_string()} class="tick" fill="#555" text-anchor="end">{ top.to_string() }</text>
         <text x={(L - 4).to_string()} y={(y(0) + 4).to_string()} class="tick" fill="#555" text-anchor="end">{ "0" }</text>
         if own >= 1 && own <= last {
-            <line class="now" stroke="#333" stroke-dasharray="4 3" x1={x(own).to_string()} y1="10" x2={x(own).to_string()} y2={(H - B).to_string()} />
+            <line class="now" stroke="#333" stroke-dasharray="4 3" x1={x(own).to_string()} y1={T.to_string()} x2={x(own).to_string()} y2={(H - B).to_string()} />
             <text class="tick" fill="#555" x={x(own).to_string()} y={(H - 4).to_string()} text-anchor="middle">{ format!("now: {own}") }</text>
         }
     </> };
@@ -162,7 +174,11 @@ fn PlannerChart(p: &PlannerChartProps) -> Html {
         [("max", (|p: &rebalance_lab_core::scenario::planner::Point| p.max) as fn(&_) -> u32), ("min", |p| p.min)]
             .into_iter()
             .map(move |(which, get)| {
-                let points: Vec<String> = l.points.iter().map(|p| format!("{},{}", x(p.members), y(get(p)))).collect();
+                let points: Vec<String> = l
+                    .points
+                    .iter()
+                    .map(|p| format!("{},{:.1}", x(p.members), f64::from(y(get(p))) + offset(k)))
+                    .collect();
                 html! {
                     <polyline class={format!("plan-line plan-{k} plan-{which}")} fill="none" stroke-width="2"
                         stroke={PLAN_COLOURS[k % PLAN_COLOURS.len()]}
@@ -186,8 +202,8 @@ fn PlannerChart(p: &PlannerChartProps) -> Html {
         }
         html! {
             <rect class="plan-hit" fill="transparent" data-plan={n.to_string()}
-                x={format!("{:.1}", f64::from(x(n)) - step / 2.0)} y="10" width={format!("{:.1}", step.max(1.0))}
-                height={(H - 10 - B).to_string()} onclick={try_it(n)}>
+                x={format!("{:.1}", f64::from(x(n)) - step / 2.0)} y={T.to_string()} width={format!("{:.1}", step.max(1.0))}
+                height={(H - T - B).to_string()} onclick={try_it(n)}>
                 <title>{ t.trim_end_matches(';').to_string() }</title>
             </rect>
         }
@@ -218,15 +234,26 @@ fn PlannerChart(p: &PlannerChartProps) -> Html {
         </tr>
     });
     html! { <>
-        <svg id="planner-chart" xmlns="http://www.w3.org/2000/svg" viewBox={format!("0 0 {W} {H}")} width={W.to_string()} height={H.to_string()}
+        <svg id="planner-chart" xmlns="http://www.w3.org/2000/svg" viewBox={format!("0 0 {W} {full_h}")} width={W.to_string()} height={full_h.to_string()}
             role="img" aria-labelledby="planner-title">
             <title id="planner-title">{ format!("Partitions per member, largest and smallest, for 1 to {last} members; this group has {own}") }</title>
             { axes }
             { for polylines }
             { for columns }
+            // the key, in the picture too
+            <g class="plan-legend">
+                { for lines.iter().enumerate().map(|(k, l)| {
+                    let ly = H + 10 + 16 * k as u32;
+                    html! { <>
+                        <line x1={L.to_string()} x2={(L + 24).to_string()} y1={ly.to_string()} y2={ly.to_string()}
+                            stroke={PLAN_COLOURS[k % PLAN_COLOURS.len()]} stroke-width="3" />
+                        <text x={(L + 30).to_string()} y={(ly + 4).to_string()} fill="#222">{ l.kind.name() }</text>
+                    </> }
+                }) }
+            </g>
         </svg>
         <ul class="plan-key">{ for key }</ul>
-        <p class="hint">{ "Fresh assignments (nobody owns anything yet), the group grown as \"members: N\" grows it. Click a column, or a row below, to try that many members as a what-if against the group now." }</p>
+        <p class="hint">{ "Fresh assignments (nobody owns anything yet), the group grown as \"members: N\" grows it. Click a column, or a row below, to try that many members as a what-if against the group now. Lines with the same figures are drawn 1.5 px apart, so each shows." }</p>
         // (its being open is the browser's: yew never writes the attribute)
         <details id="planner-table">
             <summary>{ "The numbers" }</summary>
