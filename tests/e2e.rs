@@ -2319,6 +2319,56 @@ async fn the_lesson_asks_once_keeps_what_was_typed_and_ends_with_a_summary() {
     finish(c).await;
 }
 
+/// A screen reader browsing the grid (no focus on a cell) hears each cell's owner: every
+/// cell's accessible name says it, and while a lesson step asks, says the owner is hidden
+/// instead; once checked, the owner again.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn every_cell_names_its_owner_unless_a_lesson_asks() {
+    let (_d, c, base) = session().await;
+    open(&c, &format!("{base}#v1;a=r;t=orders*3;m=c-a***B,c-b***B")).await;
+    let names = |c: Client| async move {
+        c.execute(
+            "return [...document.querySelectorAll('#grid .cell')].map(e => e.getAttribute('aria-label'));",
+            vec![],
+        )
+        .await
+        .unwrap()
+    };
+    let said = until("the cells' names", || async {
+        let v = names(c.clone()).await;
+        (v.as_array()?.len() == 3).then_some(v)
+    })
+    .await;
+    assert_eq!(
+        said,
+        json!([
+            "orders partition 0: c-a",
+            "orders partition 1: c-a",
+            "orders partition 2: c-b"
+        ])
+    );
+    click(&c, Locator::Id("lesson-open")).await;
+    on_step(&c, 1).await;
+    let hidden = names(c.clone()).await;
+    assert!(
+        hidden.as_array().unwrap().iter().all(|n| n
+            .as_str()
+            .is_some_and(|n| n.ends_with("owner hidden until you check"))),
+        "{hidden}"
+    );
+    click(&c, Locator::Id("lesson-show")).await;
+    until("the owners named again", || async {
+        let v = names(c.clone()).await;
+        v.as_array()?
+            .iter()
+            .all(|n| !n.as_str().unwrap_or("").contains("hidden"))
+            .then_some(())
+    })
+    .await;
+    finish(c).await;
+}
+
 /// The scenario of Kafka's largest assignor benchmark: `members` members, each subscribed to
 /// 50 topics of 10,000 partitions.
 fn kafka_benchmark_link(members: usize) -> String {

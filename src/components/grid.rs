@@ -118,6 +118,8 @@ pub struct Props {
     pub picked: Vec<(String, u32)>,
     /// A lesson step asks for cells: a click, or Space or Enter, picks a cell or lets it go.
     pub picking: bool,
+    /// A lesson step asks (whatever its question): the owners are hidden.
+    pub owners_hidden: bool,
     /// An imported group's lag, while it is shown on the grid.
     pub lag: Option<Rc<crate::state::Imported>>,
     pub dispatch: Callback<Action>,
@@ -158,6 +160,8 @@ struct RowProps {
     picked: Rc<Vec<u32>>,
     /// A lesson step asks for cells: clicking a cell picks it.
     picking: bool,
+    /// A lesson step asks: the owners are hidden, in the cells' names too.
+    owners_hidden: bool,
     /// Each cell's lag, while an imported group's lag is shown (empty otherwise).
     lag: Rc<Vec<CellLag>>,
     dispatch: Callback<Action>,
@@ -191,6 +195,8 @@ struct Drawn {
     picked: Vec<u32>,
     /// The lag marked on each cell.
     lag: Vec<CellLag>,
+    /// The cells' names say the owner is hidden (a lesson asks).
+    owners_hidden: bool,
 }
 
 /// A cell's role and place in the keyboard order: each row's first cell is a Tab stop; the
@@ -253,15 +259,28 @@ pub fn grid_keys(e: KeyboardEvent) {
 }
 
 /// The markup of a whole row of cells (names escaped).
-fn row_markup(topic: &str, owners: &[Option<Owner>]) -> String {
+fn row_markup(topic: &str, owners: &[Option<Owner>], owners_hidden: bool) -> String {
     let mut t = String::new();
     escape_into(topic, &mut t);
+    // Each cell's accessible name says its owner, so a screen reader browsing the grid
+    // hears it (not only a cell that gets the focus); while a lesson asks, that the owner is
+    // hidden.
+    let label = |s: &mut String, p: usize, owner: Option<&str>| {
+        let _ = write!(s, " aria-label=\"{t} partition {p}: ");
+        match owner {
+            _ if owners_hidden => s.push_str("owner hidden until you check"),
+            Some(o) => escape_into(o, s),
+            None => s.push_str("nobody owns it"),
+        }
+        s.push('"');
+    };
     let mut s = String::with_capacity(owners.len() * (80 + t.len()));
     for (p, o) in owners.iter().enumerate() {
         match o {
             None => {
                 s.push_str("<span class=\"cell unowned\"");
                 s.push_str(focus(p));
+                label(&mut s, p, None);
                 s.push_str(" data-topic=\"");
                 s.push_str(&t);
                 let _ = write!(s, "\" data-partition=\"{p}\">{p}</span>");
@@ -271,6 +290,7 @@ fn row_markup(topic: &str, owners: &[Option<Owner>]) -> String {
                 write_cell_class(&mut s, o);
                 s.push_str(" revoking\" data-state=\"revoking\"");
                 s.push_str(focus(p));
+                label(&mut s, p, Some(&format!("revoked, then {}", o.id)));
                 s.push_str(" data-topic=\"");
                 s.push_str(&t);
                 let _ = write!(s, "\" data-partition=\"{p}\" data-to=\"");
@@ -288,6 +308,7 @@ fn row_markup(topic: &str, owners: &[Option<Owner>]) -> String {
                 write_cell_class(&mut s, o);
                 s.push('"');
                 s.push_str(focus(p));
+                label(&mut s, p, Some(&o.id));
                 s.push_str(" data-topic=\"");
                 s.push_str(&t);
                 let _ = write!(s, "\" data-partition=\"{p}\" data-owner=\"");
@@ -319,8 +340,12 @@ fn paint(
     owners: &[Option<Owner>],
     picked: &[u32],
     lag: &[CellLag],
+    owners_hidden: bool,
 ) {
-    if drawn.topic == *topic && drawn.owners.as_slice() == owners {
+    if drawn.topic == *topic
+        && drawn.owners.as_slice() == owners
+        && drawn.owners_hidden == owners_hidden
+    {
         mark_picked(drawn, picked);
         mark_lag(drawn, lag);
         return;
@@ -338,6 +363,7 @@ fn paint(
     };
     if drawn.owners.len() != owners.len()
         || drawn.topic != *topic
+        || drawn.owners_hidden != owners_hidden
         || drawn
             .owners
             .iter()
@@ -345,7 +371,7 @@ fn paint(
             .any(|(a, b)| (revoking(a) || revoking(b)) && a != b)
         || changed() * 4 > owners.len()
     {
-        el.set_inner_html(&row_markup(topic, owners));
+        el.set_inner_html(&row_markup(topic, owners, owners_hidden));
         drawn.cells = Some(el.children());
         drawn.picked.clear();
         drawn.lag.clear();
@@ -361,6 +387,10 @@ fn paint(
             match o {
                 None => {
                     cell.set_class_name("cell unowned");
+                    let _ = cell.set_attribute(
+                        "aria-label",
+                        &format!("{topic} partition {i}: nobody owns it"),
+                    );
                     let _ = cell.remove_attribute("data-owner");
                     let _ = cell.remove_attribute("data-moved");
                     let _ = cell.remove_attribute("data-from");
@@ -373,6 +403,12 @@ fn paint(
                     }
                     if was.map(|x| &x.id) != Some(&o.id) {
                         let _ = cell.set_attribute("data-owner", &o.id);
+                        if !owners_hidden {
+                            let _ = cell.set_attribute(
+                                "aria-label",
+                                &format!("{topic} partition {i}: {}", o.id),
+                            );
+                        }
                     }
                     if was.map(|x| &x.from) != Some(&o.from) {
                         match &o.from {
@@ -399,6 +435,7 @@ fn paint(
     }
     drawn.topic = topic.clone();
     drawn.owners = owners.to_vec();
+    drawn.owners_hidden = owners_hidden;
     mark_picked(drawn, picked);
     mark_lag(drawn, lag);
 }
@@ -570,8 +607,9 @@ fn grid_row(p: &RowProps) -> Html {
                 p.starts_at,
                 p.picked.clone(),
                 p.lag.clone(),
+                p.owners_hidden,
             ),
-            move |(topic, owners, starts_at, picked, lag)| {
+            move |(topic, owners, starts_at, picked, lag, owners_hidden)| {
                 *latest.borrow_mut() += 1;
                 let at_once = if drawn.borrow().owners.is_empty() {
                     CELLS_AT_ONCE
@@ -585,15 +623,28 @@ fn grid_row(p: &RowProps) -> Html {
                     if let Some(r) = row.as_ref().filter(|_| later) {
                         let _ = r.set_attribute("aria-busy", "true");
                     }
-                    let (topic, owners, picked, lag) =
-                        (topic.clone(), owners.clone(), picked.clone(), lag.clone());
+                    let (topic, owners, picked, lag, owners_hidden) = (
+                        topic.clone(),
+                        owners.clone(),
+                        picked.clone(),
+                        lag.clone(),
+                        *owners_hidden,
+                    );
                     let (this, latest) = (*latest.borrow(), latest.clone());
                     let cells = owners.len();
                     let run: Box<dyn FnOnce()> = Box::new(move || {
                         if *latest.borrow() != this {
                             return;
                         }
-                        paint(&el, &mut drawn.borrow_mut(), &topic, &owners, &picked, &lag);
+                        paint(
+                            &el,
+                            &mut drawn.borrow_mut(),
+                            &topic,
+                            &owners,
+                            &picked,
+                            &lag,
+                            owners_hidden,
+                        );
                         if let Some(r) = row {
                             let _ = r.remove_attribute("aria-busy");
                         }
@@ -773,7 +824,7 @@ pub fn Grid(props: &Props) -> Html {
                 owners={Rc::new(owners)} rest={rest} {starts_at} queue={(*queue).clone()}
                 selected={props.selected.as_deref() == Some(t.topic.as_str())}
                 picked={Rc::new(props.picked.iter().filter(|(topic, _)| *topic == t.topic).map(|(_, p)| *p).collect::<Vec<_>>())}
-                picking={props.picking} dispatch={props.dispatch.clone()} />
+                picking={props.picking} owners_hidden={props.owners_hidden} dispatch={props.dispatch.clone()} />
         }
     });
     let highlight = highlight_callbacks();
