@@ -297,7 +297,7 @@ fn lag_per_member(i: &Imported, base: &Baseline) -> Html {
             }
         }
     }
-    per.sort_by_key(|m| std::cmp::Reverse(m.total));
+    rebalance_lab_core::collections::sort_by(&mut per, |a, b| b.total.cmp(&a.total));
     let hot = per.first().and_then(|m| {
         let (t, p) = m.largest_at?;
         (m.total > 0 && m.largest * 2 > m.total).then(|| {

@@ -589,7 +589,7 @@ fn java_order(input: &GroupInput) -> Vec<u32> {
             None => (true, m.id.as_str(), "", i as u32),
         })
         .collect();
-    keys.sort_by(|a, b| {
+    crate::collections::sort_by(&mut keys, |a, b| {
         a.0.cmp(&b.0)
             .then_with(|| string_compare(a.1, b.1))
             .then_with(|| string_compare(a.2, b.2))
@@ -716,9 +716,13 @@ fn prepare_in_order(input: &GroupInput, order: Vec<u32>, client: LeaderClient) -
         lists
     };
     match client {
-        LeaderClient::Java => topics.sort_by(|a, b| string_compare(a.0, b.0)),
+        LeaderClient::Java => {
+            crate::collections::sort_by(&mut topics, |a, b| string_compare(a.0, b.0))
+        }
         // rd_kafka_assignor_topic_cmp: strcmp on the names.
-        LeaderClient::Librdkafka => topics.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes())),
+        LeaderClient::Librdkafka => {
+            crate::collections::sort_by(&mut topics, |a, b| a.0.as_bytes().cmp(b.0.as_bytes()))
+        }
     }
     Prepared {
         order,

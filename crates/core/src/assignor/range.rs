@@ -18,7 +18,7 @@ type RackSet<'a> = Vec<&'a str>;
 
 fn rack_set<'a>(racks: impl Iterator<Item = &'a str>) -> RackSet<'a> {
     let mut set: Vec<&str> = racks.collect();
-    set.sort();
+    crate::collections::sort(&mut set);
     set.dedup();
     set
 }
@@ -352,7 +352,7 @@ pub fn range_with(input: &GroupInput, client: LeaderClient) -> Assignment {
             .enumerate()
             .map(|(i, s)| ((s.consumers, s.partition_racks.len()), i))
             .collect();
-        keyed.sort_by(|a, b| a.0.cmp(&b.0));
+        crate::collections::sort_by(&mut keyed, |a, b| a.0.cmp(&b.0));
         let mut group_of = vec![0usize; states.len()];
         let mut group_partitions: Vec<usize> = Vec::new();
         for (j, (key, i)) in keyed.iter().enumerate() {

@@ -428,7 +428,7 @@ impl Builder {
             }
         }
         for (t, mut ps, line) in by_topic {
-            ps.sort_unstable();
+            crate::collections::sort_by(&mut ps, |a, b| a.0.cmp(&b.0));
             ps.dedup_by_key(|x| x.0);
             let records: i64 = ps
                 .iter()

@@ -65,10 +65,10 @@ pub fn order_of(names: &[&str]) -> Vec<u32> {
         // equal keys by the full compare.
         radix_sort(&mut keys);
         for run in keys.chunk_by_mut(|a, b| a.0 == b.0).filter(|r| r.len() > 1) {
-            run.sort_by(in_full);
+            crate::collections::sort_by(run, in_full);
         }
     } else {
-        keys.sort_by(in_full);
+        crate::collections::sort_by(&mut keys, in_full);
     }
     keys.into_iter().map(|(_, i)| i).collect()
 }

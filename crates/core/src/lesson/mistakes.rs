@@ -48,7 +48,7 @@ fn subscribed_topics(input: &GroupInput) -> Vec<(String, u32)> {
             }
         }
     }
-    names.sort_by(|a, b| string_compare(a, b));
+    crate::collections::sort_by(&mut names, |a, b| string_compare(a, b));
     names
         .into_iter()
         .map(|n| {
@@ -142,7 +142,9 @@ pub fn numeric_cmp(a: &str, b: &str) -> Ordering {
 /// instead of as strings. Otherwise range.
 pub fn numeric_order(input: &GroupInput) -> Owners {
     let mut order: Vec<usize> = (0..input.members.len()).collect();
-    order.sort_by(|a, b| numeric_cmp(&input.members[*a].id, &input.members[*b].id));
+    crate::collections::sort_by(&mut order, |a, b| {
+        numeric_cmp(&input.members[*a].id, &input.members[*b].id)
+    });
     range_over(input, &order, &subscribed_topics(input), true)
 }
 

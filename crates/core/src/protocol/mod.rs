@@ -396,7 +396,7 @@ impl Subscription {
     pub fn as_written_at(&self, version: i16) -> Subscription {
         let v = version.clamp(0, HIGHEST_VERSION);
         let mut topics = self.topics.clone();
-        topics.sort_by(|a, b| crate::java::string_compare(a, b));
+        crate::collections::sort_by(&mut topics, |a, b| crate::java::string_compare(a, b));
         Subscription {
             topics,
             user_data: self.user_data.clone(),

@@ -117,7 +117,7 @@ pub(crate) fn group_sorted(list: &[TopicPartitions]) -> Vec<TopicPartitions> {
         .iter()
         .flat_map(|tp| tp.partitions.iter().map(move |p| (tp.topic.as_str(), *p)))
         .collect();
-    flat.sort_by(|a, b| java_cmp(a.0, b.0).then(a.1.cmp(&b.1)));
+    crate::collections::sort_by(&mut flat, |a, b| java_cmp(a.0, b.0).then(a.1.cmp(&b.1)));
     let mut out: Vec<TopicPartitions> = Vec::new();
     for (t, p) in flat {
         match out.last_mut() {

@@ -533,7 +533,7 @@ impl Builder<'_, '_> {
     /// wrapping `int`.
     fn balance_score(&self, counts: impl Iterator<Item = usize>) -> i32 {
         let mut c: Vec<i64> = counts.map(|x| x as i64).collect();
-        c.sort();
+        crate::collections::sort(&mut c);
         let n = c.len() as i64;
         let s: i128 = c
             .iter()

@@ -129,12 +129,12 @@ impl std::ops::Index<usize> for Lists {
 
 /// Sorts partitions stably by `key`.
 pub(super) fn sort_tps(v: &mut [Tp], key: &dyn Fn(&Tp) -> u64) {
-    v.sort_by_key(|a| key(a));
+    crate::collections::sort_by(v, |a, b| key(a).cmp(&key(b)));
 }
 
 /// Sorts ids (members, topics, names) stably by `cmp`: one copy of the sort for all of them.
 pub(super) fn sort_ids(v: &mut [u32], cmp: &dyn Fn(u32, u32) -> std::cmp::Ordering) {
-    v.sort_by(|a, b| cmp(*a, *b));
+    crate::collections::sort_by(v, |a, b| cmp(*a, *b));
 }
 
 /// A partition number as an unsigned key in the same order (it may be negative).
@@ -622,7 +622,7 @@ impl Racks {
                         }
                     }
                 }
-                set.sort();
+                crate::collections::sort(&mut set);
                 partition.push(set);
             }
         }

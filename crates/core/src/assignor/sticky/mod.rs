@@ -348,7 +348,7 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
             owners[d] = *m;
         }
     }
-    unsubscribed.sort_by_key(|a| (a.0, a.1));
+    crate::collections::sort_by(&mut unsubscribed, |a, b| (a.0, a.1).cmp(&(b.0, b.1)));
     for group in unsubscribed.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
         let (r, t, _) = group[0];
         let member = &input.members[prep.by_rank[r as usize] as usize];
@@ -398,7 +398,7 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
         });
     }
     // in (topic name, partition) order: topic indices are in Java name order
-    raw.withheld.sort_by_key(|a| a.0);
+    crate::collections::sort_by(&mut raw.withheld, |a, b| a.0.cmp(&b.0));
     let mut withheld: Vec<Withheld> = raw
         .withheld
         .iter()

@@ -84,7 +84,7 @@ pub(crate) fn assignment(
         .enumerate()
         .map(|(i, (n, t))| (*n, *t, i as u32))
         .collect();
-    named.sort_by(|a, b| string_compare(a.0, b.0));
+    crate::collections::sort_by(&mut named, |a, b| string_compare(a.0, b.0));
     let mut subscribers = subscribers.unwrap_or_else(|| subscribers_by_name(fed, &order));
     let topics = named
         .into_iter()

@@ -169,7 +169,7 @@ fn write_members(s: &Scenario, state: &LinkState, out: &mut String) {
                     None => others.push(t),
                 }
             }
-            indices.sort();
+            crate::collections::sort(&mut indices);
             indices.dedup();
             bitmask(&indices, out);
             for t in others {
