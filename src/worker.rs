@@ -211,23 +211,41 @@ pub fn post(
     }
 }
 
-/// Sends the job waiting to a worker that is ready and idle.
+/// Sends the job waiting to a worker that is ready and idle; a worker that refuses it is
+/// given up, and the job answered empty (the app computes that group itself).
 fn send_waiting(this: &Rc<RefCell<PageWorker>>) {
+    let refused = send_to_worker(this);
+    if let Some(id) = refused {
+        {
+            let mut w = this.borrow_mut();
+            if let Some(r) = w.running.take() {
+                r.worker.terminate();
+            }
+            w.unavailable = true;
+        }
+        answered(this, id, &[]);
+    }
+}
+
+/// [`send_waiting`]'s send: the id of a job the worker refused, if it did.
+fn send_to_worker(this: &Rc<RefCell<PageWorker>>) -> Option<u32> {
     let mut w = this.borrow_mut();
     let w = &mut *w;
     let (Some(r), Some(job)) = (&w.running, &w.waiting) else {
-        return;
+        return None;
     };
     if !r.ready || w.busy.is_some() {
-        return;
+        return None;
     }
     let job = Job {
         id: job.id,
         link: large::job(&job.scenario),
     };
-    if r.worker.post_message(&job.to_js()).is_ok() {
-        w.busy = Some(job.id);
+    if r.worker.post_message(&job.to_js()).is_err() {
+        return Some(job.id);
     }
+    w.busy = Some(job.id);
+    None
 }
 
 /// The answer to job `id` (empty: the worker failed it): kept and announced when it is the
@@ -265,10 +283,11 @@ fn start(this: Weak<RefCell<PageWorker>>) -> Option<Running> {
         boot.get_attribute("data-js")?,
         boot.get_attribute("data-wasm")?,
     );
-    let query = js_sys::encode_uri_component(&js);
+    // (worker.js sits beside the module, whatever the page's own address)
+    let folder = js.rfind('/').map_or("", |i| &js[..=i]);
     let url = format!(
-        "worker.js?js={}&wasm={}",
-        String::from(query),
+        "{folder}worker.js?js={}&wasm={}",
+        String::from(js_sys::encode_uri_component(&js)),
         String::from(js_sys::encode_uri_component(&wasm))
     );
     let options = web_sys::WorkerOptions::new();
@@ -299,7 +318,9 @@ fn start(this: Weak<RefCell<PageWorker>>) -> Option<Running> {
         let Some(this) = me.upgrade() else { return };
         let job = {
             let mut w = this.borrow_mut();
-            w.running = None;
+            if let Some(r) = w.running.take() {
+                r.worker.terminate();
+            }
             w.busy = None;
             w.waiting.as_ref().map(|j| j.id)
         };

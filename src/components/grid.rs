@@ -387,10 +387,12 @@ fn paint(
             match o {
                 None => {
                     cell.set_class_name("cell unowned");
-                    let _ = cell.set_attribute(
-                        "aria-label",
-                        &format!("{topic} partition {i}: nobody owns it"),
-                    );
+                    if !owners_hidden {
+                        let _ = cell.set_attribute(
+                            "aria-label",
+                            &format!("{topic} partition {i}: nobody owns it"),
+                        );
+                    }
                     let _ = cell.remove_attribute("data-owner");
                     let _ = cell.remove_attribute("data-moved");
                     let _ = cell.remove_attribute("data-from");

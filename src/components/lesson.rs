@@ -200,7 +200,7 @@ fn summary(on: &LessonOn, d: &Callback<Action>) -> Html {
     html! {
         <div class="lesson-summary" id="lesson-summary">
             <h3>{ "The lesson is done" }</h3>
-            <p>{ format!("Your predictions: {right} right, {wrong} wrong, {} not answered, of {asked}.", asked - right - wrong) }</p>
+            <p>{ format!("Your predictions: {right} right, {wrong} wrong, {} not answered, of {asked}.", asked.saturating_sub(right + wrong)) }</p>
             <p>{ "It covered: " }{ steps.iter().map(|s| s.title).collect::<Vec<_>>().join("; ") }{ "." }</p>
             if !again.is_empty() {
                 <p>{ "To look at again:" }</p>

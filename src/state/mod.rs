@@ -336,7 +336,7 @@ pub enum Action {
     RollingRestart,
     /// Shows a step of the story.
     StoryStep(usize),
-    /// Leaves the story (the group stays as it is).
+    /// Leaves the story: the person's own group comes back.
     ExitStory,
     /// group.id typed.
     SetGroupId(String),
@@ -379,7 +379,7 @@ pub enum Action {
     LessonCheck,
     /// Show answer.
     LessonReveal,
-    /// Leaves the lesson; the group on screen stays as it is.
+    /// Leaves the lesson (kept, to resume): the person's own group comes back.
     LessonLeave,
 }
 
@@ -886,6 +886,9 @@ mod tests {
             1,
             "the wrong answer on step 1 is kept"
         );
+        // unpinned during the story: its group is the person's now, no older one comes back
+        let kept = own.apply(Action::StoryStep(1)).apply(Action::Unpin);
+        assert_eq!((kept.own_group.is_none(), kept.story_step), (true, None));
         // a preset chosen meanwhile is the person's own group from then on
         let chose = own
             .apply(Action::LessonGo(0))

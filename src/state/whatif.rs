@@ -17,7 +17,11 @@ pub(super) fn pin(next: &mut AppState) -> Outcome {
 pub(super) fn unpin(next: &mut AppState) -> Outcome {
     next.baseline = None;
     next.pinned = None;
-    next.story_step = None;
+    // (unpinned during the story: the story's group on screen is the person's to work with
+    // now, and no older group comes back later)
+    if next.story_step.take().is_some() && next.lesson.is_none() {
+        next.own_group = None;
+    }
     Outcome::Changed(HistoryMode::Push)
 }
 

@@ -418,16 +418,21 @@ impl Builder {
     /// One warning per topic for its partitions without a committed offset: their lag is not
     /// known, and where their consumer starts is `auto.offset.reset`'s.
     fn uncommitted_warnings(&mut self) {
-        // (topic, its partitions with their log ends, the first line)
-        type Topic = (usize, Vec<(i32, Option<i64>)>, usize);
-        let mut by_topic: Vec<Topic> = Vec::new();
+        // topic -> (the first line, its partitions with their log ends)
+        type Partitions = Vec<(i32, Option<i64>)>;
+        let mut by_topic: std::collections::BTreeMap<usize, (usize, Partitions)> =
+            Default::default();
         for &(t, p, end, line) in &self.uncommitted {
-            match by_topic.iter_mut().find(|(x, _, _)| *x == t) {
-                Some((_, ps, _)) => ps.push((p, end)),
-                None => by_topic.push((t, vec![(p, end)], line)),
-            }
+            by_topic
+                .entry(t)
+                .or_insert((line, Vec::new()))
+                .1
+                .push((p, end));
         }
-        for (t, mut ps, line) in by_topic {
+        let mut by_topic: Vec<_> = by_topic.into_iter().collect();
+        // (in the order of the lines, as the other warnings)
+        crate::collections::sort_by(&mut by_topic, |a, b| a.1 .0.cmp(&b.1 .0));
+        for (t, (line, mut ps)) in by_topic {
             crate::collections::sort_by(&mut ps, |a, b| a.0.cmp(&b.0));
             ps.dedup_by_key(|x| x.0);
             let records: i64 = ps
