@@ -76,9 +76,7 @@ pub fn run(a: Args) -> Result<String, String> {
         let named = Some(s.assignor);
         (s, None, a, named, None, computed_by)
     };
-    let lag_shown = lag
-        .as_ref()
-        .filter(|l: &&import::Lag| l.values().flatten().any(Option::is_some));
+    let lag_shown = lag.as_ref().filter(|l| import::shows_lag(l));
     let about = export::About {
         group_id: group.as_deref(),
         computed_by,

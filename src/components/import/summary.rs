@@ -14,10 +14,9 @@ const COMPARE_PAIRS: u64 = 200_000;
 /// Members listed in the lag table.
 const LAG_ROWS: usize = 20;
 
-/// Whether the paste showed any partition's lag (the offsets view): without it there is no
-/// lag to sum, show or compare.
+/// Whether the paste showed any partition's lag ([`rebalance_lab_core::import::shows_lag`]).
 pub(super) fn shows_lag(i: &Imported) -> bool {
-    i.lag.values().flatten().any(Option::is_some)
+    rebalance_lab_core::import::shows_lag(&i.lag)
 }
 
 /// What the import read (`base`: its observed assignment, pinned), against what the

@@ -36,6 +36,12 @@ pub type Observed = BTreeMap<String, BTreeMap<String, Vec<i32>>>;
 /// Lag per partition: topic to, per partition from 0, its lag when shown.
 pub type Lag = BTreeMap<String, Vec<Option<i64>>>;
 
+/// Whether `lag` shows any partition's lag (the offsets view was read): without it there is
+/// no lag to sum, show or export.
+pub fn shows_lag(lag: &Lag) -> bool {
+    lag.values().flatten().any(Option::is_some)
+}
+
 /// Something the text says that the scenario cannot carry, with its line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Warning {
