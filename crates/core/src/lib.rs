@@ -16,3 +16,4 @@ pub mod java;
 pub mod lesson;
 pub mod protocol;
 pub mod scenario;
+pub mod timeline;

@@ -1,0 +1,1040 @@
+//! The classic group's coordinator on a virtual clock: Kafka's `GroupMetadataManager` for
+//! classic groups (with `ClassicGroup` and `ClassicGroupMember`) at the vectors' commit,
+//! ported request by request and timer by timer. Each method names the Java method it
+//! follows; the rules, with line numbers, are in KAFKA-SEMANTICS.md ("Rebalance timing as
+//! the code decides it", sections 1 to 7).
+//!
+//! What is left out, because the simulator's clients never ask for it: protocol types other
+//! than `consumer` (INCONSISTENT_GROUP_PROTOCOL), `group.max.size`, the Dead state, offset
+//! commits and admin removals. Appends complete at once (Kafka's tests do the same with
+//! `appendFuture.complete(null)`).
+//!
+//! Two choices Kafka leaves to a `HashMap` over random member ids (a new leader when the
+//! leader leaves, or when it has not rejoined by the end of the join phase) take the first
+//! candidate in the order members joined, and say so ([`GroupLine::leader_candidates`]).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// `group.initial.rebalance.delay.ms` and the other broker settings a classic group reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BrokerSettings {
+    /// `group.initial.rebalance.delay.ms` (3,000).
+    pub initial_rebalance_delay_ms: i64,
+    /// `group.min.session.timeout.ms` (6,000).
+    pub min_session_timeout_ms: i64,
+    /// `group.max.session.timeout.ms` (1,800,000).
+    pub max_session_timeout_ms: i64,
+    /// `CLASSIC_GROUP_NEW_MEMBER_JOIN_TIMEOUT_MS`, a constant (300,000).
+    pub new_member_join_timeout_ms: i64,
+}
+
+impl Default for BrokerSettings {
+    fn default() -> Self {
+        BrokerSettings {
+            initial_rebalance_delay_ms: 3_000,
+            min_session_timeout_ms: 6_000,
+            max_session_timeout_ms: 1_800_000,
+            new_member_join_timeout_ms: 300_000,
+        }
+    }
+}
+
+/// `ClassicGroupState`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum GroupState {
+    /// No members.
+    Empty,
+    /// A join phase is running: members must (re)send JoinGroup.
+    PreparingRebalance,
+    /// Joins are answered; the leader's SyncGroup is awaited.
+    CompletingRebalance,
+    /// Every member has its assignment.
+    Stable,
+}
+
+impl GroupState {
+    /// Kafka's name for the state.
+    pub fn name(self) -> &'static str {
+        match self {
+            GroupState::Empty => "Empty",
+            GroupState::PreparingRebalance => "PreparingRebalance",
+            GroupState::CompletingRebalance => "CompletingRebalance",
+            GroupState::Stable => "Stable",
+        }
+    }
+}
+
+/// The error code of a response (`Errors`), as far as a classic group answers these clients.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ErrorCode {
+    /// NONE.
+    None,
+    /// MEMBER_ID_REQUIRED: a dynamic member's first JoinGroup (v4 and later).
+    MemberIdRequired,
+    /// UNKNOWN_MEMBER_ID.
+    UnknownMemberId,
+    /// ILLEGAL_GENERATION.
+    IllegalGeneration,
+    /// REBALANCE_IN_PROGRESS.
+    RebalanceInProgress,
+    /// FENCED_INSTANCE_ID.
+    FencedInstanceId,
+    /// INVALID_SESSION_TIMEOUT.
+    InvalidSessionTimeout,
+}
+
+impl ErrorCode {
+    /// Kafka's name for the error.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorCode::None => "NONE",
+            ErrorCode::MemberIdRequired => "MEMBER_ID_REQUIRED",
+            ErrorCode::UnknownMemberId => "UNKNOWN_MEMBER_ID",
+            ErrorCode::IllegalGeneration => "ILLEGAL_GENERATION",
+            ErrorCode::RebalanceInProgress => "REBALANCE_IN_PROGRESS",
+            ErrorCode::FencedInstanceId => "FENCED_INSTANCE_ID",
+            ErrorCode::InvalidSessionTimeout => "INVALID_SESSION_TIMEOUT",
+        }
+    }
+}
+
+/// A JoinGroup as the broker reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JoinRequest {
+    /// Member id; empty for a new member.
+    pub member_id: String,
+    /// `group.instance.id`.
+    pub instance_id: Option<String>,
+    /// `session.timeout.ms`.
+    pub session_timeout_ms: i64,
+    /// `max.poll.interval.ms`, the rebalance timeout.
+    pub rebalance_timeout_ms: i64,
+    /// The protocols, in preference order, each with its metadata (the subscription bytes).
+    pub protocols: Vec<(String, Vec<u8>)>,
+}
+
+/// Which request a response answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Api {
+    /// JoinGroup.
+    JoinGroup,
+    /// SyncGroup.
+    SyncGroup,
+    /// Heartbeat.
+    Heartbeat,
+    /// LeaveGroup.
+    LeaveGroup,
+}
+
+impl Api {
+    /// Kafka's name for the API.
+    pub fn name(self) -> &'static str {
+        match self {
+            Api::JoinGroup => "JoinGroup",
+            Api::SyncGroup => "SyncGroup",
+            Api::Heartbeat => "Heartbeat",
+            Api::LeaveGroup => "LeaveGroup",
+        }
+    }
+}
+
+/// A response the broker sends (at once, or later for a parked JoinGroup or SyncGroup).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Response {
+    /// The client it goes to.
+    pub client: String,
+    /// The request it answers.
+    pub api: Api,
+    /// Its error.
+    pub error: ErrorCode,
+    /// JoinGroup: the generation (-1 on an error).
+    pub generation: i32,
+    /// JoinGroup: the member id given (empty when none).
+    pub member_id: String,
+    /// JoinGroup: the leader's member id (empty when none).
+    pub leader: String,
+    /// JoinGroup and SyncGroup: the chosen protocol.
+    pub protocol: Option<String>,
+    /// JoinGroup: a static leader that rejoined without a rebalance computes nothing.
+    pub skip_assignment: bool,
+    /// JoinGroup, for the leader: every member with its instance id and metadata.
+    pub members: Vec<(String, Option<String>, Vec<u8>)>,
+    /// SyncGroup: the member's assignment bytes.
+    pub assignment: Option<Vec<u8>>,
+}
+
+impl Response {
+    fn new(client: &str, api: Api, error: ErrorCode) -> Self {
+        Response {
+            client: client.to_string(),
+            api,
+            error,
+            generation: -1,
+            member_id: String::new(),
+            leader: String::new(),
+            protocol: None,
+            skip_assignment: false,
+            members: Vec::new(),
+            assignment: None,
+        }
+    }
+}
+
+/// A coordinator timer (`heartbeat-<group>-<member>`, `join-<group>`, `sync-<group>`).
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum TimerKey {
+    /// A member's (or a pending member's) heartbeat deadline.
+    Heartbeat(String),
+    /// The join phase (and the initial delay).
+    Join,
+    /// The sync phase.
+    Sync,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum TimerTask {
+    ExpireHeartbeat(String),
+    CompleteJoin,
+    InitialDelay { delay_ms: i64, remaining_ms: i64 },
+    ExpireSync { generation: i32 },
+}
+
+#[derive(Debug, Clone)]
+struct Timer {
+    deadline: i64,
+    seq: u64,
+    task: TimerTask,
+}
+
+#[derive(Debug, Clone)]
+struct Member {
+    id: String,
+    client: String,
+    instance_id: Option<String>,
+    session_timeout_ms: i64,
+    rebalance_timeout_ms: i64,
+    protocols: Vec<(String, Vec<u8>)>,
+    assignment: Vec<u8>,
+    awaiting_join: bool,
+    awaiting_sync: bool,
+    is_new: bool,
+}
+
+impl Member {
+    /// `ClassicGroupMember.hasSatisfiedHeartbeat`.
+    fn has_satisfied_heartbeat(&self) -> bool {
+        !self.is_new && (self.awaiting_join || self.awaiting_sync)
+    }
+    /// `ClassicGroupMember.vote`: its first protocol every member supports.
+    fn vote(&self, candidates: &BTreeSet<String>) -> String {
+        self.protocols
+            .iter()
+            .find(|(name, _)| candidates.contains(name))
+            .map(|(name, _)| name.clone())
+            .unwrap_or_default()
+    }
+}
+
+/// What the group looks like after a step, in the oracle's terms.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GroupLine {
+    /// The state.
+    pub state: GroupState,
+    /// The generation.
+    pub generation: i32,
+    /// The chosen protocol.
+    pub protocol: Option<String>,
+    /// The leader.
+    pub leader: Option<String>,
+    /// Where Kafka's choice of leader depends on a `HashMap` over random ids: every member it
+    /// could have chosen (empty when the leader is determined).
+    pub leader_candidates: Vec<String>,
+    /// The members' ids, sorted.
+    pub members: Vec<String>,
+    /// Members that were given an id but have not joined with it yet.
+    pub pending: usize,
+}
+
+/// The classic group's coordinator for one group.
+#[derive(Debug, Clone)]
+pub struct ClassicCoordinator {
+    group_id: String,
+    settings: BrokerSettings,
+    state: GroupState,
+    previous_state: GroupState,
+    generation: i32,
+    protocol: Option<String>,
+    leader: Option<String>,
+    leader_candidates: Vec<String>,
+    /// In the order members were added (Kafka's is a `HashMap`'s; see the module's doc).
+    members: Vec<Member>,
+    pending: BTreeSet<String>,
+    pending_sync: BTreeSet<String>,
+    statics: BTreeMap<String, String>,
+    new_member_added: bool,
+    timers: BTreeMap<TimerKey, Timer>,
+    timer_seq: u64,
+    ids_given: BTreeMap<String, u32>,
+    now: i64,
+    replies: Vec<Response>,
+}
+
+impl ClassicCoordinator {
+    /// An Empty group.
+    pub fn new(group_id: &str, settings: BrokerSettings) -> Self {
+        ClassicCoordinator {
+            group_id: group_id.to_string(),
+            settings,
+            state: GroupState::Empty,
+            previous_state: GroupState::Empty,
+            generation: 0,
+            protocol: None,
+            leader: None,
+            leader_candidates: Vec::new(),
+            members: Vec::new(),
+            pending: BTreeSet::new(),
+            pending_sync: BTreeSet::new(),
+            statics: BTreeMap::new(),
+            new_member_added: false,
+            timers: BTreeMap::new(),
+            timer_seq: 0,
+            ids_given: BTreeMap::new(),
+            now: 0,
+            replies: Vec::new(),
+        }
+    }
+
+    /// The group as the oracle prints it.
+    pub fn line(&self) -> GroupLine {
+        let mut members: Vec<String> = self.members.iter().map(|m| m.id.clone()).collect();
+        members.sort();
+        GroupLine {
+            state: self.state,
+            generation: self.generation,
+            protocol: self.protocol.clone(),
+            leader: self.leader.clone(),
+            leader_candidates: self.leader_candidates.clone(),
+            members,
+            pending: self.pending.len(),
+        }
+    }
+
+    /// The state.
+    pub fn state(&self) -> GroupState {
+        self.state
+    }
+
+    /// The generation.
+    pub fn generation(&self) -> i32 {
+        self.generation
+    }
+
+    /// The responses produced since the last call, in the order Kafka completes them.
+    pub fn take_replies(&mut self) -> Vec<Response> {
+        std::mem::take(&mut self.replies)
+    }
+
+    /// The earliest pending timer: its deadline and key.
+    pub fn next_timer(&self) -> Option<(i64, TimerKey)> {
+        self.timers
+            .iter()
+            .min_by_key(|(_, t)| (t.deadline, t.seq))
+            .map(|(k, t)| (t.deadline, k.clone()))
+    }
+
+    /// The key as Kafka writes it (`heartbeat-g-A#1`).
+    pub fn timer_name(&self, key: &TimerKey) -> String {
+        match key {
+            TimerKey::Heartbeat(m) => format!("heartbeat-{}-{m}", self.group_id),
+            TimerKey::Join => format!("join-{}", self.group_id),
+            TimerKey::Sync => format!("sync-{}", self.group_id),
+        }
+    }
+
+    /// Fires the earliest timer (the clock moves to its deadline).
+    pub fn fire_next_timer(&mut self) -> Option<(i64, TimerKey)> {
+        let (deadline, key) = self.next_timer()?;
+        let timer = self.timers.remove(&key)?;
+        self.now = self.now.max(deadline);
+        match timer.task {
+            TimerTask::ExpireHeartbeat(m) => self.expire_heartbeat(&m),
+            TimerTask::CompleteJoin => self.complete_join(),
+            TimerTask::InitialDelay { delay_ms, remaining_ms } => {
+                self.try_complete_initial_rebalance(delay_ms, remaining_ms)
+            }
+            TimerTask::ExpireSync { generation } => self.expire_pending_sync(generation),
+        }
+        Some((deadline, key))
+    }
+
+    /// Moves the clock (requests arrive at `now`).
+    pub fn advance_to(&mut self, now: i64) {
+        self.now = self.now.max(now);
+    }
+
+    fn schedule(&mut self, key: TimerKey, delay_ms: i64, task: TimerTask) {
+        self.timer_seq += 1;
+        let timer = Timer { deadline: self.now + delay_ms, seq: self.timer_seq, task };
+        self.timers.insert(key, timer);
+    }
+
+    fn cancel(&mut self, key: &TimerKey) {
+        self.timers.remove(key);
+    }
+
+    fn member_mut(&mut self, id: &str) -> Option<&mut Member> {
+        self.members.iter_mut().find(|m| m.id == id)
+    }
+
+    fn member(&self, id: &str) -> Option<&Member> {
+        self.members.iter().find(|m| m.id == id)
+    }
+
+    fn has_member(&self, id: &str) -> bool {
+        self.member(id).is_some()
+    }
+
+    /// `ClassicGroup.rebalanceTimeoutMs`: the largest over the members.
+    fn rebalance_timeout_ms(&self) -> i64 {
+        self.members.iter().map(|m| m.rebalance_timeout_ms).max().unwrap_or(0)
+    }
+
+    /// `ClassicGroup.hasAllMembersJoined`.
+    fn has_all_members_joined(&self) -> bool {
+        self.members.iter().all(|m| m.awaiting_join) && self.pending.is_empty()
+    }
+
+    fn transition(&mut self, to: GroupState) {
+        self.previous_state = self.state;
+        self.state = to;
+    }
+
+    /// `ClassicGroup.generateMemberId`, labelled as the oracle labels it: the client's
+    /// alias and how many ids the broker has given it.
+    fn new_member_id(&mut self, client: &str) -> String {
+        let n = self.ids_given.entry(client.to_string()).or_insert(0);
+        *n += 1;
+        format!("{client}#{n}")
+    }
+
+    /// `ClassicGroup.validateMember`.
+    fn validate_member(&self, member_id: &str, instance_id: Option<&str>) -> Result<(), ErrorCode> {
+        if let Some(instance) = instance_id {
+            match self.statics.get(instance) {
+                None => return Err(ErrorCode::UnknownMemberId),
+                Some(existing) if existing != member_id => return Err(ErrorCode::FencedInstanceId),
+                Some(_) => {}
+            }
+        }
+        if !self.has_member(member_id) {
+            return Err(ErrorCode::UnknownMemberId);
+        }
+        Ok(())
+    }
+
+    // ------------------------------------------------------------------ JoinGroup
+
+    /// `GroupCoordinatorService.joinGroup` then `classicGroupJoinToClassicGroup`, for a
+    /// JoinGroup at version 9 (so a new dynamic member must first get its id).
+    pub fn join(&mut self, client: &str, req: JoinRequest) {
+        if req.session_timeout_ms < self.settings.min_session_timeout_ms
+            || req.session_timeout_ms > self.settings.max_session_timeout_ms
+        {
+            let mut r = Response::new(client, Api::JoinGroup, ErrorCode::InvalidSessionTimeout);
+            r.member_id = req.member_id.clone();
+            self.replies.push(r);
+            return;
+        }
+        if req.member_id.is_empty() {
+            let new_id = self.new_member_id(client);
+            match &req.instance_id {
+                Some(instance) => match self.statics.get(instance).cloned() {
+                    Some(old) => self.update_static_member(client, req, &old, new_id),
+                    None => self.add_member(client, req, new_id),
+                },
+                None => {
+                    // classicGroupJoinNewDynamicMember: MEMBER_ID_REQUIRED, no rebalance
+                    self.pending.insert(new_id.clone());
+                    self.schedule(
+                        TimerKey::Heartbeat(new_id.clone()),
+                        req.session_timeout_ms,
+                        TimerTask::ExpireHeartbeat(new_id.clone()),
+                    );
+                    let mut r = Response::new(client, Api::JoinGroup, ErrorCode::MemberIdRequired);
+                    r.member_id = new_id;
+                    self.replies.push(r);
+                }
+            }
+            return;
+        }
+        self.join_existing(client, req);
+    }
+
+    /// `classicGroupJoinExistingMember`.
+    fn join_existing(&mut self, client: &str, req: JoinRequest) {
+        let member_id = req.member_id.clone();
+        if self.pending.contains(&member_id) {
+            self.add_member(client, req, member_id);
+            return;
+        }
+        if let Err(e) = self.validate_member(&member_id, req.instance_id.as_deref()) {
+            let mut r = Response::new(client, Api::JoinGroup, e);
+            r.member_id = member_id;
+            self.replies.push(r);
+            return;
+        }
+        let same = self.member(&member_id).is_some_and(|m| m.protocols == req.protocols);
+        match self.state {
+            GroupState::PreparingRebalance => self.update_member_then_rebalance(req),
+            GroupState::CompletingRebalance if same => {
+                let leader = self.is_leader(&member_id);
+                let r = self.join_reply(&member_id, leader, false);
+                self.replies.push(r);
+            }
+            GroupState::CompletingRebalance => self.update_member_then_rebalance(req),
+            GroupState::Stable if self.is_leader(&member_id) || !same => {
+                self.update_member_then_rebalance(req)
+            }
+            GroupState::Stable => {
+                let r = self.join_reply(&member_id, false, false);
+                self.replies.push(r);
+            }
+            GroupState::Empty => {
+                let mut r = Response::new(client, Api::JoinGroup, ErrorCode::UnknownMemberId);
+                r.member_id = member_id;
+                self.replies.push(r);
+            }
+        }
+    }
+
+    fn is_leader(&self, id: &str) -> bool {
+        self.leader.as_deref() == Some(id)
+    }
+
+    /// A successful JoinGroup response for the current generation.
+    fn join_reply(&self, member_id: &str, with_members: bool, skip_assignment: bool) -> Response {
+        let client = self.member(member_id).map(|m| m.client.clone()).unwrap_or_default();
+        let mut r = Response::new(&client, Api::JoinGroup, ErrorCode::None);
+        r.generation = self.generation;
+        r.member_id = member_id.to_string();
+        r.leader = self.leader.clone().unwrap_or_default();
+        r.protocol = self.protocol.clone();
+        r.skip_assignment = skip_assignment;
+        if with_members {
+            r.members = self.current_members();
+        }
+        r
+    }
+
+    /// `ClassicGroup.currentClassicGroupMembers`.
+    fn current_members(&self) -> Vec<(String, Option<String>, Vec<u8>)> {
+        let protocol = self.protocol.clone().unwrap_or_default();
+        self.members
+            .iter()
+            .map(|m| {
+                let metadata = m
+                    .protocols
+                    .iter()
+                    .find(|(name, _)| *name == protocol)
+                    .map(|(_, bytes)| bytes.clone())
+                    .unwrap_or_default();
+                (m.id.clone(), m.instance_id.clone(), metadata)
+            })
+            .collect()
+    }
+
+    /// `updateMemberThenRebalanceOrCompleteJoin`.
+    fn update_member_then_rebalance(&mut self, req: JoinRequest) {
+        if let Some(m) = self.member_mut(&req.member_id) {
+            m.protocols = req.protocols;
+            m.rebalance_timeout_ms = req.rebalance_timeout_ms;
+            m.session_timeout_ms = req.session_timeout_ms;
+            m.awaiting_join = true;
+        }
+        self.maybe_prepare_rebalance_or_complete_join();
+    }
+
+    /// `addMemberThenRebalanceOrCompleteJoin`.
+    fn add_member(&mut self, client: &str, req: JoinRequest, member_id: String) {
+        if self.state == GroupState::PreparingRebalance
+            && self.previous_state == GroupState::Empty
+        {
+            self.new_member_added = true;
+        }
+        if let Some(instance) = &req.instance_id {
+            self.statics.insert(instance.clone(), member_id.clone());
+        }
+        if self.leader.is_none() {
+            self.leader = Some(member_id.clone());
+            self.leader_candidates.clear();
+        }
+        self.members.push(Member {
+            id: member_id.clone(),
+            client: client.to_string(),
+            instance_id: req.instance_id,
+            session_timeout_ms: req.session_timeout_ms,
+            rebalance_timeout_ms: req.rebalance_timeout_ms,
+            protocols: req.protocols,
+            assignment: Vec::new(),
+            awaiting_join: true,
+            is_new: true,
+            awaiting_sync: false,
+        });
+        self.pending.remove(&member_id);
+        let timeout = self.settings.new_member_join_timeout_ms;
+        self.schedule(
+            TimerKey::Heartbeat(member_id.clone()),
+            timeout,
+            TimerTask::ExpireHeartbeat(member_id),
+        );
+        self.maybe_prepare_rebalance_or_complete_join();
+    }
+
+    /// `updateStaticMemberThenRebalanceOrCompleteJoin`.
+    fn update_static_member(&mut self, client: &str, req: JoinRequest, old: &str, new_id: String) {
+        // ClassicGroup.replaceStaticMember: the old id's parked requests are fenced
+        let Some(index) = self.members.iter().position(|m| m.id == old) else { return };
+        let old_member = self.members[index].clone();
+        if old_member.awaiting_join {
+            let mut r = Response::new(&old_member.client, Api::JoinGroup, ErrorCode::FencedInstanceId);
+            r.member_id = old.to_string();
+            self.replies.push(r);
+        }
+        if old_member.awaiting_sync {
+            let mut r = Response::new(&old_member.client, Api::SyncGroup, ErrorCode::FencedInstanceId);
+            r.assignment = Some(Vec::new());
+            self.replies.push(r);
+        }
+        let mut member = old_member;
+        member.id = new_id.clone();
+        member.client = client.to_string();
+        member.awaiting_join = false;
+        member.awaiting_sync = false;
+        self.members.remove(index);
+        self.members.push(member);
+        if self.is_leader(old) {
+            self.leader = Some(new_id.clone());
+        }
+        if let Some(instance) = &req.instance_id {
+            self.statics.insert(instance.clone(), new_id.clone());
+        }
+        let session = self.member(&new_id).map_or(0, |m| m.session_timeout_ms);
+        self.schedule(
+            TimerKey::Heartbeat(new_id.clone()),
+            session,
+            TimerTask::ExpireHeartbeat(new_id.clone()),
+        );
+        if let Some(m) = self.member_mut(&new_id) {
+            m.protocols = req.protocols;
+            m.rebalance_timeout_ms = req.rebalance_timeout_ms;
+            m.session_timeout_ms = req.session_timeout_ms;
+            m.awaiting_join = true;
+        }
+        match self.state {
+            GroupState::Stable => {
+                if self.protocol.clone().unwrap_or_default() == self.select_protocol() {
+                    // no rebalance: the stored assignment stays; the reply follows the append
+                    let leader = self.is_leader(&new_id);
+                    let r = self.join_reply(&new_id, leader, leader);
+                    if let Some(m) = self.member_mut(&new_id) {
+                        m.awaiting_join = false;
+                    }
+                    self.replies.push(r);
+                } else {
+                    self.maybe_prepare_rebalance_or_complete_join();
+                }
+            }
+            GroupState::CompletingRebalance => self.prepare_rebalance(),
+            _ => self.maybe_complete_join_phase(),
+        }
+    }
+
+    /// `ClassicGroup.selectProtocol`: each member votes for its first protocol that every
+    /// member supports; the most votes win. (Every member here lists the same protocols, so
+    /// the tie Java breaks by `HashMap` order does not arise.)
+    fn select_protocol(&self) -> String {
+        let mut candidates: Option<BTreeSet<String>> = None;
+        for m in &self.members {
+            let names: BTreeSet<String> = m.protocols.iter().map(|(n, _)| n.clone()).collect();
+            candidates = Some(match candidates {
+                None => names,
+                Some(c) => c.intersection(&names).cloned().collect(),
+            });
+        }
+        let candidates = candidates.unwrap_or_default();
+        let mut votes: BTreeMap<String, usize> = BTreeMap::new();
+        for m in &self.members {
+            *votes.entry(m.vote(&candidates)).or_insert(0) += 1;
+        }
+        let most = votes.values().copied().max().unwrap_or(0);
+        // the first member's vote among the most voted, as every member votes alike here
+        self.members
+            .iter()
+            .map(|m| m.vote(&candidates))
+            .find(|p| votes.get(p) == Some(&most))
+            .unwrap_or_default()
+    }
+
+    /// `maybePrepareRebalanceOrCompleteJoin`.
+    fn maybe_prepare_rebalance_or_complete_join(&mut self) {
+        if matches!(
+            self.state,
+            GroupState::Empty | GroupState::Stable | GroupState::CompletingRebalance
+        ) {
+            self.prepare_rebalance();
+        } else {
+            self.maybe_complete_join_phase();
+        }
+    }
+
+    /// `maybeCompleteJoinPhase`.
+    fn maybe_complete_join_phase(&mut self) {
+        if self.state == GroupState::PreparingRebalance
+            && self.previous_state != GroupState::Empty
+            && self.has_all_members_joined()
+        {
+            self.complete_join();
+        }
+    }
+
+    /// `prepareRebalance`.
+    fn prepare_rebalance(&mut self) {
+        if self.state == GroupState::CompletingRebalance {
+            // resetAndPropagateAssignmentWithError(REBALANCE_IN_PROGRESS)
+            for m in &mut self.members {
+                m.assignment.clear();
+            }
+            self.propagate_assignment(ErrorCode::RebalanceInProgress);
+        }
+        self.pending_sync.clear();
+        self.cancel(&TimerKey::Sync);
+        let initial = self.state == GroupState::Empty;
+        if initial {
+            let delay = self.settings.initial_rebalance_delay_ms;
+            let remaining = (self.rebalance_timeout_ms() - delay).max(0);
+            self.schedule(
+                TimerKey::Join,
+                delay,
+                TimerTask::InitialDelay { delay_ms: delay, remaining_ms: remaining },
+            );
+        }
+        self.transition(GroupState::PreparingRebalance);
+        if !initial {
+            if self.has_all_members_joined() {
+                self.complete_join();
+            } else {
+                let timeout = self.rebalance_timeout_ms();
+                self.schedule(TimerKey::Join, timeout, TimerTask::CompleteJoin);
+            }
+        }
+    }
+
+    /// `tryCompleteInitialRebalanceElseSchedule`.
+    fn try_complete_initial_rebalance(&mut self, delay_ms: i64, remaining_ms: i64) {
+        if self.new_member_added && remaining_ms != 0 {
+            self.new_member_added = false;
+            let new_delay = self.settings.initial_rebalance_delay_ms.min(remaining_ms);
+            let new_remaining = (remaining_ms - delay_ms).max(0);
+            self.schedule(
+                TimerKey::Join,
+                new_delay,
+                TimerTask::InitialDelay { delay_ms: new_delay, remaining_ms: new_remaining },
+            );
+        } else {
+            self.complete_join();
+        }
+    }
+
+    /// `completeClassicGroupJoin`.
+    fn complete_join(&mut self) {
+        self.cancel(&TimerKey::Join);
+        let failed: Vec<String> = self
+            .members
+            .iter()
+            .filter(|m| !m.awaiting_join && m.instance_id.is_none())
+            .map(|m| m.id.clone())
+            .collect();
+        for id in failed {
+            self.remove(&id);
+            self.cancel(&TimerKey::Heartbeat(id));
+        }
+        if !self.maybe_elect_new_joined_leader() && !self.members.is_empty() {
+            let timeout = self.rebalance_timeout_ms();
+            self.schedule(TimerKey::Join, timeout, TimerTask::CompleteJoin);
+            return;
+        }
+        // ClassicGroup.initNextGeneration
+        self.generation += 1;
+        if self.members.is_empty() {
+            self.protocol = None;
+            self.transition(GroupState::Empty);
+            self.pending_sync.clear();
+            return;
+        }
+        self.protocol = Some(self.select_protocol());
+        self.transition(GroupState::CompletingRebalance);
+        self.pending_sync.clear();
+        let ids: Vec<String> = self.members.iter().map(|m| m.id.clone()).collect();
+        for id in ids {
+            let leader = self.is_leader(&id);
+            let reply = self.join_reply(&id, leader, false);
+            let session = {
+                let m = self.member_mut(&id).expect("a member");
+                let parked = m.awaiting_join;
+                m.awaiting_join = false;
+                m.is_new = false;
+                if parked {
+                    Some(m.session_timeout_ms)
+                } else {
+                    None
+                }
+            };
+            if session.is_some() {
+                self.replies.push(reply);
+            }
+            let timeout = self.member(&id).map_or(0, |m| m.session_timeout_ms);
+            self.schedule(TimerKey::Heartbeat(id.clone()), timeout, TimerTask::ExpireHeartbeat(id.clone()));
+            self.pending_sync.insert(id);
+        }
+        let timeout = self.rebalance_timeout_ms();
+        let generation = self.generation;
+        self.schedule(TimerKey::Sync, timeout, TimerTask::ExpireSync { generation });
+    }
+
+    /// `ClassicGroup.maybeElectNewJoinedLeader`.
+    fn maybe_elect_new_joined_leader(&mut self) -> bool {
+        let Some(leader) = self.leader.clone() else { return false };
+        if self.member(&leader).is_some_and(|m| m.awaiting_join) {
+            return true;
+        }
+        let joined: Vec<String> =
+            self.members.iter().filter(|m| m.awaiting_join).map(|m| m.id.clone()).collect();
+        match joined.first() {
+            Some(first) => {
+                self.leader = Some(first.clone());
+                self.leader_candidates = if joined.len() > 1 { joined.clone() } else { Vec::new() };
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// `ClassicGroup.remove`.
+    fn remove(&mut self, id: &str) {
+        if let Some(i) = self.members.iter().position(|m| m.id == id) {
+            let m = self.members.remove(i);
+            if let Some(instance) = &m.instance_id {
+                self.statics.remove(instance);
+            }
+        }
+        if self.is_leader(id) {
+            self.leader = self.members.first().map(|m| m.id.clone());
+            self.leader_candidates = if self.members.len() > 1 {
+                self.members.iter().map(|m| m.id.clone()).collect()
+            } else {
+                Vec::new()
+            };
+        }
+        self.pending.remove(id);
+        self.pending_sync.remove(id);
+    }
+
+    // ------------------------------------------------------------------ timers
+
+    /// `expireClassicGroupMemberHeartbeat`.
+    fn expire_heartbeat(&mut self, id: &str) {
+        if self.pending.contains(id) {
+            // removePendingMemberAndUpdateClassicGroup
+            self.remove(id);
+            if self.state == GroupState::PreparingRebalance && self.has_all_members_joined() {
+                self.complete_join();
+            }
+            return;
+        }
+        let Some(member) = self.member(id).cloned() else { return };
+        if member.has_satisfied_heartbeat() {
+            return;
+        }
+        // removeMemberAndUpdateClassicGroup
+        if member.awaiting_join {
+            let mut r = Response::new(&member.client, Api::JoinGroup, ErrorCode::UnknownMemberId);
+            r.member_id = String::new();
+            self.replies.push(r);
+        }
+        self.remove(id);
+        match self.state {
+            GroupState::Stable | GroupState::CompletingRebalance => {
+                self.maybe_prepare_rebalance_or_complete_join()
+            }
+            GroupState::PreparingRebalance if self.has_all_members_joined() => self.complete_join(),
+            _ => {}
+        }
+    }
+
+    /// `expirePendingSync`.
+    fn expire_pending_sync(&mut self, generation: i32) {
+        if generation != self.generation {
+            return;
+        }
+        if matches!(self.state, GroupState::CompletingRebalance | GroupState::Stable)
+            && !self.pending_sync.is_empty()
+        {
+            let missing: Vec<String> = self.pending_sync.iter().cloned().collect();
+            for id in missing {
+                self.remove(&id);
+                self.cancel(&TimerKey::Heartbeat(id));
+            }
+            self.prepare_rebalance();
+        }
+    }
+
+    // ------------------------------------------------------------------ SyncGroup
+
+    /// `classicGroupSync` then `classicGroupSyncToClassicGroup`. `assignments`: what the
+    /// leader sends, by member id.
+    pub fn sync(
+        &mut self,
+        client: &str,
+        member_id: &str,
+        instance_id: Option<&str>,
+        generation: i32,
+        assignments: &[(String, Vec<u8>)],
+    ) {
+        let error = if self.members.is_empty() {
+            Some(ErrorCode::UnknownMemberId)
+        } else if let Err(e) = self.validate_member(member_id, instance_id) {
+            Some(e)
+        } else if generation != self.generation {
+            Some(ErrorCode::IllegalGeneration)
+        } else {
+            None
+        };
+        if let Some(e) = error {
+            self.replies.push(Response::new(client, Api::SyncGroup, e));
+            return;
+        }
+        match self.state {
+            GroupState::PreparingRebalance => {
+                self.replies.push(Response::new(client, Api::SyncGroup, ErrorCode::RebalanceInProgress))
+            }
+            GroupState::CompletingRebalance => {
+                if let Some(m) = self.member_mut(member_id) {
+                    m.awaiting_sync = true;
+                }
+                self.remove_pending_sync_member(member_id);
+                if self.is_leader(member_id) {
+                    // the append completes at once: assignments go out and the group is Stable
+                    let given: BTreeMap<&str, &Vec<u8>> =
+                        assignments.iter().map(|(id, a)| (id.as_str(), a)).collect();
+                    for m in &mut self.members {
+                        m.assignment = given.get(m.id.as_str()).map(|a| (*a).clone()).unwrap_or_default();
+                    }
+                    self.propagate_assignment(ErrorCode::None);
+                    self.transition(GroupState::Stable);
+                }
+            }
+            GroupState::Stable => {
+                self.remove_pending_sync_member(member_id);
+                let assignment = self.member(member_id).map(|m| m.assignment.clone()).unwrap_or_default();
+                let mut r = Response::new(client, Api::SyncGroup, ErrorCode::None);
+                r.protocol = self.protocol.clone();
+                r.assignment = Some(assignment);
+                self.replies.push(r);
+            }
+            GroupState::Empty => {}
+        }
+    }
+
+    /// `removePendingSyncMember`.
+    fn remove_pending_sync_member(&mut self, id: &str) {
+        self.pending_sync.remove(id);
+        match self.state {
+            GroupState::Empty | GroupState::PreparingRebalance => self.cancel(&TimerKey::Sync),
+            _ if self.pending_sync.is_empty() => self.cancel(&TimerKey::Sync),
+            _ => {}
+        }
+    }
+
+    /// `propagateAssignment`: answers every parked SyncGroup, and re-arms its member's
+    /// heartbeat deadline.
+    fn propagate_assignment(&mut self, error: ErrorCode) {
+        let protocol = if error == ErrorCode::None { self.protocol.clone() } else { None };
+        let mut rearm = Vec::new();
+        for m in &mut self.members {
+            if m.awaiting_sync {
+                m.awaiting_sync = false;
+                let mut r = Response::new(&m.client, Api::SyncGroup, error);
+                r.protocol = protocol.clone();
+                r.assignment = Some(m.assignment.clone());
+                self.replies.push(r);
+                rearm.push((m.id.clone(), m.session_timeout_ms));
+            }
+        }
+        for (id, timeout) in rearm {
+            self.schedule(TimerKey::Heartbeat(id.clone()), timeout, TimerTask::ExpireHeartbeat(id));
+        }
+    }
+
+    // ------------------------------------------------------------------ Heartbeat, LeaveGroup
+
+    /// `classicGroupHeartbeat`.
+    pub fn heartbeat(&mut self, client: &str, member_id: &str, instance_id: Option<&str>, generation: i32) {
+        let error = match self.validate_member(member_id, instance_id) {
+            Err(e) => e,
+            Ok(()) if generation != self.generation => ErrorCode::IllegalGeneration,
+            Ok(()) => match self.state {
+                GroupState::Empty => ErrorCode::UnknownMemberId,
+                GroupState::PreparingRebalance => {
+                    self.rearm_heartbeat(member_id);
+                    ErrorCode::RebalanceInProgress
+                }
+                GroupState::CompletingRebalance | GroupState::Stable => {
+                    self.rearm_heartbeat(member_id);
+                    ErrorCode::None
+                }
+            },
+        };
+        self.replies.push(Response::new(client, Api::Heartbeat, error));
+    }
+
+    fn rearm_heartbeat(&mut self, id: &str) {
+        let timeout = self.member(id).map_or(0, |m| m.session_timeout_ms);
+        self.schedule(TimerKey::Heartbeat(id.to_string()), timeout, TimerTask::ExpireHeartbeat(id.to_string()));
+    }
+
+    /// `classicGroupLeave` for one member leaving by its member id (as a closing dynamic
+    /// Java consumer does).
+    pub fn leave(&mut self, client: &str, member_id: &str, instance_id: Option<&str>) {
+        let mut error = ErrorCode::None;
+        if self.pending.contains(member_id) {
+            self.remove(member_id);
+            self.cancel(&TimerKey::Heartbeat(member_id.to_string()));
+        } else {
+            match self.validate_member(member_id, instance_id) {
+                Ok(()) => {
+                    // removeCurrentMemberFromClassicGroup
+                    self.cancel(&TimerKey::Heartbeat(member_id.to_string()));
+                    if let Some(m) = self.member(member_id).cloned() {
+                        if m.awaiting_join {
+                            let r = Response::new(&m.client, Api::JoinGroup, ErrorCode::UnknownMemberId);
+                            self.replies.push(r);
+                        }
+                    }
+                    self.remove(member_id);
+                }
+                Err(e) => error = e,
+            }
+        }
+        if error == ErrorCode::None {
+            match self.state {
+                GroupState::Stable | GroupState::CompletingRebalance => {
+                    self.maybe_prepare_rebalance_or_complete_join()
+                }
+                GroupState::PreparingRebalance => self.maybe_complete_join_phase(),
+                GroupState::Empty => {}
+            }
+        }
+        // the response goes out after what the leave completed
+        self.replies.push(Response::new(client, Api::LeaveGroup, error));
+    }
+}

@@ -1,0 +1,388 @@
+//! The group over time: a deploy, a crash or a scale-out run on a virtual clock, request by
+//! request, with what each member and partition does and what it costs.
+//!
+//! - [`broker`]: the classic group's coordinator, ported from Kafka's `GroupMetadataManager`
+//!   and checked against it (the oracle cases in `crates/core/tests/timeline_oracle.rs`).
+//! - [`classic`]: the Java consumer's side of the classic protocol (eager or cooperative), a
+//!   model written from `ConsumerCoordinator` and `AbstractCoordinator`, and the clock that
+//!   runs both.
+//! - [`consumer`]: the consumer protocol (KIP-848): the broker's epochs and reconciliation,
+//!   and the client's heartbeats.
+//! - [`ledger`]: who consumed which partition when, and the cost: pauses, lag, records read
+//!   twice or never.
+//! - [`story`]: the events a person asks for (rolling restart, crash, scale out or in, a slow
+//!   batch, a network cut) as what each member does when.
+//!
+//! Every assumption the client's model makes is in [`ASSUMPTIONS`], shown wherever a run is.
+
+pub mod broker;
+pub mod classic;
+pub mod ledger;
+pub mod story;
+
+use crate::assignor::{AssignorKind, GroupInput};
+pub use broker::BrokerSettings;
+pub use ledger::Costs;
+pub use story::{Story, StoryKind};
+
+/// Which rebalance protocol the group runs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Protocol {
+    /// The classic protocol with the Java client's default `[range, cooperative-sticky]`:
+    /// range supports only EAGER, so every member gives up everything at each rebalance.
+    #[default]
+    Eager,
+    /// The classic protocol with `cooperative-sticky` alone: members give up only what moves,
+    /// in a second rebalance.
+    Cooperative,
+    /// `group.protocol=consumer` (KIP-848), with the broker's uniform assignor.
+    Consumer,
+}
+
+impl Protocol {
+    /// The name the command line and the link use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Protocol::Eager => "eager",
+            Protocol::Cooperative => "cooperative",
+            Protocol::Consumer => "consumer",
+        }
+    }
+
+    /// Reads [`Protocol::name`].
+    pub fn parse(s: &str) -> Option<Self> {
+        match s {
+            "eager" => Some(Protocol::Eager),
+            "cooperative" => Some(Protocol::Cooperative),
+            "consumer" => Some(Protocol::Consumer),
+            _ => None,
+        }
+    }
+
+    /// How a person would say it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Protocol::Eager => "classic, eager (range)",
+            Protocol::Cooperative => "classic, cooperative-sticky",
+            Protocol::Consumer => "consumer protocol (KIP-848, uniform)",
+        }
+    }
+
+    /// The assignor that computes its assignments.
+    pub fn assignor(self) -> AssignorKind {
+        match self {
+            Protocol::Eager => AssignorKind::Range,
+            Protocol::Cooperative => AssignorKind::CooperativeSticky,
+            Protocol::Consumer => AssignorKind::Uniform,
+        }
+    }
+}
+
+/// When a member commits its offsets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CommitPolicy {
+    /// `enable.auto.commit=true` (the default) with `auto.commit.interval.ms`.
+    Auto {
+        /// `auto.commit.interval.ms` (5,000).
+        interval_ms: i64,
+    },
+    /// `commitSync()` after each batch is processed (at least once).
+    AfterBatch,
+    /// `commitSync()` as soon as a batch is fetched, before processing it (at most once).
+    BeforeProcessing,
+}
+
+impl CommitPolicy {
+    /// The name the command line and the link use.
+    pub fn name(self) -> &'static str {
+        match self {
+            CommitPolicy::Auto { .. } => "auto",
+            CommitPolicy::AfterBatch => "after-batch",
+            CommitPolicy::BeforeProcessing => "before-processing",
+        }
+    }
+}
+
+/// Each member's client settings (every member uses the same).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ClientSettings {
+    /// `session.timeout.ms` (45,000; classic only).
+    pub session_timeout_ms: i64,
+    /// `heartbeat.interval.ms` (3,000; classic only).
+    pub heartbeat_interval_ms: i64,
+    /// `max.poll.interval.ms` (300,000), also the rebalance timeout.
+    pub max_poll_interval_ms: i64,
+    /// When offsets are committed.
+    pub commit: CommitPolicy,
+    /// `max.poll.records` (500).
+    pub max_poll_records: u32,
+    /// How long the application takes per record, in milliseconds.
+    pub processing_ms_per_record: f64,
+    /// Whether `close()` leaves the group: a Java consumer does
+    /// (`internal.leave.group.on.close=true`); Kafka Streams does not.
+    pub leave_on_close: bool,
+    /// Every member has a `group.instance.id` (static membership).
+    pub static_membership: bool,
+}
+
+impl Default for ClientSettings {
+    fn default() -> Self {
+        ClientSettings {
+            session_timeout_ms: 45_000,
+            heartbeat_interval_ms: 3_000,
+            max_poll_interval_ms: 300_000,
+            commit: CommitPolicy::Auto { interval_ms: 5_000 },
+            max_poll_records: 500,
+            processing_ms_per_record: 0.5,
+            leave_on_close: true,
+            static_membership: false,
+        }
+    }
+}
+
+/// The consumer protocol's broker settings (KIP-848).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ConsumerGroupSettings {
+    /// `group.consumer.heartbeat.interval.ms` (5,000).
+    pub heartbeat_interval_ms: i64,
+    /// `group.consumer.session.timeout.ms` (45,000).
+    pub session_timeout_ms: i64,
+}
+
+impl Default for ConsumerGroupSettings {
+    fn default() -> Self {
+        ConsumerGroupSettings { heartbeat_interval_ms: 5_000, session_timeout_ms: 45_000 }
+    }
+}
+
+/// Everything a run depends on besides the group and the story.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Settings {
+    /// The rebalance protocol.
+    pub protocol: Protocol,
+    /// The members' client settings.
+    pub client: ClientSettings,
+    /// The classic coordinator's settings.
+    pub broker: BrokerSettings,
+    /// The consumer protocol's settings.
+    pub consumer_group: ConsumerGroupSettings,
+    /// A request's round trip between a client and the coordinator, in milliseconds.
+    pub round_trip_ms: i64,
+    /// Records produced per second to each partition.
+    pub records_per_second: f64,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            protocol: Protocol::Eager,
+            client: ClientSettings::default(),
+            broker: BrokerSettings::default(),
+            consumer_group: ConsumerGroupSettings::default(),
+            round_trip_ms: 2,
+            records_per_second: 100.0,
+        }
+    }
+}
+
+/// What happened, for the timeline and its table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Happening {
+    /// When, in milliseconds since the group formed.
+    pub time_ms: i64,
+    /// The member it concerns (its name in the scenario), if one.
+    pub member: Option<String>,
+    /// What, in a word (`join`, `leave`, `rebalance`, `stable`, `revoke`, ...).
+    pub kind: &'static str,
+    /// What, in a sentence, with why.
+    pub detail: String,
+}
+
+/// One partition's time with one member.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Tenure {
+    /// The member's index in the run's members.
+    pub member: usize,
+    /// From (ms).
+    pub start_ms: i64,
+    /// To (ms); the run's end when it still owns it.
+    pub end_ms: i64,
+}
+
+/// A run: what happened and what it cost.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Run {
+    /// The protocol it ran.
+    pub protocol: Protocol,
+    /// Whether members were static.
+    pub static_membership: bool,
+    /// The members' names: the scenario's, then any the story added.
+    pub members: Vec<String>,
+    /// Partitions by topic, in the scenario's order: (topic, count).
+    pub topics: Vec<(String, u32)>,
+    /// When the story began (ms); costs count from here.
+    pub start_ms: i64,
+    /// When the run ended (ms).
+    pub end_ms: i64,
+    /// Everything that happened, in time order.
+    pub happenings: Vec<Happening>,
+    /// Per partition (topics in order, partitions ascending), who consumed it when.
+    pub tenures: Vec<Vec<Tenure>>,
+    /// Per member, when it was down (not running): (from, to).
+    pub downtime: Vec<Vec<(i64, i64)>>,
+    /// When a rebalance began (the group left Stable, or the group epoch rose).
+    pub rebalance_times: Vec<i64>,
+    /// What it cost.
+    pub costs: Costs,
+    /// The requests and the broker's decisions, for the oracle (classic only).
+    pub wire: Vec<broker_trace::Line>,
+}
+
+pub mod broker_trace;
+
+/// What the client's model assumes, shown wherever a run is shown.
+pub const ASSUMPTIONS: &[&str] = &[
+    "The broker's side is Kafka's coordinator (classic: ported from GroupMetadataManager and checked against it; consumer protocol: its epochs and reconciliation rules).",
+    "The clients are a model of the Java consumer: heartbeats every heartbeat.interval.ms from their own thread, a rejoin at the next poll(), and offsets committed before an eager revocation when auto-commit is on.",
+    "A member keeps up with its partitions while it owns them; after a pause it works through the backlog in batches of max.poll.records, and it notices a rebalance only between batches.",
+    "What a member processed since its last commit is read again by the next owner; a crash commits nothing; a clean close commits first.",
+    "Appends on the broker and offset commits take one round trip; no request is lost except during a network cut.",
+    "A restarted member comes back with a new member id (a static member keeps its group.instance.id).",
+];
+
+/// The group a run starts from: topics and members with their subscriptions, as the
+/// scenario has them.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Group {
+    /// Topics: (name, partitions).
+    pub topics: Vec<(String, u32)>,
+    /// Members: (name, subscribed topics).
+    pub members: Vec<(String, Vec<String>)>,
+}
+
+impl Group {
+    /// The group of a scenario's assignor input.
+    pub fn of_input(input: &GroupInput) -> Group {
+        Group {
+            topics: input.topics.iter().map(|t| (t.name.clone(), t.partitions)).collect(),
+            members: input.members.iter().map(|m| (m.id.clone(), m.topics.to_vec())).collect(),
+        }
+    }
+}
+
+/// Why a run cannot start.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TimelineError {
+    /// No member to run.
+    NoMembers,
+    /// A setting outside what Kafka accepts; the message says which and why.
+    Setting(String),
+    /// The story names something the group does not have.
+    Story(String),
+}
+
+impl std::fmt::Display for TimelineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            TimelineError::NoMembers => write!(f, "the group has no members to run"),
+            TimelineError::Setting(m) | TimelineError::Story(m) => f.write_str(m),
+        }
+    }
+}
+
+impl std::error::Error for TimelineError {}
+
+/// The most partitions a run takes: a run is events times the partitions that move.
+pub const MAX_PARTITIONS: u32 = 200_000;
+/// The most members a run takes.
+pub const MAX_MEMBERS: usize = 2_000;
+
+/// Runs `story` on `group` under `settings`.
+pub fn simulate(group: &Group, settings: &Settings, story: &Story) -> Result<Run, TimelineError> {
+    check(group, settings)?;
+    match settings.protocol {
+        Protocol::Eager | Protocol::Cooperative => classic::run(group, settings, story),
+        Protocol::Consumer => Err(TimelineError::Setting("the consumer protocol's timeline is not built yet".into())),
+    }
+}
+
+fn check(group: &Group, s: &Settings) -> Result<(), TimelineError> {
+    if group.members.is_empty() {
+        return Err(TimelineError::NoMembers);
+    }
+    if group.members.len() > MAX_MEMBERS {
+        return Err(TimelineError::Setting(format!(
+            "{} members: the timeline runs at most {MAX_MEMBERS}",
+            group.members.len()
+        )));
+    }
+    let partitions: u64 = group.topics.iter().map(|(_, n)| u64::from(*n)).sum();
+    if partitions > u64::from(MAX_PARTITIONS) {
+        return Err(TimelineError::Setting(format!(
+            "{partitions} partitions: the timeline runs at most {MAX_PARTITIONS}"
+        )));
+    }
+    let c = &s.client;
+    let positive = [
+        ("session.timeout.ms", c.session_timeout_ms),
+        ("heartbeat.interval.ms", c.heartbeat_interval_ms),
+        ("max.poll.interval.ms", c.max_poll_interval_ms),
+    ];
+    for (name, v) in positive {
+        if !(1..=86_400_000).contains(&v) {
+            return Err(TimelineError::Setting(format!(
+                "{name} = {v}: give a number of milliseconds from 1 to 86,400,000"
+            )));
+        }
+    }
+    if c.heartbeat_interval_ms >= c.session_timeout_ms {
+        return Err(TimelineError::Setting(format!(
+            "heartbeat.interval.ms ({}) must be lower than session.timeout.ms ({}), as the Java consumer requires",
+            c.heartbeat_interval_ms, c.session_timeout_ms
+        )));
+    }
+    if let CommitPolicy::Auto { interval_ms } = c.commit {
+        if !(1..=86_400_000).contains(&interval_ms) {
+            return Err(TimelineError::Setting(format!(
+                "auto.commit.interval.ms = {interval_ms}: give a number of milliseconds from 1 to 86,400,000"
+            )));
+        }
+    }
+    if c.max_poll_records == 0 || c.max_poll_records > 1_000_000 {
+        return Err(TimelineError::Setting(format!(
+            "max.poll.records = {}: give a number from 1 to 1,000,000",
+            c.max_poll_records
+        )));
+    }
+    if !(0.0..=60_000.0).contains(&c.processing_ms_per_record) {
+        return Err(TimelineError::Setting(
+            "processing time per record: give milliseconds from 0 to 60,000".into(),
+        ));
+    }
+    if !(0.0..=10_000_000.0).contains(&s.records_per_second) {
+        return Err(TimelineError::Setting(
+            "records per second per partition: give a number from 0 to 10,000,000".into(),
+        ));
+    }
+    if !(0..=60_000).contains(&s.round_trip_ms) {
+        return Err(TimelineError::Setting(format!(
+            "round trip = {} ms: give 0 to 60,000",
+            s.round_trip_ms
+        )));
+    }
+    let b = &s.broker;
+    if !(0..=86_400_000).contains(&b.initial_rebalance_delay_ms) {
+        return Err(TimelineError::Setting(
+            "group.initial.rebalance.delay.ms: give 0 to 86,400,000".into(),
+        ));
+    }
+    let cg = &s.consumer_group;
+    if !(1..=86_400_000).contains(&cg.heartbeat_interval_ms)
+        || !(1..=86_400_000).contains(&cg.session_timeout_ms)
+    {
+        return Err(TimelineError::Setting(
+            "group.consumer.heartbeat.interval.ms and group.consumer.session.timeout.ms: give 1 to 86,400,000".into(),
+        ));
+    }
+    Ok(())
+}

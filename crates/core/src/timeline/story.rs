@@ -1,0 +1,173 @@
+//! The events a person asks for, as what each member does when.
+
+/// Which story.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum StoryKind {
+    /// Each member is closed, down for a while, and started again, one after another.
+    #[default]
+    RollingRestart,
+    /// The first member dies without a word (no commit, no LeaveGroup) and is started again.
+    Crash,
+    /// New members join.
+    ScaleOut,
+    /// The last members close.
+    ScaleIn,
+    /// One batch of the first member takes longer than `max.poll.interval.ms`.
+    SlowPoll,
+    /// The first member cannot reach the cluster for a while.
+    NetworkCut,
+}
+
+impl StoryKind {
+    /// Every story, in the order a person meets them.
+    pub const ALL: [StoryKind; 6] = [
+        StoryKind::RollingRestart,
+        StoryKind::Crash,
+        StoryKind::ScaleOut,
+        StoryKind::ScaleIn,
+        StoryKind::SlowPoll,
+        StoryKind::NetworkCut,
+    ];
+
+    /// The name the command line and the link use.
+    pub fn name(self) -> &'static str {
+        match self {
+            StoryKind::RollingRestart => "rolling-restart",
+            StoryKind::Crash => "crash",
+            StoryKind::ScaleOut => "scale-out",
+            StoryKind::ScaleIn => "scale-in",
+            StoryKind::SlowPoll => "slow-poll",
+            StoryKind::NetworkCut => "network-cut",
+        }
+    }
+
+    /// Reads [`StoryKind::name`].
+    pub fn parse(s: &str) -> Option<Self> {
+        StoryKind::ALL.into_iter().find(|k| k.name() == s)
+    }
+
+    /// How a person would say it.
+    pub fn label(self) -> &'static str {
+        match self {
+            StoryKind::RollingRestart => "Rolling restart",
+            StoryKind::Crash => "Crash and restart",
+            StoryKind::ScaleOut => "Scale out",
+            StoryKind::ScaleIn => "Scale in",
+            StoryKind::SlowPoll => "A batch slower than max.poll.interval.ms",
+            StoryKind::NetworkCut => "Network cut",
+        }
+    }
+}
+
+/// A story with its numbers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Story {
+    /// Which.
+    pub kind: StoryKind,
+    /// Rolling restart and crash: how long a member is down. Slow poll: how long the slow
+    /// batch takes. Network cut: how long the cut lasts.
+    pub downtime_ms: i64,
+    /// Rolling restart: from one member's return to the next one's stop.
+    pub gap_ms: i64,
+    /// Rolling restart: members restarted at once. Scale out or in: members added or
+    /// removed. Otherwise unused.
+    pub count: u32,
+}
+
+impl Story {
+    /// The story with the numbers a person would start from.
+    pub fn new(kind: StoryKind) -> Story {
+        let downtime_ms = match kind {
+            StoryKind::SlowPoll => 360_000,
+            StoryKind::NetworkCut => 60_000,
+            _ => 20_000,
+        };
+        Story { kind, downtime_ms, gap_ms: 10_000, count: 1 }
+    }
+}
+
+impl Default for Story {
+    fn default() -> Self {
+        Story::new(StoryKind::RollingRestart)
+    }
+}
+
+/// What a member does at a moment of the story.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Act {
+    /// `close()`: commit, then LeaveGroup if the client leaves on close.
+    Close,
+    /// The process dies.
+    Crash,
+    /// The process starts and joins.
+    Start,
+    /// Its next batch takes this long.
+    SlowBatch(i64),
+    /// It cannot reach the cluster for this long.
+    Cut(i64),
+}
+
+/// When the story begins, in ms after the group first formed: long enough for the group to
+/// be Stable and to have committed.
+pub const STORY_START_MS: i64 = 30_000;
+
+/// The story as acts: (time, member index, act), and how many members it adds.
+pub fn acts(story: &Story, members: usize) -> Result<(Vec<(i64, usize, Act)>, usize), String> {
+    let t0 = STORY_START_MS;
+    let count = story.count as usize;
+    if !(0..=86_400_000).contains(&story.downtime_ms) {
+        return Err(format!(
+            "downtime = {} ms: give 0 to 86,400,000",
+            story.downtime_ms
+        ));
+    }
+    if !(0..=86_400_000).contains(&story.gap_ms) {
+        return Err(format!("gap = {} ms: give 0 to 86,400,000", story.gap_ms));
+    }
+    let mut out = Vec::new();
+    let mut added = 0;
+    match story.kind {
+        StoryKind::RollingRestart => {
+            if count == 0 || count > members {
+                return Err(format!(
+                    "count = {count}: a rolling restart takes 1 to {members} members at once"
+                ));
+            }
+            let mut t = t0;
+            for wave in (0..members).collect::<Vec<_>>().chunks(count) {
+                for &m in wave {
+                    out.push((t, m, Act::Close));
+                    out.push((t + story.downtime_ms, m, Act::Start));
+                }
+                t += story.downtime_ms + story.gap_ms;
+            }
+        }
+        StoryKind::Crash => {
+            out.push((t0, 0, Act::Crash));
+            out.push((t0 + story.downtime_ms, 0, Act::Start));
+        }
+        StoryKind::ScaleOut => {
+            if count == 0 || count > 1_000 {
+                return Err(format!("count = {count}: scale out by 1 to 1,000 members"));
+            }
+            for i in 0..count {
+                out.push((t0, members + i, Act::Start));
+            }
+            added = count;
+        }
+        StoryKind::ScaleIn => {
+            if count == 0 || count >= members {
+                return Err(format!(
+                    "count = {count}: scale in by 1 to {} members (one must stay)",
+                    members.saturating_sub(1)
+                ));
+            }
+            for m in members - count..members {
+                out.push((t0, m, Act::Close));
+            }
+        }
+        StoryKind::SlowPoll => out.push((t0, 0, Act::SlowBatch(story.downtime_ms))),
+        StoryKind::NetworkCut => out.push((t0, 0, Act::Cut(story.downtime_ms))),
+    }
+    Ok((out, added))
+}
