@@ -1,5 +1,5 @@
 //! The command-line tool: `rebalance-lab
-//! assign|coordinator|vote|leader|decode|encode|link|import|export|bench|completions`.
+//! assign|coordinator|vote|leader|decode|encode|link|import|export|timeline|bench|completions`.
 //!
 //! Parsing is clap's (derive): `--help` on every command, `--version`, a repeated option
 //! or an unknown one is a usage error (stderr, exit code 2, with a hint). Bad input (a
@@ -20,6 +20,7 @@ mod import;
 mod input;
 mod leader;
 mod link;
+mod timeline;
 mod vote;
 
 pub use decode::decoded_json;
@@ -66,6 +67,7 @@ enum Command {
     Link(link::Args),
     Import(import::Args),
     Export(export::Args),
+    Timeline(timeline::Args),
     Bench(bench::Args),
     Completions(Completions),
 }
@@ -95,6 +97,7 @@ impl Command {
             Command::Link(a) => link::run(a),
             Command::Import(a) => import::run(a),
             Command::Export(a) => export::run(a),
+            Command::Timeline(a) => timeline::run(a),
             Command::Bench(a) => bench::run(a),
             Command::Completions(c) => {
                 let mut out = Vec::new();

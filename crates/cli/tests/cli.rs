@@ -6,7 +6,8 @@ use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
 const BIN: &str = env!("CARGO_BIN_EXE_rebalance-lab");
-const COMMANDS: [&str; 9] = [
+const COMMANDS: [&str; 10] = [
+    "timeline",
     "assign",
     "coordinator",
     "vote",
@@ -328,4 +329,54 @@ fn bench_sticky_one_leaves_decodes_the_user_data() {
         let v = json(&with(extra));
         assert_eq!(v["decodes_user_data"], false, "{extra:?} {v}");
     }
+}
+
+#[test]
+fn timeline_prints_the_totals_as_json_and_compares_the_protocols() {
+    let out = run(&[
+        "timeline",
+        &example(),
+        "--event",
+        "crash",
+        "--session-timeout-ms",
+        "10000",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in [
+        "rebalances",
+        "partition_seconds_paused",
+        "longest_partition_stop_ms",
+        "longest_group_stop_ms",
+        "records_read_twice",
+        "records_missed",
+        "events",
+    ] {
+        assert!(v.get(key).is_some(), "{key} missing: {v}");
+    }
+    // the crashed member's partitions wait for its session to time out (10 s after its
+    // last heartbeat), then for the others to notice at their next heartbeat (3 s apart)
+    let stop = v["longest_partition_stop_ms"].as_i64().unwrap();
+    assert!((7_000..=13_020).contains(&stop), "{stop}");
+    assert!(v["events"][0]["time_ms"].is_i64() && v["events"][0]["member"].is_string());
+
+    let out = run(&["timeline", &example(), "--compare", "--json"]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let names: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["variant"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["eager", "cooperative", "eager-static", "consumer"]);
+
+    let out = run(&["timeline", &example(), "--heartbeat-interval-ms", "50000"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("heartbeat.interval.ms"),
+        "{}",
+        text(&out.stderr)
+    );
 }

@@ -24,15 +24,26 @@ use serde_json::Value;
 
 fn group(members: usize, partitions: u32) -> Group {
     Group {
-        topics: vec![("orders".into(), partitions), ("payments".into(), partitions / 2)],
+        topics: vec![
+            ("orders".into(), partitions),
+            ("payments".into(), partitions / 2),
+        ],
         members: (0..members)
-            .map(|i| (format!("c{}", i + 1), vec!["orders".into(), "payments".into()]))
+            .map(|i| {
+                (
+                    format!("c{}", i + 1),
+                    vec!["orders".into(), "payments".into()],
+                )
+            })
             .collect(),
     }
 }
 
 fn settings(protocol: Protocol, f: impl FnOnce(&mut ClientSettings)) -> Settings {
-    let mut s = Settings { protocol, ..Settings::default() };
+    let mut s = Settings {
+        protocol,
+        ..Settings::default()
+    };
     f(&mut s.client);
     s
 }
@@ -48,8 +59,18 @@ fn cases() -> Vec<(&'static str, Group, Settings, Story)> {
     use Protocol::{Cooperative, Eager};
     use StoryKind::*;
     vec![
-        ("eager-rolling-restart", group(3, 6), settings(Eager, |_| {}), Story::new(RollingRestart)),
-        ("cooperative-rolling-restart", group(3, 6), settings(Cooperative, |_| {}), Story::new(RollingRestart)),
+        (
+            "eager-rolling-restart",
+            group(3, 6),
+            settings(Eager, |_| {}),
+            Story::new(RollingRestart),
+        ),
+        (
+            "cooperative-rolling-restart",
+            group(3, 6),
+            settings(Cooperative, |_| {}),
+            Story::new(RollingRestart),
+        ),
         (
             "static-rolling-restart",
             group(3, 6),
@@ -82,9 +103,24 @@ fn cases() -> Vec<(&'static str, Group, Settings, Story)> {
             settings(Eager, |c| c.session_timeout_ms = 10_000),
             Story::new(Crash),
         ),
-        ("eager-scale-out", group(3, 6), settings(Eager, |_| {}), story(ScaleOut, |s| s.count = 2)),
-        ("cooperative-scale-out", group(3, 6), settings(Cooperative, |_| {}), Story::new(ScaleOut)),
-        ("eager-scale-in", group(4, 8), settings(Eager, |_| {}), story(ScaleIn, |s| s.count = 2)),
+        (
+            "eager-scale-out",
+            group(3, 6),
+            settings(Eager, |_| {}),
+            story(ScaleOut, |s| s.count = 2),
+        ),
+        (
+            "cooperative-scale-out",
+            group(3, 6),
+            settings(Cooperative, |_| {}),
+            Story::new(ScaleOut),
+        ),
+        (
+            "eager-scale-in",
+            group(4, 8),
+            settings(Eager, |_| {}),
+            story(ScaleIn, |s| s.count = 2),
+        ),
         (
             "slow-poll",
             group(3, 6),
@@ -129,7 +165,12 @@ fn scenario_of(name: &str, g: &Group, s: &Settings, st: &Story) -> (Value, Vec<L
     let members: Vec<(String, Option<String>)> = run
         .members
         .iter()
-        .map(|m| (m.clone(), s.client.static_membership.then(|| format!("{m}-instance"))))
+        .map(|m| {
+            (
+                m.clone(),
+                s.client.static_membership.then(|| format!("{m}-instance")),
+            )
+        })
         .collect();
     let description = format!(
         "{name}: {} under {}, written by the timeline's simulator (crates/core/tests/timeline_oracle.rs)",
@@ -181,7 +222,11 @@ fn response_key(client: &str, api: &str, v: &Value, exact_leader: bool) -> Strin
             v["protocol_name"].as_str().unwrap_or("")
         );
         if exact_leader {
-            key += &format!(" leader={} skip={}", v["leader"].as_str().unwrap_or(""), v["skip_assignment"]);
+            key += &format!(
+                " leader={} skip={}",
+                v["leader"].as_str().unwrap_or(""),
+                v["skip_assignment"]
+            );
         }
     }
     if api == "SyncGroup" {
@@ -218,9 +263,11 @@ fn ours(wire: &[Line]) -> BTreeMap<i64, Instant> {
                     "skip_assignment": r.skip_assignment,
                     "assignment": r.assignment.as_ref().map(|a| base64(a)),
                 });
-                at.responses.push(response_key(&r.client, r.api.name(), &v, exact_leader));
+                at.responses
+                    .push(response_key(&r.client, r.api.name(), &v, exact_leader));
                 if r.api == Api::JoinGroup {
-                    at.leader_members.extend(r.members.iter().map(|m| m.0.clone()));
+                    at.leader_members
+                        .extend(r.members.iter().map(|m| m.0.clone()));
                 }
             }
             Line::Group { group: g, .. } => {
@@ -246,14 +293,24 @@ fn kafkas(text: &str, wire: &[Line]) -> BTreeMap<i64, Instant> {
         let t = v["t"].as_i64().expect("t");
         let exact_leader = guessed_from.is_none_or(|g| t < g);
         match v["event"].as_str().unwrap_or("") {
-            "timer_fired" => out.entry(t).or_default().timers.push(v["key"].as_str().unwrap().into()),
+            "timer_fired" => out
+                .entry(t)
+                .or_default()
+                .timers
+                .push(v["key"].as_str().unwrap().into()),
             "response" => {
                 let api = v["api"].as_str().unwrap();
                 let at = out.entry(t).or_default();
-                at.responses.push(response_key(v["client"].as_str().unwrap(), api, &v, exact_leader));
+                at.responses.push(response_key(
+                    v["client"].as_str().unwrap(),
+                    api,
+                    &v,
+                    exact_leader,
+                ));
                 if api == "JoinGroup" {
                     for m in v["members"].as_array().unwrap() {
-                        at.leader_members.push(m["member_id"].as_str().unwrap().into());
+                        at.leader_members
+                            .push(m["member_id"].as_str().unwrap().into());
                     }
                 }
             }
@@ -287,8 +344,10 @@ fn the_coordinator_decides_as_kafka_does() {
     let mut instants = 0;
     for (name, g, s, st) in cases() {
         let (script, wire) = scenario_of(name, &g, &s, &st);
-        let committed = std::fs::read_to_string(dir().join(format!("{name}.json")))
-            .unwrap_or_else(|e| panic!("{name}.json: {e}; run sh crates/core/tests/java/timeline-oracle.sh"));
+        let committed =
+            std::fs::read_to_string(dir().join(format!("{name}.json"))).unwrap_or_else(|e| {
+                panic!("{name}.json: {e}; run sh crates/core/tests/java/timeline-oracle.sh")
+            });
         let committed: Value = serde_json::from_str(&committed).unwrap();
         if committed != script {
             failures.push(format!(
@@ -299,7 +358,8 @@ fn the_coordinator_decides_as_kafka_does() {
         let out = std::fs::read_to_string(dir().join(format!("{name}.out.jsonl"))).unwrap();
         let mut kafka = kafkas(&out, &wire);
         let mut us = ours(&wire);
-        let times: std::collections::BTreeSet<i64> = kafka.keys().chain(us.keys()).copied().collect();
+        let times: std::collections::BTreeSet<i64> =
+            kafka.keys().chain(us.keys()).copied().collect();
         for m in [&mut kafka, &mut us] {
             // the group as it stands at each instant (the oracle also prints a line when
             // only a member's flags changed)

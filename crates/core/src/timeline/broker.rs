@@ -359,9 +359,10 @@ impl ClassicCoordinator {
         match timer.task {
             TimerTask::ExpireHeartbeat(m) => self.expire_heartbeat(&m),
             TimerTask::CompleteJoin => self.complete_join(),
-            TimerTask::InitialDelay { delay_ms, remaining_ms } => {
-                self.try_complete_initial_rebalance(delay_ms, remaining_ms)
-            }
+            TimerTask::InitialDelay {
+                delay_ms,
+                remaining_ms,
+            } => self.try_complete_initial_rebalance(delay_ms, remaining_ms),
             TimerTask::ExpireSync { generation } => self.expire_pending_sync(generation),
         }
         Some((deadline, key))
@@ -374,7 +375,11 @@ impl ClassicCoordinator {
 
     fn schedule(&mut self, key: TimerKey, delay_ms: i64, task: TimerTask) {
         self.timer_seq += 1;
-        let timer = Timer { deadline: self.now + delay_ms, seq: self.timer_seq, task };
+        let timer = Timer {
+            deadline: self.now + delay_ms,
+            seq: self.timer_seq,
+            task,
+        };
         self.timers.insert(key, timer);
     }
 
@@ -396,7 +401,11 @@ impl ClassicCoordinator {
 
     /// `ClassicGroup.rebalanceTimeoutMs`: the largest over the members.
     fn rebalance_timeout_ms(&self) -> i64 {
-        self.members.iter().map(|m| m.rebalance_timeout_ms).max().unwrap_or(0)
+        self.members
+            .iter()
+            .map(|m| m.rebalance_timeout_ms)
+            .max()
+            .unwrap_or(0)
     }
 
     /// `ClassicGroup.hasAllMembersJoined`.
@@ -483,7 +492,9 @@ impl ClassicCoordinator {
             self.replies.push(r);
             return;
         }
-        let same = self.member(&member_id).is_some_and(|m| m.protocols == req.protocols);
+        let same = self
+            .member(&member_id)
+            .is_some_and(|m| m.protocols == req.protocols);
         match self.state {
             GroupState::PreparingRebalance => self.update_member_then_rebalance(req),
             GroupState::CompletingRebalance if same => {
@@ -513,7 +524,10 @@ impl ClassicCoordinator {
 
     /// A successful JoinGroup response for the current generation.
     fn join_reply(&self, member_id: &str, with_members: bool, skip_assignment: bool) -> Response {
-        let client = self.member(member_id).map(|m| m.client.clone()).unwrap_or_default();
+        let client = self
+            .member(member_id)
+            .map(|m| m.client.clone())
+            .unwrap_or_default();
         let mut r = Response::new(&client, Api::JoinGroup, ErrorCode::None);
         r.generation = self.generation;
         r.member_id = member_id.to_string();
@@ -556,8 +570,7 @@ impl ClassicCoordinator {
 
     /// `addMemberThenRebalanceOrCompleteJoin`.
     fn add_member(&mut self, client: &str, req: JoinRequest, member_id: String) {
-        if self.state == GroupState::PreparingRebalance
-            && self.previous_state == GroupState::Empty
+        if self.state == GroupState::PreparingRebalance && self.previous_state == GroupState::Empty
         {
             self.new_member_added = true;
         }
@@ -593,15 +606,25 @@ impl ClassicCoordinator {
     /// `updateStaticMemberThenRebalanceOrCompleteJoin`.
     fn update_static_member(&mut self, client: &str, req: JoinRequest, old: &str, new_id: String) {
         // ClassicGroup.replaceStaticMember: the old id's parked requests are fenced
-        let Some(index) = self.members.iter().position(|m| m.id == old) else { return };
+        let Some(index) = self.members.iter().position(|m| m.id == old) else {
+            return;
+        };
         let old_member = self.members[index].clone();
         if old_member.awaiting_join {
-            let mut r = Response::new(&old_member.client, Api::JoinGroup, ErrorCode::FencedInstanceId);
+            let mut r = Response::new(
+                &old_member.client,
+                Api::JoinGroup,
+                ErrorCode::FencedInstanceId,
+            );
             r.member_id = old.to_string();
             self.replies.push(r);
         }
         if old_member.awaiting_sync {
-            let mut r = Response::new(&old_member.client, Api::SyncGroup, ErrorCode::FencedInstanceId);
+            let mut r = Response::new(
+                &old_member.client,
+                Api::SyncGroup,
+                ErrorCode::FencedInstanceId,
+            );
             r.assignment = Some(Vec::new());
             self.replies.push(r);
         }
@@ -715,7 +738,10 @@ impl ClassicCoordinator {
             self.schedule(
                 TimerKey::Join,
                 delay,
-                TimerTask::InitialDelay { delay_ms: delay, remaining_ms: remaining },
+                TimerTask::InitialDelay {
+                    delay_ms: delay,
+                    remaining_ms: remaining,
+                },
             );
         }
         self.transition(GroupState::PreparingRebalance);
@@ -738,7 +764,10 @@ impl ClassicCoordinator {
             self.schedule(
                 TimerKey::Join,
                 new_delay,
-                TimerTask::InitialDelay { delay_ms: new_delay, remaining_ms: new_remaining },
+                TimerTask::InitialDelay {
+                    delay_ms: new_delay,
+                    remaining_ms: new_remaining,
+                },
             );
         } else {
             self.complete_join();
@@ -793,26 +822,44 @@ impl ClassicCoordinator {
                 self.replies.push(reply);
             }
             let timeout = self.member(&id).map_or(0, |m| m.session_timeout_ms);
-            self.schedule(TimerKey::Heartbeat(id.clone()), timeout, TimerTask::ExpireHeartbeat(id.clone()));
+            self.schedule(
+                TimerKey::Heartbeat(id.clone()),
+                timeout,
+                TimerTask::ExpireHeartbeat(id.clone()),
+            );
             self.pending_sync.insert(id);
         }
         let timeout = self.rebalance_timeout_ms();
         let generation = self.generation;
-        self.schedule(TimerKey::Sync, timeout, TimerTask::ExpireSync { generation });
+        self.schedule(
+            TimerKey::Sync,
+            timeout,
+            TimerTask::ExpireSync { generation },
+        );
     }
 
     /// `ClassicGroup.maybeElectNewJoinedLeader`.
     fn maybe_elect_new_joined_leader(&mut self) -> bool {
-        let Some(leader) = self.leader.clone() else { return false };
+        let Some(leader) = self.leader.clone() else {
+            return false;
+        };
         if self.member(&leader).is_some_and(|m| m.awaiting_join) {
             return true;
         }
-        let joined: Vec<String> =
-            self.members.iter().filter(|m| m.awaiting_join).map(|m| m.id.clone()).collect();
+        let joined: Vec<String> = self
+            .members
+            .iter()
+            .filter(|m| m.awaiting_join)
+            .map(|m| m.id.clone())
+            .collect();
         match joined.first() {
             Some(first) => {
                 self.leader = Some(first.clone());
-                self.leader_candidates = if joined.len() > 1 { joined.clone() } else { Vec::new() };
+                self.leader_candidates = if joined.len() > 1 {
+                    joined.clone()
+                } else {
+                    Vec::new()
+                };
                 true
             }
             None => false,
@@ -851,7 +898,9 @@ impl ClassicCoordinator {
             }
             return;
         }
-        let Some(member) = self.member(id).cloned() else { return };
+        let Some(member) = self.member(id).cloned() else {
+            return;
+        };
         if member.has_satisfied_heartbeat() {
             return;
         }
@@ -876,8 +925,10 @@ impl ClassicCoordinator {
         if generation != self.generation {
             return;
         }
-        if matches!(self.state, GroupState::CompletingRebalance | GroupState::Stable)
-            && !self.pending_sync.is_empty()
+        if matches!(
+            self.state,
+            GroupState::CompletingRebalance | GroupState::Stable
+        ) && !self.pending_sync.is_empty()
         {
             let missing: Vec<String> = self.pending_sync.iter().cloned().collect();
             for id in missing {
@@ -914,9 +965,11 @@ impl ClassicCoordinator {
             return;
         }
         match self.state {
-            GroupState::PreparingRebalance => {
-                self.replies.push(Response::new(client, Api::SyncGroup, ErrorCode::RebalanceInProgress))
-            }
+            GroupState::PreparingRebalance => self.replies.push(Response::new(
+                client,
+                Api::SyncGroup,
+                ErrorCode::RebalanceInProgress,
+            )),
             GroupState::CompletingRebalance => {
                 if let Some(m) = self.member_mut(member_id) {
                     m.awaiting_sync = true;
@@ -927,7 +980,10 @@ impl ClassicCoordinator {
                     let given: BTreeMap<&str, &Vec<u8>> =
                         assignments.iter().map(|(id, a)| (id.as_str(), a)).collect();
                     for m in &mut self.members {
-                        m.assignment = given.get(m.id.as_str()).map(|a| (*a).clone()).unwrap_or_default();
+                        m.assignment = given
+                            .get(m.id.as_str())
+                            .map(|a| (*a).clone())
+                            .unwrap_or_default();
                     }
                     self.propagate_assignment(ErrorCode::None);
                     self.transition(GroupState::Stable);
@@ -935,7 +991,10 @@ impl ClassicCoordinator {
             }
             GroupState::Stable => {
                 self.remove_pending_sync_member(member_id);
-                let assignment = self.member(member_id).map(|m| m.assignment.clone()).unwrap_or_default();
+                let assignment = self
+                    .member(member_id)
+                    .map(|m| m.assignment.clone())
+                    .unwrap_or_default();
                 let mut r = Response::new(client, Api::SyncGroup, ErrorCode::None);
                 r.protocol = self.protocol.clone();
                 r.assignment = Some(assignment);
@@ -958,7 +1017,11 @@ impl ClassicCoordinator {
     /// `propagateAssignment`: answers every parked SyncGroup, and re-arms its member's
     /// heartbeat deadline.
     fn propagate_assignment(&mut self, error: ErrorCode) {
-        let protocol = if error == ErrorCode::None { self.protocol.clone() } else { None };
+        let protocol = if error == ErrorCode::None {
+            self.protocol.clone()
+        } else {
+            None
+        };
         let mut rearm = Vec::new();
         for m in &mut self.members {
             if m.awaiting_sync {
@@ -971,14 +1034,24 @@ impl ClassicCoordinator {
             }
         }
         for (id, timeout) in rearm {
-            self.schedule(TimerKey::Heartbeat(id.clone()), timeout, TimerTask::ExpireHeartbeat(id));
+            self.schedule(
+                TimerKey::Heartbeat(id.clone()),
+                timeout,
+                TimerTask::ExpireHeartbeat(id),
+            );
         }
     }
 
     // ------------------------------------------------------------------ Heartbeat, LeaveGroup
 
     /// `classicGroupHeartbeat`.
-    pub fn heartbeat(&mut self, client: &str, member_id: &str, instance_id: Option<&str>, generation: i32) {
+    pub fn heartbeat(
+        &mut self,
+        client: &str,
+        member_id: &str,
+        instance_id: Option<&str>,
+        generation: i32,
+    ) {
         let error = match self.validate_member(member_id, instance_id) {
             Err(e) => e,
             Ok(()) if generation != self.generation => ErrorCode::IllegalGeneration,
@@ -994,12 +1067,17 @@ impl ClassicCoordinator {
                 }
             },
         };
-        self.replies.push(Response::new(client, Api::Heartbeat, error));
+        self.replies
+            .push(Response::new(client, Api::Heartbeat, error));
     }
 
     fn rearm_heartbeat(&mut self, id: &str) {
         let timeout = self.member(id).map_or(0, |m| m.session_timeout_ms);
-        self.schedule(TimerKey::Heartbeat(id.to_string()), timeout, TimerTask::ExpireHeartbeat(id.to_string()));
+        self.schedule(
+            TimerKey::Heartbeat(id.to_string()),
+            timeout,
+            TimerTask::ExpireHeartbeat(id.to_string()),
+        );
     }
 
     /// `classicGroupLeave` for one member leaving by its member id (as a closing dynamic
@@ -1016,7 +1094,11 @@ impl ClassicCoordinator {
                     self.cancel(&TimerKey::Heartbeat(member_id.to_string()));
                     if let Some(m) = self.member(member_id).cloned() {
                         if m.awaiting_join {
-                            let r = Response::new(&m.client, Api::JoinGroup, ErrorCode::UnknownMemberId);
+                            let r = Response::new(
+                                &m.client,
+                                Api::JoinGroup,
+                                ErrorCode::UnknownMemberId,
+                            );
                             self.replies.push(r);
                         }
                     }
@@ -1035,6 +1117,7 @@ impl ClassicCoordinator {
             }
         }
         // the response goes out after what the leave completed
-        self.replies.push(Response::new(client, Api::LeaveGroup, error));
+        self.replies
+            .push(Response::new(client, Api::LeaveGroup, error));
     }
 }

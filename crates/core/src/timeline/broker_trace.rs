@@ -68,9 +68,14 @@ impl Line {
 
 /// `Api` by the oracle's name.
 pub fn api_named(name: &str) -> Option<Api> {
-    [Api::JoinGroup, Api::SyncGroup, Api::Heartbeat, Api::LeaveGroup]
-        .into_iter()
-        .find(|a| a.name() == name)
+    [
+        Api::JoinGroup,
+        Api::SyncGroup,
+        Api::Heartbeat,
+        Api::LeaveGroup,
+    ]
+    .into_iter()
+    .find(|a| a.name() == name)
 }
 
 /// Standard base64 with padding, as the oracle writes bytes.
@@ -78,7 +83,11 @@ pub fn base64(bytes: &[u8]) -> String {
     const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let b = [chunk[0], *chunk.get(1).unwrap_or(&0), *chunk.get(2).unwrap_or(&0)];
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
         let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
         for i in 0..4 {
             if i <= chunk.len() {
@@ -135,7 +144,9 @@ pub fn oracle_scenario(
     }
     let mut actions = Vec::new();
     for line in wire {
-        let Line::Request { t, request } = line else { continue };
+        let Line::Request { t, request } = line else {
+            continue;
+        };
         let mut a = Map::new();
         a.insert("t_ms".into(), json!(t));
         a.insert("member".into(), json!(request.client));

@@ -10,7 +10,9 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
-use super::broker::{Api, ClassicCoordinator, ErrorCode, GroupLine, GroupState, JoinRequest, Response};
+use super::broker::{
+    Api, ClassicCoordinator, ErrorCode, GroupLine, GroupState, JoinRequest, Response,
+};
 use super::broker_trace::{Line, Request};
 use super::ledger::Ledger;
 use super::story::{acts, Act, STORY_START_MS};
@@ -98,6 +100,8 @@ struct Sim<'a> {
     rebalance_times: Vec<i64>,
     downtime: Vec<Vec<(i64, i64)>>,
     record_wire: bool,
+    /// Queued events other than heartbeat ticks: while any is queued the run goes on.
+    busy: usize,
 }
 
 /// Runs a story under the classic protocol.
@@ -119,10 +123,16 @@ pub fn run_traced(
     for i in 0..group.members.len() + added {
         let (name, topics) = match group.members.get(i) {
             Some((n, t)) => (n.clone(), t.clone()),
-            None => (format!("new-{}", i + 1 - group.members.len()), all_topics.clone()),
+            None => (
+                format!("new-{}", i + 1 - group.members.len()),
+                all_topics.clone(),
+            ),
         };
         clients.push(Client {
-            instance_id: s.client.static_membership.then(|| format!("{name}-instance")),
+            instance_id: s
+                .client
+                .static_membership
+                .then(|| format!("{name}-instance")),
             name,
             topics,
             up: false,
@@ -173,6 +183,7 @@ pub fn run_traced(
         last_line: None,
         rebalance_times: Vec::new(),
         record_wire,
+        busy: 0,
     };
     for i in 0..group.members.len() {
         sim.push(0, Ev::Act(i, Act::Start));
@@ -182,8 +193,11 @@ pub fn run_traced(
         sim.push(t, Ev::Act(m, act));
     }
     let end = sim.run_until_settled(last_act);
-    let rebalances =
-        sim.rebalance_times.iter().filter(|t| **t >= STORY_START_MS).count() as u32;
+    let rebalances = sim
+        .rebalance_times
+        .iter()
+        .filter(|t| **t >= STORY_START_MS)
+        .count() as u32;
     let (tenures, costs) = sim.ledger.finish(end, rebalances);
     for (i, d) in sim.downtime.iter_mut().enumerate() {
         for span in d.iter_mut() {
@@ -212,13 +226,21 @@ pub fn run_traced(
 impl<'a> Sim<'a> {
     fn push(&mut self, t: i64, ev: Ev) {
         self.seq += 1;
+        if !matches!(ev, Ev::Tick(..)) {
+            self.busy += 1;
+        }
         self.events.insert(self.seq, ev);
         self.queue.push(Reverse((t, self.seq)));
     }
 
     fn happen(&mut self, member: Option<usize>, kind: &'static str, detail: String) {
         let member = member.map(|m| self.clients[m].name.clone());
-        self.happenings.push(Happening { time_ms: self.now, member, kind, detail });
+        self.happenings.push(Happening {
+            time_ms: self.now,
+            member,
+            kind,
+            detail,
+        });
     }
 
     /// Runs until every act is done and the group is settled, then a short tail; returns
@@ -236,7 +258,11 @@ impl<'a> Sim<'a> {
             };
             if t > limit {
                 self.now = limit;
-                self.happen(None, "limit", "The run stops four hours after the story's last event.".into());
+                self.happen(
+                    None,
+                    "limit",
+                    "The run stops four hours after the story's last event.".into(),
+                );
                 return limit;
             }
             if t > last_act && self.settled() {
@@ -254,17 +280,30 @@ impl<'a> Sim<'a> {
                 }
                 continue;
             }
-            let Some(Reverse((_, seq))) = self.queue.pop() else { break };
+            let Some(Reverse((_, seq))) = self.queue.pop() else {
+                break;
+            };
             if let Some(ev) = self.events.remove(&seq) {
+                if !matches!(ev, Ev::Tick(..)) {
+                    self.busy -= 1;
+                }
                 self.handle(ev);
             }
         }
         self.now + TAIL_MS
     }
 
-    /// Every running client is Stable with nothing left to do, and the group is Stable.
+    /// Nothing is on its way, every running client is Stable with nothing left to do, and
+    /// the group is Stable with exactly those members.
     fn settled(&self) -> bool {
+        if self.busy > 0 {
+            return false;
+        }
         let running: Vec<&Client> = self.clients.iter().filter(|c| c.up && !c.fatal).collect();
+        let line = self.broker.line();
+        if line.members.len() != running.len() || line.pending > 0 {
+            return false;
+        }
         let group_ok = match self.broker.state() {
             GroupState::Stable => true,
             GroupState::Empty => running.is_empty(),
@@ -300,7 +339,11 @@ impl<'a> Sim<'a> {
             Ev::PollTimeout(c, inc) => self.poll_timeout(c, inc),
             Ev::CutEnd(c, inc) => {
                 if self.clients[c].incarnation == inc && self.clients[c].up {
-                    self.happen(Some(c), "reconnect", "The network is back: the member heartbeats again.".into());
+                    self.happen(
+                        Some(c),
+                        "reconnect",
+                        "The network is back: the member heartbeats again.".into(),
+                    );
                     self.tick_now(c);
                 }
             }
@@ -324,7 +367,11 @@ impl<'a> Sim<'a> {
                 self.happen(
                     Some(c),
                     "slow batch",
-                    format!("One batch takes {} s (max.poll.interval.ms is {} s).", secs(ms), secs(p)),
+                    format!(
+                        "One batch takes {} s (max.poll.interval.ms is {} s).",
+                        secs(ms),
+                        secs(p)
+                    ),
                 );
                 let inc = self.clients[c].incarnation;
                 if ms > p {
@@ -340,7 +387,10 @@ impl<'a> Sim<'a> {
                 self.happen(
                     Some(c),
                     "network cut",
-                    format!("The member cannot reach the cluster for {} s: no heartbeat, no fetch.", secs(ms)),
+                    format!(
+                        "The member cannot reach the cluster for {} s: no heartbeat, no fetch.",
+                        secs(ms)
+                    ),
                 );
                 self.suspend(c);
                 let inc = self.clients[c].incarnation;
@@ -370,7 +420,11 @@ impl<'a> Sim<'a> {
         cl.cut_until = 0;
         cl.behind_until = 0;
         cl.heartbeat_epoch += 1;
-        let what = if now == 0 { "The member starts and joins." } else { "The member starts again and joins." };
+        let what = if now == 0 {
+            "The member starts and joins."
+        } else {
+            "The member starts again and joins."
+        };
         self.happen(Some(c), "start", what.into());
         self.send_join(c);
     }
@@ -389,7 +443,8 @@ impl<'a> Sim<'a> {
             }
         }
         let cl = &mut self.clients[c];
-        let leaves = self.s.client.leave_on_close && cl.instance_id.is_none() && !cl.member_id.is_empty();
+        let leaves =
+            self.s.client.leave_on_close && cl.instance_id.is_none() && !cl.member_id.is_empty();
         let member_id = std::mem::take(&mut cl.member_id);
         cl.up = false;
         cl.phase = Phase::Down;
@@ -404,7 +459,11 @@ impl<'a> Sim<'a> {
         } else {
             "The member closes: it commits and sends no LeaveGroup (as Kafka Streams closes)."
         };
-        self.happen(Some(c), "close", format!("{why} It stops {} partitions.", owned.len()));
+        self.happen(
+            Some(c),
+            "close",
+            format!("{why} It stops {} partitions.", owned.len()),
+        );
         if leaves {
             self.push(now + self.s.round_trip_ms, Ev::SendLeave(c, member_id));
         }
@@ -471,7 +530,10 @@ impl<'a> Sim<'a> {
             let topic = &self.group.topics[ti].0;
             match out.last_mut() {
                 Some(tp) if tp.topic == *topic => tp.partitions.push(part as i32),
-                _ => out.push(TopicPartitions { topic: topic.clone(), partitions: vec![part as i32] }),
+                _ => out.push(TopicPartitions {
+                    topic: topic.clone(),
+                    partitions: vec![part as i32],
+                }),
             }
         }
         out
@@ -519,13 +581,20 @@ impl<'a> Sim<'a> {
         let now = self.now;
         let cl = &mut self.clients[c];
         cl.awaiting.push((Api::SyncGroup, cl.incarnation));
-        let (alias, member_id, instance, generation) =
-            (cl.name.clone(), cl.member_id.clone(), cl.instance_id.clone(), cl.generation);
+        let (alias, member_id, instance, generation) = (
+            cl.name.clone(),
+            cl.member_id.clone(),
+            cl.instance_id.clone(),
+            cl.generation,
+        );
         if self.record_wire {
             let by_alias = assignments
                 .iter()
                 .map(|(id, a)| {
-                    let alias = self.member_client.get(id).map_or(id.clone(), |&i| self.clients[i].name.clone());
+                    let alias = self
+                        .member_client
+                        .get(id)
+                        .map_or(id.clone(), |&i| self.clients[i].name.clone());
                     (alias, a.clone())
                 })
                 .collect();
@@ -540,7 +609,13 @@ impl<'a> Sim<'a> {
             self.wire.push(Line::Request { t: now, request });
         }
         self.broker.advance_to(now);
-        self.broker.sync(&alias, &member_id, instance.as_deref(), generation, &assignments);
+        self.broker.sync(
+            &alias,
+            &member_id,
+            instance.as_deref(),
+            generation,
+            &assignments,
+        );
         self.after_broker();
     }
 
@@ -548,11 +623,16 @@ impl<'a> Sim<'a> {
         let now = self.now;
         let cl = &mut self.clients[c];
         cl.awaiting.push((Api::Heartbeat, cl.incarnation));
-        let (alias, member_id, instance, generation) =
-            (cl.name.clone(), cl.member_id.clone(), cl.instance_id.clone(), cl.generation);
+        let (alias, member_id, instance, generation) = (
+            cl.name.clone(),
+            cl.member_id.clone(),
+            cl.instance_id.clone(),
+            cl.generation,
+        );
         self.wire_request(now, &alias, Api::Heartbeat);
         self.broker.advance_to(now);
-        self.broker.heartbeat(&alias, &member_id, instance.as_deref(), generation);
+        self.broker
+            .heartbeat(&alias, &member_id, instance.as_deref(), generation);
         self.after_broker();
     }
 
@@ -587,24 +667,41 @@ impl<'a> Sim<'a> {
         let now = self.now;
         for r in self.broker.take_replies() {
             if self.record_wire {
-                self.wire.push(Line::Response { t: now, response: r.clone() });
+                self.wire.push(Line::Response {
+                    t: now,
+                    response: r.clone(),
+                });
             }
             if let Some(c) = self.clients.iter().position(|c| c.name == r.client) {
+                // whose member id this is: what the leader reads from each member's metadata
+                if r.api == Api::JoinGroup && !r.member_id.is_empty() {
+                    self.member_client.insert(r.member_id.clone(), c);
+                }
                 self.push(now + self.s.round_trip_ms, Ev::Deliver(c, r));
             }
         }
         let line = self.broker.line();
         if self.last_line.as_ref() != Some(&line) {
-            let before = self.last_line.as_ref().map(|l| (l.state, l.generation, l.members.len()));
+            let before = self
+                .last_line
+                .as_ref()
+                .map(|l| (l.state, l.generation, l.members.len()));
             if before.map(|b| b.0) != Some(line.state) {
                 self.group_changed(before.map(|b| b.0), &line);
             } else if let Some((_, _, n)) = before {
                 if n != line.members.len() && line.members.len() < n {
-                    self.happen(None, "member removed", format!("The coordinator now has {} members.", line.members.len()));
+                    self.happen(
+                        None,
+                        "member removed",
+                        format!("The coordinator now has {} members.", line.members.len()),
+                    );
                 }
             }
             if self.record_wire {
-                self.wire.push(Line::Group { t: now, group: line.clone() });
+                self.wire.push(Line::Group {
+                    t: now,
+                    group: line.clone(),
+                });
             }
             self.last_line = Some(line);
         }
@@ -660,7 +757,13 @@ impl<'a> Sim<'a> {
 
     fn deliver(&mut self, c: usize, r: Response) {
         // the request it answers, and whether this process sent it
-        let Some(i) = self.clients[c].awaiting.iter().position(|(api, _)| *api == r.api) else { return };
+        let Some(i) = self.clients[c]
+            .awaiting
+            .iter()
+            .position(|(api, _)| *api == r.api)
+        else {
+            return;
+        };
         let (_, inc) = self.clients[c].awaiting.remove(i);
         let cl = &self.clients[c];
         if !cl.up || cl.fatal || inc != cl.incarnation {
@@ -689,14 +792,21 @@ impl<'a> Sim<'a> {
                 cl.phase = Phase::Syncing;
                 cl.heartbeat_epoch += 1;
                 let epoch = cl.heartbeat_epoch;
-                self.push(self.now + self.s.client.heartbeat_interval_ms, Ev::Tick(c, epoch));
+                self.push(
+                    self.now + self.s.client.heartbeat_interval_ms,
+                    Ev::Tick(c, epoch),
+                );
                 let leads = r.leader == r.member_id;
                 if leads && !r.skip_assignment {
                     let plan = self.assign(&r.members);
                     self.happen(
                         Some(c),
                         "assign",
-                        format!("As leader it runs {} over {} members and sends SyncGroup.", self.s.protocol.assignor().name(), r.members.len()),
+                        format!(
+                            "As leader it runs {} over {} members and sends SyncGroup.",
+                            self.s.protocol.assignor().name(),
+                            r.members.len()
+                        ),
                     );
                     self.send_sync(c, plan);
                 } else {
@@ -712,7 +822,11 @@ impl<'a> Sim<'a> {
                 cl.generation = -1;
                 cl.phase = Phase::Unjoined;
                 cl.rejoin_needed = true;
-                self.happen(Some(c), "unknown member", "JoinGroup: UNKNOWN_MEMBER_ID; the member joins again as a new member.".into());
+                self.happen(
+                    Some(c),
+                    "unknown member",
+                    "JoinGroup: UNKNOWN_MEMBER_ID; the member joins again as a new member.".into(),
+                );
                 self.schedule_poll(c);
             }
             e => self.fatal(c, Api::JoinGroup, e),
@@ -728,7 +842,11 @@ impl<'a> Sim<'a> {
         self.happen(
             Some(c),
             "fatal",
-            format!("{}: {}. The Java consumer throws and stops consuming.", api.name(), e.name()),
+            format!(
+                "{}: {}. The Java consumer throws and stops consuming.",
+                api.name(),
+                e.name()
+            ),
         );
     }
 
@@ -736,13 +854,22 @@ impl<'a> Sim<'a> {
         match r.error {
             ErrorCode::None => {
                 let now = self.now;
-                let assigned = decode_partitions(r.assignment.as_deref().unwrap_or(&[]), self.partitions.len());
+                let assigned = decode_partitions(
+                    r.assignment.as_deref().unwrap_or(&[]),
+                    self.partitions.len(),
+                );
                 let cooperative = self.s.protocol == Protocol::Cooperative;
                 let owned = std::mem::take(&mut self.clients[c].owned);
-                let revoked: Vec<usize> =
-                    owned.iter().copied().filter(|p| assigned.binary_search(p).is_err()).collect();
-                let added: Vec<usize> =
-                    assigned.iter().copied().filter(|p| owned.binary_search(p).is_err()).collect();
+                let revoked: Vec<usize> = owned
+                    .iter()
+                    .copied()
+                    .filter(|p| assigned.binary_search(p).is_err())
+                    .collect();
+                let added: Vec<usize> = assigned
+                    .iter()
+                    .copied()
+                    .filter(|p| owned.binary_search(p).is_err())
+                    .collect();
                 for &p in &revoked {
                     // cooperative: revoked in onJoinComplete, with no commit of its own
                     let u = self.uncommitted(c, p, owned.len());
@@ -768,12 +895,20 @@ impl<'a> Sim<'a> {
                         revoked.len()
                     )
                 } else {
-                    format!("SyncGroup: it is given {} partitions and starts consuming them.", self.clients[c].owned.len())
+                    format!(
+                        "SyncGroup: it is given {} partitions and starts consuming them.",
+                        self.clients[c].owned.len()
+                    )
                 };
                 self.happen(Some(c), "assigned", detail);
                 if cooperative && !revoked.is_empty() {
                     self.clients[c].rejoin_needed = true;
-                    self.happen(Some(c), "rejoin", "It revoked partitions, so it joins again for the follow-up rebalance.".into());
+                    self.happen(
+                        Some(c),
+                        "rejoin",
+                        "It revoked partitions, so it joins again for the follow-up rebalance."
+                            .into(),
+                    );
                 }
                 if self.clients[c].rejoin_needed {
                     self.schedule_poll(c);
@@ -802,7 +937,12 @@ impl<'a> Sim<'a> {
             ErrorCode::RebalanceInProgress => {
                 if self.clients[c].phase == Phase::Stable && !self.clients[c].rejoin_needed {
                     self.clients[c].rejoin_needed = true;
-                    self.happen(Some(c), "notice", "Heartbeat: REBALANCE_IN_PROGRESS; it joins again at its next poll().".into());
+                    self.happen(
+                        Some(c),
+                        "notice",
+                        "Heartbeat: REBALANCE_IN_PROGRESS; it joins again at its next poll()."
+                            .into(),
+                    );
                     self.schedule_poll(c);
                 }
             }
@@ -824,7 +964,14 @@ impl<'a> Sim<'a> {
         cl.generation = -1;
         cl.rejoin_needed = true;
         cl.heartbeat_epoch += 1;
-        self.happen(Some(c), "reset", format!("{}: the member is no longer in the group's generation; it joins again.", e.name()));
+        self.happen(
+            Some(c),
+            "reset",
+            format!(
+                "{}: the member is no longer in the group's generation; it joins again.",
+                e.name()
+            ),
+        );
     }
 
     // ------------------------------------------------------------------ the app thread
@@ -878,7 +1025,8 @@ impl<'a> Sim<'a> {
     }
 
     fn batch_ms(&self) -> i64 {
-        (f64::from(self.s.client.max_poll_records) * self.s.client.processing_ms_per_record).ceil() as i64
+        (f64::from(self.s.client.max_poll_records) * self.s.client.processing_ms_per_record).ceil()
+            as i64
     }
 
     /// `poll()`: rejoins when a rebalance is needed (`onJoinPrepare`, then JoinGroup).
@@ -902,7 +1050,11 @@ impl<'a> Sim<'a> {
             let n = self.clients[c].owned.len();
             if n > 0 {
                 self.lose_all(c);
-                self.happen(Some(c), "lost", format!("onPartitionsLost: its {n} partitions were no longer its own."));
+                self.happen(
+                    Some(c),
+                    "lost",
+                    format!("onPartitionsLost: its {n} partitions were no longer its own."),
+                );
             }
         } else {
             if matches!(self.s.client.commit, CommitPolicy::Auto { .. }) {
@@ -921,7 +1073,14 @@ impl<'a> Sim<'a> {
                     }
                 }
                 self.clients[c].owned.clear();
-                self.happen(Some(c), "revoke", format!("onJoinPrepare: it commits and revokes all {} partitions (eager).", owned.len()));
+                self.happen(
+                    Some(c),
+                    "revoke",
+                    format!(
+                        "onJoinPrepare: it commits and revokes all {} partitions (eager).",
+                        owned.len()
+                    ),
+                );
             }
         }
         let cl = &mut self.clients[c];
@@ -998,7 +1157,14 @@ impl<'a> Sim<'a> {
         }
         self.clients[c].consuming = true;
         self.catch_up(c, waiting);
-        self.happen(Some(c), "resume", format!("Heartbeat answered: it consumes its {} partitions again.", owned.len()));
+        self.happen(
+            Some(c),
+            "resume",
+            format!(
+                "Heartbeat answered: it consumes its {} partitions again.",
+                owned.len()
+            ),
+        );
     }
 
     /// A member given `waiting` records works through them in batches.
@@ -1023,12 +1189,18 @@ impl<'a> Sim<'a> {
     /// the owner has).
     fn uncommitted(&self, c: usize, p: usize, n: usize) -> f64 {
         let now = self.now;
-        let Some((start, committed)) = self.ledger.committed_at(p) else { return 0.0 };
+        let Some((start, committed)) = self.ledger.committed_at(p) else {
+            return 0.0;
+        };
         let rate = self.ledger.records_per_ms();
         match self.s.client.commit {
             CommitPolicy::Auto { interval_ms } => {
                 let anchor = self.clients[c].auto_anchor;
-                let tick = if now >= anchor { anchor + (now - anchor) / interval_ms * interval_ms } else { anchor };
+                let tick = if now >= anchor {
+                    anchor + (now - anchor) / interval_ms * interval_ms
+                } else {
+                    anchor
+                };
                 let since = start.max(committed).max(tick);
                 rate * (now - since).max(0) as f64
             }
@@ -1066,7 +1238,11 @@ impl<'a> Sim<'a> {
             .group
             .topics
             .iter()
-            .map(|(name, n)| TopicMeta { name: name.clone(), partitions: *n, racks: Vec::new() })
+            .map(|(name, n)| TopicMeta {
+                name: name.clone(),
+                partitions: *n,
+                racks: Vec::new(),
+            })
             .collect();
         let metas: Vec<MemberMeta> = members
             .iter()
@@ -1084,7 +1260,11 @@ impl<'a> Sim<'a> {
                         } else {
                             Vec::new()
                         };
-                        (cl.topics.clone(), owned, (*generation != -1).then_some(*generation))
+                        (
+                            cl.topics.clone(),
+                            owned,
+                            (*generation != -1).then_some(*generation),
+                        )
                     }
                     None => (Vec::new(), Vec::new(), None),
                 };
@@ -1098,12 +1278,18 @@ impl<'a> Sim<'a> {
                 }
             })
             .collect();
-        let input = GroupInput { topics, members: metas, topic_ids: Vec::new() };
+        let input = GroupInput {
+            topics,
+            members: metas,
+            topic_ids: Vec::new(),
+        };
         let result = assignor::assign(self.s.protocol.assignor(), &input);
         let mut per_member: Vec<Vec<usize>> = vec![Vec::new(); members.len()];
         if let Some(a) = result {
             for t in &a.topics {
-                let Some(ti) = self.group.topics.iter().position(|(n, _)| *n == t.topic) else { continue };
+                let Some(ti) = self.group.topics.iter().position(|(n, _)| *n == t.topic) else {
+                    continue;
+                };
                 let base = self.topic_base[ti];
                 for (p, owner) in t.owners.iter().enumerate() {
                     if *owner != UNASSIGNED {

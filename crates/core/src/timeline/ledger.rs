@@ -93,7 +93,11 @@ impl Ledger {
             self.read_twice += reread;
         }
         self.reread[p] = 0.0;
-        self.open[p] = Some(Open { member, start: t, committed_at: t });
+        self.open[p] = Some(Open {
+            member,
+            start: t,
+            committed_at: t,
+        });
         waiting
     }
 
@@ -113,7 +117,11 @@ impl Ledger {
     /// but not committed, which the next owner reads again (counted when it does).
     pub fn end(&mut self, p: usize, t: i64, uncommitted: f64) {
         let Some(o) = self.open[p].take() else { return };
-        self.tenures[p].push(Tenure { member: o.member, start_ms: o.start, end_ms: t });
+        self.tenures[p].push(Tenure {
+            member: o.member,
+            start_ms: o.start,
+            end_ms: t,
+        });
         self.stopped_at[p] = Some(t);
         self.reread[p] = uncommitted.max(0.0);
     }
@@ -127,11 +135,18 @@ impl Ledger {
     pub fn finish(mut self, end: i64, rebalances: u32) -> (Vec<Vec<Tenure>>, Costs) {
         for p in 0..self.open.len() {
             if let Some(o) = self.open[p].take() {
-                self.tenures[p].push(Tenure { member: o.member, start_ms: o.start, end_ms: end });
+                self.tenures[p].push(Tenure {
+                    member: o.member,
+                    start_ms: o.start,
+                    end_ms: end,
+                });
             }
         }
         let from = self.counting_from;
-        let mut costs = Costs { rebalances, ..Costs::default() };
+        let mut costs = Costs {
+            rebalances,
+            ..Costs::default()
+        };
         let mut paused_ms: i128 = 0;
         // the moments some partition was consumed, to find when none was
         let mut covered: Vec<(i64, i64)> = Vec::new();

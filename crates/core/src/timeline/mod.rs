@@ -17,6 +17,8 @@
 
 pub mod broker;
 pub mod classic;
+pub mod compare;
+pub mod consumer;
 pub mod ledger;
 pub mod story;
 
@@ -151,7 +153,10 @@ pub struct ConsumerGroupSettings {
 
 impl Default for ConsumerGroupSettings {
     fn default() -> Self {
-        ConsumerGroupSettings { heartbeat_interval_ms: 5_000, session_timeout_ms: 45_000 }
+        ConsumerGroupSettings {
+            heartbeat_interval_ms: 5_000,
+            session_timeout_ms: 45_000,
+        }
     }
 }
 
@@ -264,8 +269,16 @@ impl Group {
     /// The group of a scenario's assignor input.
     pub fn of_input(input: &GroupInput) -> Group {
         Group {
-            topics: input.topics.iter().map(|t| (t.name.clone(), t.partitions)).collect(),
-            members: input.members.iter().map(|m| (m.id.clone(), m.topics.to_vec())).collect(),
+            topics: input
+                .topics
+                .iter()
+                .map(|t| (t.name.clone(), t.partitions))
+                .collect(),
+            members: input
+                .members
+                .iter()
+                .map(|m| (m.id.clone(), m.topics.to_vec()))
+                .collect(),
         }
     }
 }
@@ -302,7 +315,7 @@ pub fn simulate(group: &Group, settings: &Settings, story: &Story) -> Result<Run
     check(group, settings)?;
     match settings.protocol {
         Protocol::Eager | Protocol::Cooperative => classic::run(group, settings, story),
-        Protocol::Consumer => Err(TimelineError::Setting("the consumer protocol's timeline is not built yet".into())),
+        Protocol::Consumer => consumer::run(group, settings, story),
     }
 }
 

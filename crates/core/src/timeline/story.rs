@@ -82,7 +82,12 @@ impl Story {
             StoryKind::NetworkCut => 60_000,
             _ => 20_000,
         };
-        Story { kind, downtime_ms, gap_ms: 10_000, count: 1 }
+        Story {
+            kind,
+            downtime_ms,
+            gap_ms: 10_000,
+            count: 1,
+        }
     }
 }
 
@@ -107,12 +112,17 @@ pub enum Act {
     Cut(i64),
 }
 
-/// When the story begins, in ms after the group first formed: long enough for the group to
-/// be Stable and to have committed.
-pub const STORY_START_MS: i64 = 30_000;
+/// When the story begins, in ms after the first members started: long enough for the group
+/// to be Stable and to have committed, and half-way between two of its heartbeats (3 s
+/// apart by default, in step since the members' JoinGroups were answered together), the
+/// average moment for an event to fall.
+pub const STORY_START_MS: i64 = 31_500;
 
-/// The story as acts: (time, member index, act), and how many members it adds.
-pub fn acts(story: &Story, members: usize) -> Result<(Vec<(i64, usize, Act)>, usize), String> {
+/// What a member (by index) does when (ms).
+pub type Timed = (i64, usize, Act);
+
+/// The story as acts, and how many members it adds.
+pub fn acts(story: &Story, members: usize) -> Result<(Vec<Timed>, usize), String> {
     let t0 = STORY_START_MS;
     let count = story.count as usize;
     if !(0..=86_400_000).contains(&story.downtime_ms) {

@@ -1,0 +1,363 @@
+//! `rebalance-lab timeline`: a deploy, a crash or a scale-out over time, and what it costs.
+
+use super::input::read_input;
+use rebalance_lab_core::scenario::Scenario;
+use rebalance_lab_core::timeline::compare::{compare, Variant};
+use rebalance_lab_core::timeline::{
+    simulate, CommitPolicy, Group, Protocol, Run, Settings, Story, StoryKind, ASSUMPTIONS,
+};
+use serde_json::{json, Value};
+
+/// The stories.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum Event {
+    /// Each member closed, down for --downtime-ms, started again; --count at once.
+    RollingRestart,
+    /// The first member dies (no commit, no LeaveGroup), back after --downtime-ms.
+    Crash,
+    /// --count new members join.
+    ScaleOut,
+    /// The last --count members close.
+    ScaleIn,
+    /// One batch of the first member takes --downtime-ms.
+    SlowPoll,
+    /// The first member is cut off for --downtime-ms.
+    NetworkCut,
+}
+
+impl From<Event> for StoryKind {
+    fn from(e: Event) -> Self {
+        match e {
+            Event::RollingRestart => StoryKind::RollingRestart,
+            Event::Crash => StoryKind::Crash,
+            Event::ScaleOut => StoryKind::ScaleOut,
+            Event::ScaleIn => StoryKind::ScaleIn,
+            Event::SlowPoll => StoryKind::SlowPoll,
+            Event::NetworkCut => StoryKind::NetworkCut,
+        }
+    }
+}
+
+/// The rebalance protocols.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum ProtocolArg {
+    /// Classic with the Java default [range, cooperative-sticky]: eager.
+    Eager,
+    /// Classic with cooperative-sticky alone.
+    Cooperative,
+    /// group.protocol=consumer (KIP-848).
+    Consumer,
+}
+
+/// Run a story on a scenario's group over time and print what happened and what it cost.
+#[derive(Debug, clap::Args)]
+#[command(
+    long_about = "Run a story (a rolling restart, a crash, a scale-out...) on the group of a \
+scenario file, on a virtual clock, and print every event and the totals: rebalances, \
+partition-seconds with no consumer, the longest stop of a partition and of the whole group, \
+the peak lag, and the records read twice or never processed.\n\n\
+The broker's side is Kafka's classic coordinator (checked against Kafka's own \
+GroupMetadataManager) or the consumer protocol's rules; the clients are a model of the Java \
+consumer. Settings are named after Kafka's and default to Kafka's defaults.",
+    after_help = "\
+Examples:
+  rebalance-lab timeline examples/three-topics.json --event rolling-restart
+  rebalance-lab timeline examples/three-topics.json --event rolling-restart --static
+  rebalance-lab timeline examples/three-topics.json --event crash --protocol consumer --json
+  rebalance-lab timeline examples/three-topics.json --event rolling-restart --no-leave-on-close --compare"
+)]
+pub struct Args {
+    /// The scenario file (JSON), or - for standard input.
+    #[arg(value_name = "FILE")]
+    file: String,
+    /// The story to run.
+    #[arg(long, value_enum, default_value = "rolling-restart")]
+    event: Event,
+    /// The rebalance protocol.
+    #[arg(long, value_enum, default_value = "eager")]
+    protocol: ProtocolArg,
+    /// session.timeout.ms (classic).
+    #[arg(long, default_value_t = 45_000, value_name = "MS")]
+    session_timeout_ms: i64,
+    /// heartbeat.interval.ms (classic).
+    #[arg(long, default_value_t = 3_000, value_name = "MS")]
+    heartbeat_interval_ms: i64,
+    /// max.poll.interval.ms, also the rebalance timeout.
+    #[arg(long, default_value_t = 300_000, value_name = "MS")]
+    max_poll_interval_ms: i64,
+    /// The broker's group.initial.rebalance.delay.ms.
+    #[arg(long, default_value_t = 3_000, value_name = "MS")]
+    initial_rebalance_delay_ms: i64,
+    /// auto.commit.interval.ms (with auto-commit, the default).
+    #[arg(long, default_value_t = 5_000, value_name = "MS")]
+    auto_commit_interval_ms: i64,
+    /// Commit after each batch instead of auto-commit.
+    #[arg(long, conflicts_with = "commit_before_processing")]
+    commit_after_batch: bool,
+    /// Commit each batch before processing it (at most once).
+    #[arg(long)]
+    commit_before_processing: bool,
+    /// max.poll.records.
+    #[arg(long, default_value_t = 500, value_name = "N")]
+    max_poll_records: u32,
+    /// Processing time per record, in milliseconds.
+    #[arg(long, default_value_t = 0.5, value_name = "MS")]
+    processing_ms: f64,
+    /// Give every member a group.instance.id (static membership).
+    #[arg(long = "static")]
+    static_membership: bool,
+    /// close() sends no LeaveGroup, as Kafka Streams closes.
+    #[arg(long)]
+    no_leave_on_close: bool,
+    /// group.consumer.heartbeat.interval.ms (consumer protocol).
+    #[arg(long, default_value_t = 5_000, value_name = "MS")]
+    consumer_heartbeat_interval_ms: i64,
+    /// group.consumer.session.timeout.ms (consumer protocol).
+    #[arg(long, default_value_t = 45_000, value_name = "MS")]
+    consumer_session_timeout_ms: i64,
+    /// How long a member is down (restart, crash), a slow batch takes, or a cut lasts.
+    #[arg(long, value_name = "MS")]
+    downtime_ms: Option<i64>,
+    /// Rolling restart: from one member's return to the next one's stop.
+    #[arg(long, default_value_t = 10_000, value_name = "MS")]
+    gap_ms: i64,
+    /// Rolling restart: members at once; scale out or in: by how many.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    count: u32,
+    /// Records produced per second to each partition.
+    #[arg(long, default_value_t = 100.0, value_name = "N")]
+    rate: f64,
+    /// A request's round trip to the coordinator, in milliseconds.
+    #[arg(long, default_value_t = 2, value_name = "MS")]
+    round_trip_ms: i64,
+    /// Print JSON.
+    #[arg(long)]
+    json: bool,
+    /// Run the story under eager, cooperative-sticky, static members and the consumer
+    /// protocol, and print the totals side by side.
+    #[arg(long)]
+    compare: bool,
+}
+
+pub fn run(a: Args) -> Result<String, String> {
+    let scenario = Scenario::from_json(&read_input(&a.file)?)?;
+    if let Some(p) = scenario.problems().first() {
+        return Err(p.to_string());
+    }
+    let group = Group::of_input(&scenario.group_input());
+    let mut s = Settings {
+        protocol: match a.protocol {
+            ProtocolArg::Eager => Protocol::Eager,
+            ProtocolArg::Cooperative => Protocol::Cooperative,
+            ProtocolArg::Consumer => Protocol::Consumer,
+        },
+        round_trip_ms: a.round_trip_ms,
+        records_per_second: a.rate,
+        ..Settings::default()
+    };
+    let c = &mut s.client;
+    c.session_timeout_ms = a.session_timeout_ms;
+    c.heartbeat_interval_ms = a.heartbeat_interval_ms;
+    c.max_poll_interval_ms = a.max_poll_interval_ms;
+    c.commit = if a.commit_after_batch {
+        CommitPolicy::AfterBatch
+    } else if a.commit_before_processing {
+        CommitPolicy::BeforeProcessing
+    } else {
+        CommitPolicy::Auto {
+            interval_ms: a.auto_commit_interval_ms,
+        }
+    };
+    c.max_poll_records = a.max_poll_records;
+    c.processing_ms_per_record = a.processing_ms;
+    c.static_membership = a.static_membership;
+    c.leave_on_close = !a.no_leave_on_close;
+    s.broker.initial_rebalance_delay_ms = a.initial_rebalance_delay_ms;
+    s.consumer_group.heartbeat_interval_ms = a.consumer_heartbeat_interval_ms;
+    s.consumer_group.session_timeout_ms = a.consumer_session_timeout_ms;
+    let mut story = Story::new(a.event.into());
+    if let Some(d) = a.downtime_ms {
+        story.downtime_ms = d;
+    }
+    story.gap_ms = a.gap_ms;
+    story.count = a.count;
+    if a.compare {
+        let runs = compare(&group, &s, &story);
+        return if a.json {
+            compare_json(&runs)
+        } else {
+            Ok(compare_text(&story, &runs))
+        };
+    }
+    let run = simulate(&group, &s, &story).map_err(|e| e.to_string())?;
+    Ok(if a.json {
+        run_json(&run).to_string()
+    } else {
+        run_text(&story, &run)
+    })
+}
+
+fn costs_json(run: &Run) -> Value {
+    let c = &run.costs;
+    json!({
+        "rebalances": c.rebalances,
+        "partition_seconds_paused": (c.partition_seconds_paused * 1000.0).round() / 1000.0,
+        "partitions_paused": c.partitions_paused,
+        "longest_partition_stop_ms": c.longest_partition_stop_ms,
+        "longest_group_stop_ms": c.longest_group_stop_ms,
+        "peak_lag_records": c.peak_lag_records,
+        "records_read_twice": c.records_read_twice,
+        "records_missed": c.records_missed,
+    })
+}
+
+fn run_json(run: &Run) -> Value {
+    let mut v = costs_json(run);
+    let events: Vec<Value> = run
+        .happenings
+        .iter()
+        .map(|h| json!({"time_ms": h.time_ms, "member": h.member, "event": h.kind, "detail": h.detail}))
+        .collect();
+    v["protocol"] = json!(run.protocol.name());
+    v["static"] = json!(run.static_membership);
+    v["start_ms"] = json!(run.start_ms);
+    v["end_ms"] = json!(run.end_ms);
+    v["events"] = Value::Array(events);
+    v["assumptions"] = json!(ASSUMPTIONS);
+    v
+}
+
+fn ms(t: i64) -> String {
+    format!("{:>9.3} s", t as f64 / 1000.0)
+}
+
+fn totals(run: &Run) -> Vec<String> {
+    let c = &run.costs;
+    vec![
+        format!("rebalances: {}", c.rebalances),
+        format!(
+            "partition-seconds with no consumer: {:.1} ({} of {} partitions stopped)",
+            c.partition_seconds_paused,
+            c.partitions_paused,
+            run.tenures.len()
+        ),
+        format!(
+            "longest stop of one partition: {:.1} s",
+            c.longest_partition_stop_ms as f64 / 1000.0
+        ),
+        format!(
+            "longest stop of the whole group: {:.1} s",
+            c.longest_group_stop_ms as f64 / 1000.0
+        ),
+        format!("peak lag of a partition: {} records", c.peak_lag_records),
+        format!("records read twice: {}", c.records_read_twice),
+        format!("records never processed: {}", c.records_missed),
+    ]
+}
+
+fn run_text(story: &Story, run: &Run) -> String {
+    let mut out = vec![format!(
+        "{} under {}{} (the story starts at {:.0} s)",
+        story.kind.label(),
+        run.protocol.label(),
+        if run.static_membership {
+            ", static members"
+        } else {
+            ""
+        },
+        run.start_ms as f64 / 1000.0
+    )];
+    for h in &run.happenings {
+        let who = h.member.as_deref().unwrap_or("group");
+        out.push(format!("{}  {who}: {}", ms(h.time_ms), h.detail));
+    }
+    out.push(String::new());
+    out.extend(totals(run));
+    out.push(String::new());
+    out.push("Assumed:".into());
+    out.extend(ASSUMPTIONS.iter().map(|a| format!("- {a}")));
+    out.join("\n")
+}
+
+fn compare_text(
+    story: &Story,
+    runs: &[(
+        Variant,
+        Result<Run, rebalance_lab_core::timeline::TimelineError>,
+    )],
+) -> String {
+    let mut rows = vec![[
+        "".to_string(),
+        "rebalances".into(),
+        "partition-s paused".into(),
+        "longest partition stop".into(),
+        "longest group stop".into(),
+        "read twice".into(),
+        "never processed".into(),
+    ]];
+    for (v, r) in runs {
+        match r {
+            Ok(run) => {
+                let c = &run.costs;
+                rows.push([
+                    v.label(),
+                    c.rebalances.to_string(),
+                    format!("{:.1}", c.partition_seconds_paused),
+                    format!("{:.1} s", c.longest_partition_stop_ms as f64 / 1000.0),
+                    format!("{:.1} s", c.longest_group_stop_ms as f64 / 1000.0),
+                    c.records_read_twice.to_string(),
+                    c.records_missed.to_string(),
+                ]);
+            }
+            Err(e) => rows.push([
+                v.label(),
+                e.to_string(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+                String::new(),
+            ]),
+        }
+    }
+    let widths: Vec<usize> = (0..7)
+        .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = vec![format!(
+        "{}: the same story under each protocol",
+        story.kind.label()
+    )];
+    for r in &rows {
+        let cells: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(i, cell)| {
+                if i == 0 {
+                    format!("{cell:<w$}", w = widths[i])
+                } else {
+                    format!("{cell:>w$}", w = widths[i])
+                }
+            })
+            .collect();
+        out.push(cells.join("  ").trim_end().to_string());
+    }
+    out.join("\n")
+}
+
+fn compare_json(
+    runs: &[(
+        Variant,
+        Result<Run, rebalance_lab_core::timeline::TimelineError>,
+    )],
+) -> Result<String, String> {
+    let mut list = Vec::new();
+    for (v, r) in runs {
+        let run = r.as_ref().map_err(|e| format!("{}: {e}", v.label()))?;
+        let mut c = costs_json(run);
+        c["variant"] = json!(v.name());
+        c["protocol"] = json!(v.protocol.name());
+        c["static"] = json!(v.static_membership);
+        list.push(c);
+    }
+    Ok(Value::Array(list).to_string())
+}

@@ -1,0 +1,71 @@
+//! One story under each way of running the group, side by side: what to change before a
+//! deploy.
+
+use super::{simulate, Group, Protocol, Run, Settings, Story, TimelineError};
+
+/// A way of running the group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Variant {
+    /// The protocol.
+    pub protocol: Protocol,
+    /// Whether every member has a `group.instance.id`.
+    pub static_membership: bool,
+}
+
+impl Variant {
+    /// The four the table compares: eager, cooperative-sticky, eager with static members,
+    /// and the consumer protocol.
+    pub const ALL: [Variant; 4] = [
+        Variant {
+            protocol: Protocol::Eager,
+            static_membership: false,
+        },
+        Variant {
+            protocol: Protocol::Cooperative,
+            static_membership: false,
+        },
+        Variant {
+            protocol: Protocol::Eager,
+            static_membership: true,
+        },
+        Variant {
+            protocol: Protocol::Consumer,
+            static_membership: false,
+        },
+    ];
+
+    /// How a person would say it.
+    pub fn label(self) -> String {
+        if self.static_membership {
+            format!("{}, static members", self.protocol.label())
+        } else {
+            self.protocol.label().to_string()
+        }
+    }
+
+    /// A short name for the command line's JSON.
+    pub fn name(self) -> String {
+        if self.static_membership {
+            format!("{}-static", self.protocol.name())
+        } else {
+            self.protocol.name().to_string()
+        }
+    }
+}
+
+/// Runs `story` under each of [`Variant::ALL`], the rest of `settings` kept.
+pub fn compare(
+    group: &Group,
+    settings: &Settings,
+    story: &Story,
+) -> Vec<(Variant, Result<Run, TimelineError>)> {
+    Variant::ALL
+        .into_iter()
+        .map(|v| {
+            let mut s = *settings;
+            s.protocol = v.protocol;
+            s.client.static_membership = v.static_membership;
+            (v, simulate(group, &s, story))
+        })
+        .collect()
+}

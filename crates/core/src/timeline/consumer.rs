@@ -1,0 +1,860 @@
+//! The consumer protocol (KIP-848, `group.protocol=consumer`) over time: the broker's group
+//! epoch, target assignment and per-member reconciliation (`GroupMetadataManager`'s
+//! consumer-group heartbeat and `CurrentAssignmentBuilder`, KAFKA-SEMANTICS.md sections 14
+//! to 16), and the Java client's heartbeats (`AbstractHeartbeatRequestManager`,
+//! `AbstractMembershipManager`).
+//!
+//! Unlike the classic coordinator, this broker side is written from the rules, not checked
+//! against Kafka's code on a clock: the oracle tool drives classic groups only.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+
+use super::classic::secs;
+use super::ledger::Ledger;
+use super::story::{acts, Act, STORY_START_MS};
+use super::{CommitPolicy, Group, Happening, Run, Settings, Story, TimelineError};
+use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, TopicMeta, UNASSIGNED};
+
+const TAIL_MS: i64 = 5_000;
+const RUN_LIMIT_AFTER_ACTS_MS: i64 = 4 * 3_600_000;
+
+#[derive(Debug, Clone)]
+enum Ev {
+    Act(usize, Act),
+    /// The client heartbeats (regular when `false`, at once when `true`).
+    Heartbeat(usize, u32, bool),
+    /// A heartbeat's response reaches the client: its assignment, or None when fenced.
+    Reply(usize, u32, Option<Vec<usize>>),
+    /// The session timer of a member (by broker id) fires.
+    Session(u64, i64),
+    /// The revocation timer of a member fires (its epoch then).
+    Revocation(u64, i32),
+    CutEnd(usize, u32),
+    PollTimeout(usize, u32),
+}
+
+#[derive(Debug, Clone)]
+struct BrokerMember {
+    client: usize,
+    epoch: i32,
+    /// What the broker counts as its: partitions it owns or must still revoke.
+    current: Vec<usize>,
+    /// Partitions it must give up before it can move on.
+    revoking: Vec<usize>,
+    instance_id: Option<String>,
+    /// Left with epoch -2: held for its return.
+    away: bool,
+    session_deadline: i64,
+}
+
+#[derive(Debug, Clone)]
+struct Client {
+    up: bool,
+    incarnation: u32,
+    /// The broker's id of this member, while it is one.
+    member: Option<u64>,
+    owned: Vec<usize>,
+    consuming: bool,
+    fenced: bool,
+    slow_until: i64,
+    cut_until: i64,
+    auto_anchor: i64,
+}
+
+struct Sim<'a> {
+    s: &'a Settings,
+    group: &'a Group,
+    names: Vec<String>,
+    topics: Vec<Vec<String>>,
+    clients: Vec<Client>,
+    members: BTreeMap<u64, BrokerMember>,
+    next_member: u64,
+    group_epoch: i32,
+    assignment_epoch: i32,
+    target: BTreeMap<u64, Vec<usize>>,
+    /// Which member the broker counts each partition as owned by.
+    partition_owner: Vec<Option<u64>>,
+    partitions: Vec<(usize, u32)>,
+    topic_base: Vec<usize>,
+    queue: BinaryHeap<Reverse<(i64, u64)>>,
+    events: BTreeMap<u64, Ev>,
+    seq: u64,
+    now: i64,
+    ledger: Ledger,
+    happenings: Vec<Happening>,
+    rebalance_times: Vec<i64>,
+    downtime: Vec<Vec<(i64, i64)>>,
+    /// Queued events other than regular heartbeats and session timers.
+    busy: usize,
+}
+
+fn recurring(ev: &Ev) -> bool {
+    matches!(ev, Ev::Heartbeat(_, _, false) | Ev::Session(..))
+}
+
+/// Runs a story under the consumer protocol.
+pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineError> {
+    let (acts, added) = acts(story, group.members.len()).map_err(TimelineError::Story)?;
+    let all_topics: Vec<String> = group.topics.iter().map(|(t, _)| t.clone()).collect();
+    let mut names = Vec::new();
+    let mut topics = Vec::new();
+    for i in 0..group.members.len() + added {
+        match group.members.get(i) {
+            Some((n, t)) => {
+                names.push(n.clone());
+                topics.push(t.clone());
+            }
+            None => {
+                names.push(format!("new-{}", i + 1 - group.members.len()));
+                topics.push(all_topics.clone());
+            }
+        }
+    }
+    let mut partitions = Vec::new();
+    let mut topic_base = Vec::new();
+    for (ti, (_, n)) in group.topics.iter().enumerate() {
+        topic_base.push(partitions.len());
+        for p in 0..*n {
+            partitions.push((ti, p));
+        }
+    }
+    let n = names.len();
+    let mut sim = Sim {
+        s,
+        group,
+        clients: vec![
+            Client {
+                up: false,
+                incarnation: 0,
+                member: None,
+                owned: Vec::new(),
+                consuming: true,
+                fenced: false,
+                slow_until: 0,
+                cut_until: 0,
+                auto_anchor: 0,
+            };
+            n
+        ],
+        names,
+        topics,
+        members: BTreeMap::new(),
+        next_member: 0,
+        group_epoch: 0,
+        assignment_epoch: 0,
+        target: BTreeMap::new(),
+        partition_owner: vec![None; partitions.len()],
+        ledger: Ledger::new(partitions.len(), s.records_per_second, STORY_START_MS),
+        partitions,
+        topic_base,
+        queue: BinaryHeap::new(),
+        events: BTreeMap::new(),
+        seq: 0,
+        now: 0,
+        happenings: Vec::new(),
+        rebalance_times: Vec::new(),
+        downtime: vec![Vec::new(); n],
+        busy: 0,
+    };
+    for i in 0..group.members.len() {
+        sim.push(0, Ev::Act(i, Act::Start));
+    }
+    let last_act = acts.iter().map(|a| a.0).max().unwrap_or(STORY_START_MS);
+    for (t, m, act) in acts {
+        sim.push(t, Ev::Act(m, act));
+    }
+    let end = sim.run_until_settled(last_act);
+    let rebalances = sim
+        .rebalance_times
+        .iter()
+        .filter(|t| **t >= STORY_START_MS)
+        .count() as u32;
+    let (tenures, costs) = sim.ledger.finish(end, rebalances);
+    for d in sim.downtime.iter_mut() {
+        for span in d.iter_mut() {
+            if span.1 == i64::MAX {
+                span.1 = end;
+            }
+        }
+    }
+    Ok(Run {
+        protocol: s.protocol,
+        static_membership: s.client.static_membership,
+        members: sim.names,
+        topics: group.topics.clone(),
+        start_ms: STORY_START_MS,
+        end_ms: end,
+        happenings: sim.happenings,
+        tenures,
+        downtime: sim.downtime,
+        rebalance_times: sim.rebalance_times,
+        costs,
+        wire: Vec::new(),
+    })
+}
+
+impl<'a> Sim<'a> {
+    fn push(&mut self, t: i64, ev: Ev) {
+        self.seq += 1;
+        if !recurring(&ev) {
+            self.busy += 1;
+        }
+        self.events.insert(self.seq, ev);
+        self.queue.push(Reverse((t, self.seq)));
+    }
+
+    fn happen(&mut self, c: Option<usize>, kind: &'static str, detail: String) {
+        let member = c.map(|c| self.names[c].clone());
+        self.happenings.push(Happening {
+            time_ms: self.now,
+            member,
+            kind,
+            detail,
+        });
+    }
+
+    fn interval(&self) -> i64 {
+        self.s.consumer_group.heartbeat_interval_ms
+    }
+
+    fn run_until_settled(&mut self, last_act: i64) -> i64 {
+        let limit = last_act + RUN_LIMIT_AFTER_ACTS_MS;
+        while let Some(Reverse((t, seq))) = self.queue.pop() {
+            if t > limit {
+                self.now = limit;
+                self.happen(
+                    None,
+                    "limit",
+                    "The run stops four hours after the story's last event.".into(),
+                );
+                return limit;
+            }
+            if t > last_act && self.settled() {
+                return self.now.max(last_act) + TAIL_MS;
+            }
+            self.now = t;
+            if let Some(ev) = self.events.remove(&seq) {
+                if !recurring(&ev) {
+                    self.busy -= 1;
+                }
+                self.handle(ev);
+            }
+        }
+        self.now + TAIL_MS
+    }
+
+    /// Every member is at the group's epoch with its target in hand, and every running
+    /// client consumes.
+    fn settled(&self) -> bool {
+        self.busy == 0
+            && self.assignment_epoch == self.group_epoch
+            && self.members.iter().all(|(id, m)| {
+                !m.away
+                    && (m.epoch == self.group_epoch
+                        && m.revoking.is_empty()
+                        && self.target.get(id).is_none_or(|t| *t == m.current))
+            })
+            && self.clients.iter().all(|c| {
+                !c.up
+                    || c.fenced
+                    || (c.member.is_some()
+                        && c.consuming
+                        && c.slow_until <= self.now
+                        && c.member
+                            .and_then(|id| self.members.get(&id))
+                            .is_some_and(|m| m.current == c.owned))
+            })
+    }
+
+    fn handle(&mut self, ev: Ev) {
+        match ev {
+            Ev::Act(c, act) => self.act(c, act),
+            Ev::Heartbeat(c, inc, now) => {
+                if self.clients[c].incarnation == inc && self.clients[c].up {
+                    self.heartbeat(c, now);
+                }
+            }
+            Ev::Reply(c, inc, assignment) => {
+                if self.clients[c].incarnation == inc && self.clients[c].up {
+                    self.on_reply(c, assignment);
+                }
+            }
+            Ev::Session(id, deadline) => {
+                if self
+                    .members
+                    .get(&id)
+                    .is_some_and(|m| m.session_deadline == deadline)
+                {
+                    let c = self.members[&id].client;
+                    self.happen(
+                        Some(c),
+                        "expired",
+                        format!(
+                            "No heartbeat for group.consumer.session.timeout.ms ({} s): the coordinator fences the member and frees its partitions.",
+                            secs(self.s.consumer_group.session_timeout_ms)
+                        ),
+                    );
+                    self.fence(id);
+                }
+            }
+            Ev::Revocation(id, epoch) => {
+                if self
+                    .members
+                    .get(&id)
+                    .is_some_and(|m| m.epoch == epoch && !m.revoking.is_empty())
+                {
+                    let c = self.members[&id].client;
+                    self.happen(Some(c), "fenced", "It did not revoke within its rebalance timeout (max.poll.interval.ms): fenced.".into());
+                    self.fence(id);
+                }
+            }
+            Ev::CutEnd(c, inc) => {
+                if self.clients[c].incarnation == inc && self.clients[c].up {
+                    self.happen(
+                        Some(c),
+                        "reconnect",
+                        "The network is back: the member heartbeats at once.".into(),
+                    );
+                    self.heartbeat(c, true);
+                }
+            }
+            Ev::PollTimeout(c, inc) => self.poll_timeout(c, inc),
+        }
+    }
+
+    fn act(&mut self, c: usize, act: Act) {
+        match act {
+            Act::Start => {
+                if let Some(last) = self.downtime[c].last_mut() {
+                    if last.1 == i64::MAX {
+                        last.1 = self.now;
+                    }
+                }
+                let cl = &mut self.clients[c];
+                cl.up = true;
+                cl.incarnation += 1;
+                cl.member = None;
+                cl.owned.clear();
+                cl.consuming = true;
+                cl.fenced = false;
+                cl.slow_until = 0;
+                cl.cut_until = 0;
+                let what = if self.now == 0 {
+                    "The member starts and joins."
+                } else {
+                    "The member starts again and joins."
+                };
+                self.happen(Some(c), "start", what.into());
+                self.heartbeat(c, true);
+            }
+            Act::Close => self.close(c),
+            Act::Crash => {
+                if !self.clients[c].up {
+                    return;
+                }
+                let owned = std::mem::take(&mut self.clients[c].owned);
+                if self.clients[c].consuming {
+                    for &p in &owned {
+                        let u = self.uncommitted(c, p);
+                        self.ledger.end(p, self.now, u);
+                    }
+                }
+                self.down(c);
+                self.happen(Some(c), "crash", format!("The member dies without a word: no commit, no leave heartbeat. It stops {} partitions.", owned.len()));
+            }
+            Act::SlowBatch(ms) => {
+                if !self.clients[c].up {
+                    return;
+                }
+                self.clients[c].slow_until = self.now + ms;
+                let p = self.s.client.max_poll_interval_ms;
+                self.happen(
+                    Some(c),
+                    "slow batch",
+                    format!(
+                        "One batch takes {} s (max.poll.interval.ms is {} s).",
+                        secs(ms),
+                        secs(p)
+                    ),
+                );
+                if ms > p {
+                    let inc = self.clients[c].incarnation;
+                    self.push(self.now + p, Ev::PollTimeout(c, inc));
+                }
+            }
+            Act::Cut(ms) => {
+                if !self.clients[c].up {
+                    return;
+                }
+                self.clients[c].cut_until = self.now + ms;
+                let owned = self.clients[c].owned.clone();
+                if self.clients[c].consuming {
+                    for &p in &owned {
+                        let u = self.uncommitted(c, p);
+                        self.ledger.end(p, self.now, u);
+                    }
+                }
+                self.clients[c].consuming = false;
+                self.happen(
+                    Some(c),
+                    "network cut",
+                    format!(
+                        "The member cannot reach the cluster for {} s: no heartbeat, no fetch.",
+                        secs(ms)
+                    ),
+                );
+                let inc = self.clients[c].incarnation;
+                self.push(self.now + ms, Ev::CutEnd(c, inc));
+            }
+        }
+    }
+
+    fn down(&mut self, c: usize) {
+        let cl = &mut self.clients[c];
+        cl.up = false;
+        cl.incarnation += 1;
+        cl.member = None;
+        self.downtime[c].push((self.now, i64::MAX));
+    }
+
+    /// `close()`: commit, revoke, then a leave heartbeat: epoch -1, or -2 for a static
+    /// member, whose partitions the coordinator then holds for it.
+    fn close(&mut self, c: usize) {
+        if !self.clients[c].up {
+            return;
+        }
+        let owned = std::mem::take(&mut self.clients[c].owned);
+        if self.clients[c].consuming {
+            for &p in &owned {
+                self.ledger.commit(p, self.now);
+                self.ledger.end(p, self.now, 0.0);
+            }
+        }
+        let member = self.clients[c].member;
+        let leave_at = self.now + self.s.round_trip_ms;
+        self.down(c);
+        match member {
+            Some(id) if self.s.client.static_membership => {
+                self.happen(Some(c), "close", format!("The member closes: it commits and sends a leave heartbeat with epoch -2; the coordinator holds its {} partitions for it.", owned.len()));
+                if let Some(m) = self.members.get_mut(&id) {
+                    m.away = true;
+                }
+            }
+            Some(id) => {
+                self.happen(Some(c), "close", format!("The member closes: it commits and sends a leave heartbeat with epoch -1; its {} partitions are freed.", owned.len()));
+                self.now = leave_at;
+                self.fence(id);
+                self.now = leave_at - self.s.round_trip_ms;
+            }
+            None => {}
+        }
+    }
+
+    fn poll_timeout(&mut self, c: usize, inc: u32) {
+        let cl = &self.clients[c];
+        if cl.incarnation != inc || !cl.up || cl.slow_until <= self.now {
+            return;
+        }
+        let owned = std::mem::take(&mut self.clients[c].owned);
+        if self.clients[c].consuming {
+            for &p in &owned {
+                let u = self.uncommitted(c, p);
+                self.ledger.end(p, self.now, u);
+            }
+        }
+        self.happen(Some(c), "poll timeout", "max.poll.interval.ms passed inside one batch: it sends a leave heartbeat, goes stale and loses its partitions; it joins again at its next poll().".into());
+        if let Some(id) = self.clients[c].member.take() {
+            if self.s.client.static_membership {
+                if let Some(m) = self.members.get_mut(&id) {
+                    m.away = true;
+                }
+            } else {
+                self.fence(id);
+            }
+        }
+        let at = self.clients[c].slow_until;
+        let inc = self.clients[c].incarnation;
+        self.push(at, Ev::Heartbeat(c, inc, true));
+    }
+
+    // ------------------------------------------------------------------ the broker
+
+    /// `consumerGroupFenceMember`: the member goes, its partitions are free, the epoch rises.
+    fn fence(&mut self, id: u64) {
+        let Some(m) = self.members.remove(&id) else {
+            return;
+        };
+        for p in m.current.iter().chain(&m.revoking) {
+            if self.partition_owner[*p] == Some(id) {
+                self.partition_owner[*p] = None;
+            }
+        }
+        self.target.remove(&id);
+        self.bump();
+        let c = m.client;
+        if self.clients[c].member == Some(id) {
+            // the client learns at its next heartbeat (UNKNOWN_MEMBER_ID / FENCED_MEMBER_EPOCH)
+            self.clients[c].fenced = true;
+        }
+    }
+
+    fn bump(&mut self) {
+        self.group_epoch += 1;
+        self.rebalance_times.push(self.now);
+        self.happen(
+            None,
+            "epoch",
+            format!(
+                "Group epoch {}: the target assignment is computed at the next heartbeat.",
+                self.group_epoch
+            ),
+        );
+    }
+
+    /// The target assignment for the current epoch (the broker's uniform assignor, each
+    /// member's current target as what it owns).
+    fn compute_target(&mut self) {
+        let topics: Vec<TopicMeta> = self
+            .group
+            .topics
+            .iter()
+            .map(|(name, n)| TopicMeta {
+                name: name.clone(),
+                partitions: *n,
+                racks: Vec::new(),
+            })
+            .collect();
+        let ids: Vec<u64> = self.members.keys().copied().collect();
+        let metas: Vec<MemberMeta> = ids
+            .iter()
+            .map(|id| {
+                let m = &self.members[id];
+                let mut owned: Vec<(String, Vec<i32>)> = Vec::new();
+                for &p in self.target.get(id).map(Vec::as_slice).unwrap_or(&[]) {
+                    let (ti, part) = self.partitions[p];
+                    let topic = &self.group.topics[ti].0;
+                    match owned.last_mut() {
+                        Some((t, ps)) if t == topic => ps.push(part as i32),
+                        _ => owned.push((topic.clone(), vec![part as i32])),
+                    }
+                }
+                MemberMeta {
+                    id: format!("{}-{id}", self.names[m.client]),
+                    instance_id: m.instance_id.clone(),
+                    rack: None,
+                    topics: std::rc::Rc::new(self.topics[m.client].clone()),
+                    owned,
+                    generation: None,
+                }
+            })
+            .collect();
+        let input = GroupInput {
+            topics,
+            members: metas,
+            topic_ids: Vec::new(),
+        };
+        let mut target: BTreeMap<u64, Vec<usize>> =
+            ids.iter().map(|id| (*id, Vec::new())).collect();
+        if let Some(a) = assignor::assign(AssignorKind::Uniform, &input) {
+            for t in &a.topics {
+                let Some(ti) = self.group.topics.iter().position(|(n, _)| *n == t.topic) else {
+                    continue;
+                };
+                for (p, owner) in t.owners.iter().enumerate() {
+                    if *owner != UNASSIGNED {
+                        if let Some(list) = target.get_mut(&ids[*owner as usize]) {
+                            list.push(self.topic_base[ti] + p);
+                        }
+                    }
+                }
+            }
+        }
+        for list in target.values_mut() {
+            list.sort_unstable();
+        }
+        self.target = target;
+        self.assignment_epoch = self.group_epoch;
+    }
+
+    /// A heartbeat reaches the coordinator: join, reconcile, or answer the fenced.
+    fn heartbeat(&mut self, c: usize, _at_once: bool) {
+        let cl = &self.clients[c];
+        if cl.cut_until > self.now || cl.slow_until > self.now && cl.member.is_none() {
+            return;
+        }
+        let inc = cl.incarnation;
+        let reply_at = self.now + self.s.round_trip_ms;
+        if cl.fenced || (cl.member.is_some() && !self.members.contains_key(&cl.member.unwrap_or(0)))
+        {
+            self.push(reply_at, Ev::Reply(c, inc, None));
+            return;
+        }
+        let id = match cl.member {
+            Some(id) => id,
+            None => match self.join(c) {
+                Some(id) => id,
+                None => {
+                    self.clients[c].up = false;
+                    self.clients[c].incarnation += 1;
+                    self.downtime[c].push((self.now, i64::MAX));
+                    self.happen(
+                        Some(c),
+                        "fatal",
+                        "Heartbeat: UNRELEASED_INSTANCE_ID: its old self still holds the group.instance.id (it left no -2). The Java consumer throws; the member stays down.".into(),
+                    );
+                    return;
+                }
+            },
+        };
+        // the session timer re-arms on each heartbeat
+        let deadline = self.now + self.s.consumer_group.session_timeout_ms;
+        if let Some(m) = self.members.get_mut(&id) {
+            m.session_deadline = deadline;
+        }
+        self.push(deadline, Ev::Session(id, deadline));
+        if self.group_epoch > self.assignment_epoch {
+            self.compute_target();
+        }
+        // what the client says it owns now: revoked partitions it no longer holds are free
+        let owned = self.clients[c].owned.clone();
+        self.reconcile(id, &owned);
+        let assignment = self.members.get(&id).map(|m| m.current.clone());
+        self.push(reply_at, Ev::Reply(c, inc, assignment));
+    }
+
+    /// A new member (epoch 0), or a static member's return; `None` when the instance id is
+    /// still held by a member that did not leave (UNRELEASED_INSTANCE_ID).
+    fn join(&mut self, c: usize) -> Option<u64> {
+        let instance = self
+            .s
+            .client
+            .static_membership
+            .then(|| format!("{}-instance", self.names[c]));
+        if let Some(instance) = &instance {
+            let held = self
+                .members
+                .iter()
+                .find(|(_, m)| m.instance_id.as_ref() == Some(instance))
+                .map(|(id, _)| *id);
+            if let Some(old) = held {
+                if self.members[&old].away {
+                    // replaceMember: same assignment under a new id, no epoch bump
+                    let mut m = self.members.remove(&old).expect("held");
+                    m.client = c;
+                    m.away = false;
+                    self.next_member += 1;
+                    let id = self.next_member;
+                    for p in m.current.iter().chain(&m.revoking) {
+                        if self.partition_owner[*p] == Some(old) {
+                            self.partition_owner[*p] = Some(id);
+                        }
+                    }
+                    if let Some(t) = self.target.remove(&old) {
+                        self.target.insert(id, t);
+                    }
+                    self.members.insert(id, m);
+                    self.clients[c].member = Some(id);
+                    self.happen(Some(c), "rejoin", "A static member back within the session timeout: the coordinator gives it its partitions again, with no new epoch.".into());
+                    return Some(id);
+                }
+                return None;
+            }
+        }
+        self.next_member += 1;
+        let id = self.next_member;
+        self.members.insert(
+            id,
+            BrokerMember {
+                client: c,
+                epoch: 0,
+                current: Vec::new(),
+                revoking: Vec::new(),
+                instance_id: instance,
+                away: false,
+                session_deadline: 0,
+            },
+        );
+        self.clients[c].member = Some(id);
+        self.happen(
+            Some(c),
+            "join",
+            "Heartbeat with epoch 0: the member joins and the group epoch rises.".into(),
+        );
+        self.bump();
+        Some(id)
+    }
+
+    /// `CurrentAssignmentBuilder`: revoke first, then take what others have released.
+    fn reconcile(&mut self, id: u64, client_owned: &[usize]) {
+        let target = self.target.get(&id).cloned().unwrap_or_default();
+        let group_epoch = self.assignment_epoch;
+        let Some(m) = self.members.get(&id).cloned() else {
+            return;
+        };
+        let mut m = m;
+        if !m.revoking.is_empty() {
+            // UNREVOKED_PARTITIONS: it moves on once its owned list drops them
+            if m.revoking
+                .iter()
+                .any(|p| client_owned.binary_search(p).is_ok())
+            {
+                self.members.insert(id, m);
+                return;
+            }
+            for p in &m.revoking {
+                if self.partition_owner[*p] == Some(id) {
+                    self.partition_owner[*p] = None;
+                }
+            }
+            m.revoking.clear();
+        }
+        if m.epoch < group_epoch || m.current != target {
+            let revoke: Vec<usize> = m
+                .current
+                .iter()
+                .copied()
+                .filter(|p| target.binary_search(p).is_err())
+                .collect();
+            if !revoke.is_empty() {
+                m.current.retain(|p| target.binary_search(p).is_ok());
+                m.revoking = revoke;
+                let (c, epoch) = (m.client, m.epoch);
+                self.members.insert(id, m);
+                self.push(
+                    self.now + self.s.client.max_poll_interval_ms,
+                    Ev::Revocation(id, epoch),
+                );
+                let n = self.members[&id].revoking.len();
+                self.happen(Some(c), "revoke", format!("The coordinator asks it to revoke {n} partitions before it gets anything new."));
+                return;
+            }
+            m.epoch = group_epoch;
+            for p in &target {
+                if m.current.binary_search(p).is_err()
+                    && self.partition_owner[*p].is_none_or(|o| o == id)
+                {
+                    m.current.push(*p);
+                    self.partition_owner[*p] = Some(id);
+                }
+            }
+            m.current.sort_unstable();
+        }
+        self.members.insert(id, m);
+    }
+
+    // ------------------------------------------------------------------ the client
+
+    fn on_reply(&mut self, c: usize, assignment: Option<Vec<usize>>) {
+        let now = self.now;
+        let inc = self.clients[c].incarnation;
+        let Some(assignment) = assignment else {
+            // fenced: onPartitionsLost, then join again with epoch 0
+            let owned = std::mem::take(&mut self.clients[c].owned);
+            if self.clients[c].consuming {
+                for &p in &owned {
+                    let u = self.uncommitted(c, p);
+                    self.ledger.end(p, now, u);
+                }
+            }
+            let cl = &mut self.clients[c];
+            cl.consuming = true;
+            cl.fenced = false;
+            cl.member = None;
+            self.happen(Some(c), "lost", format!("Heartbeat: UNKNOWN_MEMBER_ID; onPartitionsLost ({} partitions), and it joins again with epoch 0.", owned.len()));
+            self.push(now, Ev::Heartbeat(c, inc, true));
+            return;
+        };
+        let owned = self.clients[c].owned.clone();
+        let revoked: Vec<usize> = owned
+            .iter()
+            .copied()
+            .filter(|p| assignment.binary_search(p).is_err())
+            .collect();
+        let added: Vec<usize> = assignment
+            .iter()
+            .copied()
+            .filter(|p| owned.binary_search(p).is_err())
+            .collect();
+        if !self.clients[c].consuming {
+            // back from a cut: it consumes what it still owns again
+            self.clients[c].consuming = true;
+            for &p in owned.iter().filter(|p| assignment.binary_search(p).is_ok()) {
+                if self.ledger.owner(p).is_none() {
+                    self.ledger.start(p, c, now, false);
+                }
+            }
+        }
+        // callbacks run in poll(): at once unless a batch is in progress
+        let at = now.max(self.clients[c].slow_until);
+        let acknowledge = !revoked.is_empty() || !added.is_empty();
+        if !revoked.is_empty() {
+            // commitSync before revoking (auto-commit), then onPartitionsRevoked
+            let commit = matches!(self.s.client.commit, CommitPolicy::Auto { .. });
+            for &p in &revoked {
+                if commit {
+                    self.ledger.commit(p, at);
+                }
+                let u = if commit { 0.0 } else { self.uncommitted(c, p) };
+                self.ledger.end(p, at, u);
+            }
+            self.happen(
+                Some(c),
+                "revoke",
+                format!(
+                    "It commits and revokes {} partitions, then acknowledges at once.",
+                    revoked.len()
+                ),
+            );
+        }
+        for &p in &added {
+            self.ledger.start(p, c, at, true);
+        }
+        if !added.is_empty() {
+            self.happen(
+                Some(c),
+                "assigned",
+                format!(
+                    "It is given {} partitions and starts consuming them.",
+                    added.len()
+                ),
+            );
+        }
+        let cl = &mut self.clients[c];
+        cl.owned = assignment;
+        if !added.is_empty() {
+            cl.auto_anchor = at;
+        }
+        let commit_wait =
+            if !revoked.is_empty() && matches!(self.s.client.commit, CommitPolicy::Auto { .. }) {
+                self.s.round_trip_ms
+            } else {
+                0
+            };
+        let next = if acknowledge {
+            at + commit_wait
+        } else {
+            now + self.interval() - self.s.round_trip_ms
+        };
+        self.push(next.max(now), Ev::Heartbeat(c, inc, acknowledge));
+    }
+
+    fn uncommitted(&self, c: usize, p: usize) -> f64 {
+        let Some((start, committed)) = self.ledger.committed_at(p) else {
+            return 0.0;
+        };
+        match self.s.client.commit {
+            CommitPolicy::Auto { interval_ms } => {
+                let anchor = self.clients[c].auto_anchor;
+                let tick = if self.now >= anchor {
+                    anchor + (self.now - anchor) / interval_ms * interval_ms
+                } else {
+                    anchor
+                };
+                self.ledger.records_per_ms()
+                    * (self.now - start.max(committed).max(tick)).max(0) as f64
+            }
+            _ => 0.0,
+        }
+    }
+}

@@ -1,0 +1,214 @@
+//! The timeline's invariants and the numbers Kafka's rules fix (KAFKA-SEMANTICS.md, "Rebalance
+//! timing as the code decides it"); the coordinator's decisions themselves are checked
+//! against Kafka's in timeline_oracle.rs.
+
+#![cfg(not(target_arch = "wasm32"))]
+
+use proptest::prelude::*;
+use rebalance_lab_core::timeline::story::STORY_START_MS;
+use rebalance_lab_core::timeline::{
+    simulate, CommitPolicy, Group, Protocol, Run, Settings, Story, StoryKind,
+};
+
+fn group(members: usize, topics: &[u32]) -> Group {
+    let names: Vec<String> = (0..topics.len()).map(|i| format!("t{i}")).collect();
+    Group {
+        topics: names.iter().cloned().zip(topics.iter().copied()).collect(),
+        members: (0..members)
+            .map(|i| (format!("m{i}"), names.clone()))
+            .collect(),
+    }
+}
+
+/// Every partition has at most one consumer at any instant, and every partition is consumed
+/// when the run ends.
+fn one_consumer_at_a_time(run: &Run) -> Result<(), String> {
+    for (p, list) in run.tenures.iter().enumerate() {
+        for w in list.windows(2) {
+            if w[1].start_ms < w[0].end_ms {
+                return Err(format!("partition {p}: {:?} overlaps {:?}", w[0], w[1]));
+            }
+        }
+        if list.last().is_none_or(|t| t.end_ms != run.end_ms) {
+            return Err(format!(
+                "partition {p} is not consumed when the run ends: {list:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn all_protocols() -> [(Protocol, bool); 5] {
+    [
+        (Protocol::Eager, false),
+        (Protocol::Cooperative, false),
+        (Protocol::Eager, true),
+        (Protocol::Cooperative, true),
+        (Protocol::Consumer, false),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn a_partition_has_one_consumer_at_a_time_and_every_story_settles(
+        members in 1usize..6,
+        topics in prop::collection::vec(1u32..8, 1..3),
+        story in 0usize..6,
+        downtime in 0i64..90_000,
+        gap in 0i64..20_000,
+        count in 1u32..3,
+        which in 0usize..5,
+        commit in 0usize..3,
+    ) {
+        let kind = StoryKind::ALL[story];
+        let g = group(members, &topics);
+        let (protocol, static_membership) = all_protocols()[which];
+        let mut s = Settings { protocol, ..Settings::default() };
+        s.client.static_membership = static_membership;
+        s.client.commit = [CommitPolicy::Auto { interval_ms: 5_000 }, CommitPolicy::AfterBatch, CommitPolicy::BeforeProcessing][commit];
+        let mut st = Story::new(kind);
+        st.downtime_ms = downtime;
+        st.gap_ms = gap;
+        st.count = count.min(members as u32);
+        if kind == StoryKind::ScaleIn && members < 2 {
+            return Ok(());
+        }
+        if kind == StoryKind::ScaleIn {
+            st.count = st.count.min(members as u32 - 1);
+        }
+        let run = simulate(&g, &s, &st).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        one_consumer_at_a_time(&run).map_err(TestCaseError::fail)?;
+        let c = run.costs;
+        let partitions: u32 = topics.iter().sum();
+        let span = (run.end_ms - STORY_START_MS) as f64 / 1000.0;
+        prop_assert!(c.partition_seconds_paused <= f64::from(partitions) * span + 1e-6);
+        prop_assert!(c.longest_group_stop_ms <= c.longest_partition_stop_ms);
+    }
+}
+
+#[test]
+fn static_members_back_within_the_session_timeout_cause_no_rebalance_and_pause_only_their_own() {
+    for protocol in [Protocol::Eager, Protocol::Cooperative] {
+        let g = group(4, &[8, 4]);
+        let mut s = Settings {
+            protocol,
+            ..Settings::default()
+        };
+        s.client.static_membership = true;
+        let st = Story::new(StoryKind::RollingRestart); // down 20 s < 45 s
+        let run = simulate(&g, &s, &st).unwrap();
+        assert_eq!(
+            run.costs.rebalances, 0,
+            "{protocol:?}: {:#?}",
+            run.happenings
+        );
+        // a partition stops only while its own member is down (plus the rejoin's round trips)
+        assert!(
+            run.costs.longest_partition_stop_ms <= st.downtime_ms + 10,
+            "{:?}",
+            run.costs
+        );
+        assert_eq!(run.costs.longest_group_stop_ms, 0);
+        one_consumer_at_a_time(&run).unwrap();
+    }
+}
+
+#[test]
+fn a_dynamic_crash_stops_its_partitions_until_the_session_times_out() {
+    let g = group(3, &[6]);
+    let s = Settings::default();
+    let run = simulate(&g, &s, &Story::new(StoryKind::Crash)).unwrap();
+    // the crash falls half-way between heartbeats: the member is removed at its last
+    // heartbeat + session.timeout.ms, 1.5 s short of 45 s after the crash
+    let expected = s.client.session_timeout_ms - s.client.heartbeat_interval_ms / 2;
+    let stop = run.costs.longest_partition_stop_ms;
+    assert!(
+        (expected..expected + 10).contains(&stop),
+        "{stop} ms, {:#?}",
+        run.happenings
+    );
+}
+
+#[test]
+fn a_replaced_streams_instance_stops_an_eager_group_until_the_dead_member_expires() {
+    // no LeaveGroup on close: the new member's JoinGroup starts a rebalance that waits for
+    // the old member until its session times out; eager members revoke everything meanwhile
+    let g = group(3, &[6]);
+    let mut s = Settings::default();
+    s.client.leave_on_close = false;
+    let mut st = Story::new(StoryKind::Crash);
+    st.downtime_ms = 10_000;
+    let run = simulate(&g, &s, &st).unwrap();
+    let whole = run.costs.longest_group_stop_ms;
+    let expiry = s.client.session_timeout_ms - s.client.heartbeat_interval_ms / 2;
+    let waits = expiry - st.downtime_ms;
+    assert!(
+        whole > waits - s.client.heartbeat_interval_ms && whole <= waits + 10,
+        "{whole} ms"
+    );
+    assert_eq!(run.costs.rebalances, 1, "{:#?}", run.happenings);
+}
+
+#[test]
+fn cooperative_members_keep_consuming_what_stays_theirs() {
+    let g = group(3, &[6, 6]);
+    let eager = simulate(&g, &Settings::default(), &Story::new(StoryKind::ScaleOut)).unwrap();
+    let s = Settings {
+        protocol: Protocol::Cooperative,
+        ..Settings::default()
+    };
+    let coop = simulate(&g, &s, &Story::new(StoryKind::ScaleOut)).unwrap();
+    // cooperative stops only what moves: fewer partitions stop, in two rebalances
+    assert!(
+        coop.costs.partitions_paused < eager.costs.partitions_paused,
+        "{:?} {:?}",
+        coop.costs,
+        eager.costs
+    );
+    assert_eq!(coop.costs.rebalances, 2);
+    assert_eq!(eager.costs.rebalances, 1);
+}
+
+#[test]
+fn committing_before_processing_loses_records_and_reads_none_twice() {
+    let g = group(2, &[4]);
+    let mut s = Settings::default();
+    s.client.processing_ms_per_record = 5.0; // behind after the pause: batches of 2.5 s
+    s.client.commit = CommitPolicy::BeforeProcessing;
+    let mut st = Story::new(StoryKind::RollingRestart);
+    st.downtime_ms = 1_000;
+    st.gap_ms = 500;
+    let run = simulate(&g, &s, &st).unwrap();
+    assert_eq!(run.costs.records_read_twice, 0);
+    s.client.commit = CommitPolicy::Auto { interval_ms: 5_000 };
+    let crash = simulate(&g, &s, &Story::new(StoryKind::Crash)).unwrap();
+    assert!(crash.costs.records_read_twice > 0);
+    assert_eq!(crash.costs.records_missed, 0);
+}
+
+#[test]
+fn bad_settings_and_stories_are_refused_with_a_message() {
+    let g = group(2, &[4]);
+    let mut s = Settings::default();
+    s.client.heartbeat_interval_ms = 60_000;
+    let e = simulate(&g, &s, &Story::default()).unwrap_err().to_string();
+    assert!(e.contains("heartbeat.interval.ms"), "{e}");
+    let mut st = Story::new(StoryKind::ScaleIn);
+    st.count = 2;
+    let e = simulate(&g, &Settings::default(), &st)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("scale in"), "{e}");
+    let empty = Group {
+        topics: vec![],
+        members: vec![],
+    };
+    assert!(simulate(&empty, &Settings::default(), &Story::default()).is_err());
+    let st = Story {
+        downtime_ms: i64::MAX,
+        ..Story::default()
+    };
+    assert!(simulate(&g, &Settings::default(), &st).is_err());
+}
