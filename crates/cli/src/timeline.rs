@@ -153,6 +153,8 @@ pub fn run(a: Args) -> Result<String, String> {
         },
         round_trip_ms: a.round_trip_ms,
         records_per_second: a.rate,
+        // the command line prints the totals and the events, not each partition's owners
+        keep_tenures: false,
         ..Settings::default()
     };
     let c = &mut s.client;
@@ -223,6 +225,7 @@ fn run_json(run: &Run) -> Value {
     v["start_ms"] = json!(run.start_ms);
     v["end_ms"] = json!(run.end_ms);
     v["events"] = Value::Array(events);
+    v["notes"] = json!(run.notes);
     v["assumptions"] = json!(ASSUMPTIONS);
     v
 }
@@ -239,7 +242,7 @@ fn totals(run: &Run) -> Vec<String> {
             "partition-seconds with no consumer: {:.1} ({} of {} partitions stopped)",
             c.partition_seconds_paused,
             c.partitions_paused,
-            run.tenures.len()
+            run.topics.iter().map(|(_, n)| u64::from(*n)).sum::<u64>()
         ),
         format!(
             "longest stop of one partition: {:.1} s",
@@ -273,6 +276,9 @@ fn run_text(story: &Story, run: &Run) -> String {
     }
     out.push(String::new());
     out.extend(totals(run));
+    for n in &run.notes {
+        out.push(format!("note: {n}"));
+    }
     out.push(String::new());
     out.push("Assumed:".into());
     out.extend(ASSUMPTIONS.iter().map(|a| format!("- {a}")));

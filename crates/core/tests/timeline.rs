@@ -23,6 +23,12 @@ fn group(members: usize, topics: &[u32]) -> Group {
 /// Every partition has at most one consumer at any instant, and every partition is consumed
 /// when the run ends.
 fn one_consumer_at_a_time(run: &Run) -> Result<(), String> {
+    if run.overlaps > 0 {
+        return Err(format!(
+            "{} times a partition had two consumers",
+            run.overlaps
+        ));
+    }
     for (p, list) in run.tenures.iter().enumerate() {
         for w in list.windows(2) {
             if w[1].start_ms < w[0].end_ms {

@@ -11,9 +11,10 @@
 //!
 //! Two choices Kafka leaves to a `HashMap` over random member ids (a new leader when the
 //! leader leaves, or when it has not rejoined by the end of the join phase) take the first
-//! candidate in the order members joined, and say so ([`GroupLine::leader_candidates`]).
+//! candidate by member id, and say so ([`GroupLine::leader_candidates`]).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
 /// `group.initial.rebalance.delay.ms` and the other broker settings a classic group reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -266,13 +267,19 @@ pub struct ClassicCoordinator {
     protocol: Option<String>,
     leader: Option<String>,
     leader_candidates: Vec<String>,
-    /// In the order members were added (Kafka's is a `HashMap`'s; see the module's doc).
-    members: Vec<Member>,
+    /// By member id (Kafka's is a `HashMap` over random ids; see the module's doc).
+    members: BTreeMap<String, Member>,
+    /// How many members await a JoinGroup response (`numMembersAwaitingJoinResponse`).
+    awaiting_join: usize,
+    /// Rises whenever what [`ClassicCoordinator::line`] shows may have changed.
+    revision: u64,
     pending: BTreeSet<String>,
     pending_sync: BTreeSet<String>,
     statics: BTreeMap<String, String>,
     new_member_added: bool,
     timers: BTreeMap<TimerKey, Timer>,
+    /// The timers by deadline; an entry whose key was re-armed or cancelled since is stale.
+    timer_queue: BinaryHeap<Reverse<(i64, u64, TimerKey)>>,
     timer_seq: u64,
     ids_given: BTreeMap<String, u32>,
     now: i64,
@@ -291,12 +298,15 @@ impl ClassicCoordinator {
             protocol: None,
             leader: None,
             leader_candidates: Vec::new(),
-            members: Vec::new(),
+            members: BTreeMap::new(),
+            awaiting_join: 0,
+            revision: 0,
             pending: BTreeSet::new(),
             pending_sync: BTreeSet::new(),
             statics: BTreeMap::new(),
             new_member_added: false,
             timers: BTreeMap::new(),
+            timer_queue: BinaryHeap::new(),
             timer_seq: 0,
             ids_given: BTreeMap::new(),
             now: 0,
@@ -306,8 +316,7 @@ impl ClassicCoordinator {
 
     /// The group as the oracle prints it.
     pub fn line(&self) -> GroupLine {
-        let mut members: Vec<String> = self.members.iter().map(|m| m.id.clone()).collect();
-        members.sort();
+        let members: Vec<String> = self.members.keys().cloned().collect();
         GroupLine {
             state: self.state,
             generation: self.generation,
@@ -324,6 +333,16 @@ impl ClassicCoordinator {
         self.state
     }
 
+    /// A number that rises whenever [`ClassicCoordinator::line`] may have changed.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// How many members the group has, and how many were given an id but have not joined.
+    pub fn counts(&self) -> (usize, usize) {
+        (self.members.len(), self.pending.len())
+    }
+
     /// The generation.
     pub fn generation(&self) -> i32 {
         self.generation
@@ -334,12 +353,16 @@ impl ClassicCoordinator {
         std::mem::take(&mut self.replies)
     }
 
-    /// The earliest pending timer: its deadline and key.
-    pub fn next_timer(&self) -> Option<(i64, TimerKey)> {
-        self.timers
-            .iter()
-            .min_by_key(|(_, t)| (t.deadline, t.seq))
-            .map(|(k, t)| (t.deadline, k.clone()))
+    /// The earliest pending timer: its deadline and key (equal deadlines in the order they
+    /// were set, as Kafka's test timer fires them).
+    pub fn next_timer(&mut self) -> Option<(i64, TimerKey)> {
+        while let Some(Reverse((deadline, seq, key))) = self.timer_queue.peek() {
+            if self.timers.get(key).is_some_and(|t| t.seq == *seq) {
+                return Some((*deadline, key.clone()));
+            }
+            self.timer_queue.pop();
+        }
+        None
     }
 
     /// The key as Kafka writes it (`heartbeat-g-A#1`).
@@ -380,6 +403,8 @@ impl ClassicCoordinator {
             seq: self.timer_seq,
             task,
         };
+        self.timer_queue
+            .push(Reverse((timer.deadline, timer.seq, key.clone())));
         self.timers.insert(key, timer);
     }
 
@@ -388,21 +413,35 @@ impl ClassicCoordinator {
     }
 
     fn member_mut(&mut self, id: &str) -> Option<&mut Member> {
-        self.members.iter_mut().find(|m| m.id == id)
+        self.members.get_mut(id)
     }
 
     fn member(&self, id: &str) -> Option<&Member> {
-        self.members.iter().find(|m| m.id == id)
+        self.members.get(id)
     }
 
     fn has_member(&self, id: &str) -> bool {
-        self.member(id).is_some()
+        self.members.contains_key(id)
+    }
+
+    /// Parks (or answers) a member's JoinGroup, keeping the count of those parked.
+    fn set_awaiting_join(&mut self, id: &str, awaiting: bool) {
+        if let Some(m) = self.members.get_mut(id) {
+            if m.awaiting_join != awaiting {
+                m.awaiting_join = awaiting;
+                if awaiting {
+                    self.awaiting_join += 1;
+                } else {
+                    self.awaiting_join -= 1;
+                }
+            }
+        }
     }
 
     /// `ClassicGroup.rebalanceTimeoutMs`: the largest over the members.
     fn rebalance_timeout_ms(&self) -> i64 {
         self.members
-            .iter()
+            .values()
             .map(|m| m.rebalance_timeout_ms)
             .max()
             .unwrap_or(0)
@@ -410,12 +449,13 @@ impl ClassicCoordinator {
 
     /// `ClassicGroup.hasAllMembersJoined`.
     fn has_all_members_joined(&self) -> bool {
-        self.members.iter().all(|m| m.awaiting_join) && self.pending.is_empty()
+        self.members.len() == self.awaiting_join && self.pending.is_empty()
     }
 
     fn transition(&mut self, to: GroupState) {
         self.previous_state = self.state;
         self.state = to;
+        self.revision += 1;
     }
 
     /// `ClassicGroup.generateMemberId`, labelled as the oracle labels it: the client's
@@ -464,6 +504,7 @@ impl ClassicCoordinator {
                 None => {
                     // classicGroupJoinNewDynamicMember: MEMBER_ID_REQUIRED, no rebalance
                     self.pending.insert(new_id.clone());
+                    self.revision += 1;
                     self.schedule(
                         TimerKey::Heartbeat(new_id.clone()),
                         req.session_timeout_ms,
@@ -544,7 +585,7 @@ impl ClassicCoordinator {
     fn current_members(&self) -> Vec<(String, Option<String>, Vec<u8>)> {
         let protocol = self.protocol.clone().unwrap_or_default();
         self.members
-            .iter()
+            .values()
             .map(|m| {
                 let metadata = m
                     .protocols
@@ -563,8 +604,8 @@ impl ClassicCoordinator {
             m.protocols = req.protocols;
             m.rebalance_timeout_ms = req.rebalance_timeout_ms;
             m.session_timeout_ms = req.session_timeout_ms;
-            m.awaiting_join = true;
         }
+        self.set_awaiting_join(&req.member_id, true);
         self.maybe_prepare_rebalance_or_complete_join();
     }
 
@@ -580,8 +621,9 @@ impl ClassicCoordinator {
         if self.leader.is_none() {
             self.leader = Some(member_id.clone());
             self.leader_candidates.clear();
+            self.revision += 1;
         }
-        self.members.push(Member {
+        let member = Member {
             id: member_id.clone(),
             client: client.to_string(),
             instance_id: req.instance_id,
@@ -589,11 +631,14 @@ impl ClassicCoordinator {
             rebalance_timeout_ms: req.rebalance_timeout_ms,
             protocols: req.protocols,
             assignment: Vec::new(),
-            awaiting_join: true,
+            awaiting_join: false,
             is_new: true,
             awaiting_sync: false,
-        });
+        };
+        self.members.insert(member_id.clone(), member);
+        self.set_awaiting_join(&member_id, true);
         self.pending.remove(&member_id);
+        self.revision += 1;
         let timeout = self.settings.new_member_join_timeout_ms;
         self.schedule(
             TimerKey::Heartbeat(member_id.clone()),
@@ -606,10 +651,9 @@ impl ClassicCoordinator {
     /// `updateStaticMemberThenRebalanceOrCompleteJoin`.
     fn update_static_member(&mut self, client: &str, req: JoinRequest, old: &str, new_id: String) {
         // ClassicGroup.replaceStaticMember: the old id's parked requests are fenced
-        let Some(index) = self.members.iter().position(|m| m.id == old) else {
+        let Some(old_member) = self.members.get(old).cloned() else {
             return;
         };
-        let old_member = self.members[index].clone();
         if old_member.awaiting_join {
             let mut r = Response::new(
                 &old_member.client,
@@ -628,13 +672,15 @@ impl ClassicCoordinator {
             r.assignment = Some(Vec::new());
             self.replies.push(r);
         }
+        self.set_awaiting_join(old, false);
         let mut member = old_member;
         member.id = new_id.clone();
         member.client = client.to_string();
         member.awaiting_join = false;
         member.awaiting_sync = false;
-        self.members.remove(index);
-        self.members.push(member);
+        self.members.remove(old);
+        self.members.insert(new_id.clone(), member);
+        self.revision += 1;
         if self.is_leader(old) {
             self.leader = Some(new_id.clone());
         }
@@ -651,17 +697,15 @@ impl ClassicCoordinator {
             m.protocols = req.protocols;
             m.rebalance_timeout_ms = req.rebalance_timeout_ms;
             m.session_timeout_ms = req.session_timeout_ms;
-            m.awaiting_join = true;
         }
+        self.set_awaiting_join(&new_id, true);
         match self.state {
             GroupState::Stable => {
                 if self.protocol.clone().unwrap_or_default() == self.select_protocol() {
                     // no rebalance: the stored assignment stays; the reply follows the append
                     let leader = self.is_leader(&new_id);
                     let r = self.join_reply(&new_id, leader, leader);
-                    if let Some(m) = self.member_mut(&new_id) {
-                        m.awaiting_join = false;
-                    }
+                    self.set_awaiting_join(&new_id, false);
                     self.replies.push(r);
                 } else {
                     self.maybe_prepare_rebalance_or_complete_join();
@@ -677,7 +721,7 @@ impl ClassicCoordinator {
     /// the tie Java breaks by `HashMap` order does not arise.)
     fn select_protocol(&self) -> String {
         let mut candidates: Option<BTreeSet<String>> = None;
-        for m in &self.members {
+        for m in self.members.values() {
             let names: BTreeSet<String> = m.protocols.iter().map(|(n, _)| n.clone()).collect();
             candidates = Some(match candidates {
                 None => names,
@@ -686,13 +730,13 @@ impl ClassicCoordinator {
         }
         let candidates = candidates.unwrap_or_default();
         let mut votes: BTreeMap<String, usize> = BTreeMap::new();
-        for m in &self.members {
+        for m in self.members.values() {
             *votes.entry(m.vote(&candidates)).or_insert(0) += 1;
         }
         let most = votes.values().copied().max().unwrap_or(0);
         // the first member's vote among the most voted, as every member votes alike here
         self.members
-            .iter()
+            .values()
             .map(|m| m.vote(&candidates))
             .find(|p| votes.get(p) == Some(&most))
             .unwrap_or_default()
@@ -724,7 +768,7 @@ impl ClassicCoordinator {
     fn prepare_rebalance(&mut self) {
         if self.state == GroupState::CompletingRebalance {
             // resetAndPropagateAssignmentWithError(REBALANCE_IN_PROGRESS)
-            for m in &mut self.members {
+            for m in self.members.values_mut() {
                 m.assignment.clear();
             }
             self.propagate_assignment(ErrorCode::RebalanceInProgress);
@@ -779,7 +823,7 @@ impl ClassicCoordinator {
         self.cancel(&TimerKey::Join);
         let failed: Vec<String> = self
             .members
-            .iter()
+            .values()
             .filter(|m| !m.awaiting_join && m.instance_id.is_none())
             .map(|m| m.id.clone())
             .collect();
@@ -794,6 +838,7 @@ impl ClassicCoordinator {
         }
         // ClassicGroup.initNextGeneration
         self.generation += 1;
+        self.revision += 1;
         if self.members.is_empty() {
             self.protocol = None;
             self.transition(GroupState::Empty);
@@ -803,25 +848,20 @@ impl ClassicCoordinator {
         self.protocol = Some(self.select_protocol());
         self.transition(GroupState::CompletingRebalance);
         self.pending_sync.clear();
-        let ids: Vec<String> = self.members.iter().map(|m| m.id.clone()).collect();
+        let ids: Vec<String> = self.members.keys().cloned().collect();
         for id in ids {
             let leader = self.is_leader(&id);
-            let reply = self.join_reply(&id, leader, false);
-            let session = {
-                let m = self.member_mut(&id).expect("a member");
-                let parked = m.awaiting_join;
-                m.awaiting_join = false;
-                m.is_new = false;
-                if parked {
-                    Some(m.session_timeout_ms)
-                } else {
-                    None
-                }
-            };
-            if session.is_some() {
+            let parked = self.member(&id).is_some_and(|m| m.awaiting_join);
+            if parked {
+                let reply = self.join_reply(&id, leader, false);
                 self.replies.push(reply);
             }
-            let timeout = self.member(&id).map_or(0, |m| m.session_timeout_ms);
+            self.set_awaiting_join(&id, false);
+            let Some(m) = self.member_mut(&id) else {
+                continue;
+            };
+            m.is_new = false;
+            let timeout = m.session_timeout_ms;
             self.schedule(
                 TimerKey::Heartbeat(id.clone()),
                 timeout,
@@ -848,13 +888,14 @@ impl ClassicCoordinator {
         }
         let joined: Vec<String> = self
             .members
-            .iter()
+            .values()
             .filter(|m| m.awaiting_join)
             .map(|m| m.id.clone())
             .collect();
         match joined.first() {
             Some(first) => {
                 self.leader = Some(first.clone());
+                self.revision += 1;
                 self.leader_candidates = if joined.len() > 1 {
                     joined.clone()
                 } else {
@@ -868,22 +909,23 @@ impl ClassicCoordinator {
 
     /// `ClassicGroup.remove`.
     fn remove(&mut self, id: &str) {
-        if let Some(i) = self.members.iter().position(|m| m.id == id) {
-            let m = self.members.remove(i);
+        self.set_awaiting_join(id, false);
+        if let Some(m) = self.members.remove(id) {
             if let Some(instance) = &m.instance_id {
                 self.statics.remove(instance);
             }
         }
         if self.is_leader(id) {
-            self.leader = self.members.first().map(|m| m.id.clone());
+            self.leader = self.members.keys().next().cloned();
             self.leader_candidates = if self.members.len() > 1 {
-                self.members.iter().map(|m| m.id.clone()).collect()
+                self.members.keys().cloned().collect()
             } else {
                 Vec::new()
             };
         }
         self.pending.remove(id);
         self.pending_sync.remove(id);
+        self.revision += 1;
     }
 
     // ------------------------------------------------------------------ timers
@@ -979,7 +1021,7 @@ impl ClassicCoordinator {
                     // the append completes at once: assignments go out and the group is Stable
                     let given: BTreeMap<&str, &Vec<u8>> =
                         assignments.iter().map(|(id, a)| (id.as_str(), a)).collect();
-                    for m in &mut self.members {
+                    for m in self.members.values_mut() {
                         m.assignment = given
                             .get(m.id.as_str())
                             .map(|a| (*a).clone())
@@ -1023,7 +1065,7 @@ impl ClassicCoordinator {
             None
         };
         let mut rearm = Vec::new();
-        for m in &mut self.members {
+        for m in self.members.values_mut() {
             if m.awaiting_sync {
                 m.awaiting_sync = false;
                 let mut r = Response::new(&m.client, Api::SyncGroup, error);

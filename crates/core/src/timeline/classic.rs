@@ -97,11 +97,16 @@ struct Sim<'a> {
     happenings: Vec<Happening>,
     wire: Vec<Line>,
     last_line: Option<GroupLine>,
+    seen_revision: Option<u64>,
+    seen_state: Option<GroupState>,
+    seen_members: usize,
+    client_index: BTreeMap<String, usize>,
     rebalance_times: Vec<i64>,
     downtime: Vec<Vec<(i64, i64)>>,
     record_wire: bool,
     /// Queued events other than heartbeat ticks: while any is queued the run goes on.
     busy: usize,
+    notes: Vec<String>,
 }
 
 /// Runs a story under the classic protocol.
@@ -174,17 +179,33 @@ pub fn run_traced(
         events: BTreeMap::new(),
         seq: 0,
         now: 0,
-        ledger: Ledger::new(partitions.len(), s.records_per_second, STORY_START_MS),
+        ledger: Ledger::new(
+            partitions.len(),
+            s.records_per_second,
+            STORY_START_MS,
+            s.keep_tenures,
+        ),
         partitions,
         topic_base,
         member_client: BTreeMap::new(),
         happenings: Vec::new(),
         wire: Vec::new(),
         last_line: None,
+        seen_revision: None,
+        seen_state: None,
+        seen_members: 0,
+        client_index: BTreeMap::new(),
         rebalance_times: Vec::new(),
         record_wire,
         busy: 0,
+        notes: Vec::new(),
     };
+    sim.client_index = sim
+        .clients
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.name.clone(), i))
+        .collect();
     for i in 0..group.members.len() {
         sim.push(0, Ev::Act(i, Act::Start));
     }
@@ -198,6 +219,7 @@ pub fn run_traced(
         .iter()
         .filter(|t| **t >= STORY_START_MS)
         .count() as u32;
+    let overlaps = sim.ledger.overlaps();
     let (tenures, costs) = sim.ledger.finish(end, rebalances);
     for (i, d) in sim.downtime.iter_mut().enumerate() {
         for span in d.iter_mut() {
@@ -220,6 +242,8 @@ pub fn run_traced(
         rebalance_times: sim.rebalance_times,
         costs,
         wire: sim.wire,
+        notes: sim.notes,
+        overlaps,
     })
 }
 
@@ -300,8 +324,8 @@ impl<'a> Sim<'a> {
             return false;
         }
         let running: Vec<&Client> = self.clients.iter().filter(|c| c.up && !c.fatal).collect();
-        let line = self.broker.line();
-        if line.members.len() != running.len() || line.pending > 0 {
+        let (members, pending) = self.broker.counts();
+        if members != running.len() || pending > 0 {
             return false;
         }
         let group_ok = match self.broker.state() {
@@ -672,7 +696,7 @@ impl<'a> Sim<'a> {
                     response: r.clone(),
                 });
             }
-            if let Some(c) = self.clients.iter().position(|c| c.name == r.client) {
+            if let Some(&c) = self.client_index.get(&r.client) {
                 // whose member id this is: what the leader reads from each member's metadata
                 if r.api == Api::JoinGroup && !r.member_id.is_empty() {
                     self.member_client.insert(r.member_id.clone(), c);
@@ -680,30 +704,36 @@ impl<'a> Sim<'a> {
                 self.push(now + self.s.round_trip_ms, Ev::Deliver(c, r));
             }
         }
-        let line = self.broker.line();
-        if self.last_line.as_ref() != Some(&line) {
-            let before = self
-                .last_line
-                .as_ref()
-                .map(|l| (l.state, l.generation, l.members.len()));
-            if before.map(|b| b.0) != Some(line.state) {
-                self.group_changed(before.map(|b| b.0), &line);
-            } else if let Some((_, _, n)) = before {
-                if n != line.members.len() && line.members.len() < n {
-                    self.happen(
-                        None,
-                        "member removed",
-                        format!("The coordinator now has {} members.", line.members.len()),
-                    );
-                }
-            }
-            if self.record_wire {
+        // the group's line is built only when it may have changed
+        let revision = self.broker.revision();
+        if self.seen_revision == Some(revision) {
+            return;
+        }
+        self.seen_revision = Some(revision);
+        let state = self.broker.state();
+        let (members, _) = self.broker.counts();
+        let before = self.seen_state;
+        if before != Some(state) {
+            let line = self.broker.line();
+            self.group_changed(before, &line);
+        } else if members < self.seen_members {
+            self.happen(
+                None,
+                "member removed",
+                format!("The coordinator now has {members} members."),
+            );
+        }
+        self.seen_state = Some(state);
+        self.seen_members = members;
+        if self.record_wire {
+            let line = self.broker.line();
+            if self.last_line.as_ref() != Some(&line) {
                 self.wire.push(Line::Group {
                     t: now,
                     group: line.clone(),
                 });
+                self.last_line = Some(line);
             }
-            self.last_line = Some(line);
         }
     }
 
@@ -1233,7 +1263,7 @@ impl<'a> Sim<'a> {
 
     /// The leader's assignment over the members its JoinGroup response lists: each
     /// member's assignment bytes, by member id.
-    fn assign(&self, members: &[(String, Option<String>, Vec<u8>)]) -> Vec<(String, Vec<u8>)> {
+    fn assign(&mut self, members: &[(String, Option<String>, Vec<u8>)]) -> Vec<(String, Vec<u8>)> {
         let topics: Vec<TopicMeta> = self
             .group
             .topics
@@ -1283,7 +1313,19 @@ impl<'a> Sim<'a> {
             members: metas,
             topic_ids: Vec::new(),
         };
-        let result = assignor::assign(self.s.protocol.assignor(), &input);
+        let result = match assignor::try_assign(self.s.protocol.assignor(), &input) {
+            Ok(a) => Some(a),
+            Err(e) => {
+                // Java's leader would throw and the rebalance fail; the run goes on with range
+                let note = format!(
+                    "At {} s the leader's {} throws ({e}); that rebalance uses range instead.",
+                    secs(self.now),
+                    self.s.protocol.assignor().name()
+                );
+                self.notes.push(note);
+                assignor::assign(assignor::AssignorKind::Range, &input)
+            }
+        };
         let mut per_member: Vec<Vec<usize>> = vec![Vec::new(); members.len()];
         if let Some(a) = result {
             for t in &a.topics {

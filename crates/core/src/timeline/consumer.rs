@@ -24,14 +24,25 @@ enum Ev {
     Act(usize, Act),
     /// The client heartbeats (regular when `false`, at once when `true`).
     Heartbeat(usize, u32, bool),
-    /// A heartbeat's response reaches the client: its assignment, or None when fenced.
-    Reply(usize, u32, Option<Vec<usize>>),
+    /// A heartbeat's response reaches the client.
+    Reply(usize, u32, Reply),
     /// The session timer of a member (by broker id) fires.
     Session(u64, i64),
     /// The revocation timer of a member fires (its epoch then).
     Revocation(u64, i32),
     CutEnd(usize, u32),
     PollTimeout(usize, u32),
+}
+
+/// What a heartbeat's response says.
+#[derive(Debug, Clone)]
+enum Reply {
+    /// UNKNOWN_MEMBER_ID or FENCED_MEMBER_EPOCH: the member is no longer in the group.
+    Fenced,
+    /// No assignment in the response: the member already has it.
+    Unchanged,
+    /// The member's assignment now.
+    Assigned(Vec<usize>),
 }
 
 #[derive(Debug, Clone)]
@@ -87,6 +98,9 @@ struct Sim<'a> {
     downtime: Vec<Vec<(i64, i64)>>,
     /// Queued events other than regular heartbeats and session timers.
     busy: usize,
+    notes: Vec<String>,
+    /// The uniform assignor refused this group once: the run goes on with range.
+    uniform_refused: bool,
 }
 
 fn recurring(ev: &Ev) -> bool {
@@ -145,7 +159,12 @@ pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineEr
         assignment_epoch: 0,
         target: BTreeMap::new(),
         partition_owner: vec![None; partitions.len()],
-        ledger: Ledger::new(partitions.len(), s.records_per_second, STORY_START_MS),
+        ledger: Ledger::new(
+            partitions.len(),
+            s.records_per_second,
+            STORY_START_MS,
+            s.keep_tenures,
+        ),
         partitions,
         topic_base,
         queue: BinaryHeap::new(),
@@ -156,6 +175,8 @@ pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineEr
         rebalance_times: Vec::new(),
         downtime: vec![Vec::new(); n],
         busy: 0,
+        notes: Vec::new(),
+        uniform_refused: false,
     };
     for i in 0..group.members.len() {
         sim.push(0, Ev::Act(i, Act::Start));
@@ -170,6 +191,7 @@ pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineEr
         .iter()
         .filter(|t| **t >= STORY_START_MS)
         .count() as u32;
+    let overlaps = sim.ledger.overlaps();
     let (tenures, costs) = sim.ledger.finish(end, rebalances);
     for d in sim.downtime.iter_mut() {
         for span in d.iter_mut() {
@@ -191,6 +213,8 @@ pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineEr
         rebalance_times: sim.rebalance_times,
         costs,
         wire: Vec::new(),
+        notes: sim.notes,
+        overlaps,
     })
 }
 
@@ -556,15 +580,55 @@ impl<'a> Sim<'a> {
         };
         let mut target: BTreeMap<u64, Vec<usize>> =
             ids.iter().map(|id| (*id, Vec::new())).collect();
-        if let Some(a) = assignor::assign(AssignorKind::Uniform, &input) {
-            for t in &a.topics {
-                let Some(ti) = self.group.topics.iter().position(|(n, _)| *n == t.topic) else {
-                    continue;
-                };
-                for (p, owner) in t.owners.iter().enumerate() {
-                    if *owner != UNASSIGNED {
-                        if let Some(list) = target.get_mut(&ids[*owner as usize]) {
-                            list.push(self.topic_base[ti] + p);
+        let homogeneous = ids.windows(2).all(|w| {
+            self.topics[self.members[&w[0]].client] == self.topics[self.members[&w[1]].client]
+        });
+        if !self.uniform_refused {
+            match assignor::try_assign(AssignorKind::Uniform, &input) {
+                Ok(a) => {
+                    for t in &a.topics {
+                        let Some(ti) = self.group.topics.iter().position(|(n, _)| *n == t.topic)
+                        else {
+                            continue;
+                        };
+                        for (p, owner) in t.owners.iter().enumerate() {
+                            if *owner != UNASSIGNED {
+                                if let Some(list) = target.get_mut(&ids[*owner as usize]) {
+                                    list.push(self.topic_base[ti] + p);
+                                }
+                            }
+                        }
+                    }
+                }
+                Err(e) => {
+                    self.notes.push(if homogeneous {
+                        format!(
+                            "From group epoch {} on, which partitions the uniform assignor moves depends on Java's HashSet order, which this group reaches and the lab does not reproduce ({e}). The run follows the assignor's rule in member id order instead: each member keeps what it owns up to its quota and the rest is handed out. How many partitions move is the same, up to which members Kafka's random member ids put first.",
+                            self.group_epoch
+                        )
+                    } else {
+                        format!(
+                            "From group epoch {} on, this run uses the broker's range assignor: the uniform assignor is not reproduced exactly for this group ({e}).",
+                            self.group_epoch
+                        )
+                    });
+                    self.uniform_refused = true;
+                }
+            }
+        }
+        if self.uniform_refused {
+            if homogeneous {
+                self.keep_up_to_quota(&ids, &mut target);
+            } else if let Some(a) = assignor::assign(AssignorKind::ServerRange, &input) {
+                for t in &a.topics {
+                    let Some(ti) = self.group.topics.iter().position(|(n, _)| *n == t.topic) else {
+                        continue;
+                    };
+                    for (p, owner) in t.owners.iter().enumerate() {
+                        if *owner != UNASSIGNED {
+                            if let Some(list) = target.get_mut(&ids[*owner as usize]) {
+                                list.push(self.topic_base[ti] + p);
+                            }
                         }
                     }
                 }
@@ -577,6 +641,50 @@ impl<'a> Sim<'a> {
         self.assignment_epoch = self.group_epoch;
     }
 
+    /// The uniform assignor's rule for members that all name the same topics
+    /// (`UniformHomogeneousAssignmentBuilder`), in member id order where Kafka's follows a
+    /// `HashMap` over random ids: quotas of total / members, one more for the first
+    /// total % members; each member keeps its current target up to its quota; partitions
+    /// nobody keeps, ascending, go to the members below quota in turn.
+    fn keep_up_to_quota(&self, ids: &[u64], target: &mut BTreeMap<u64, Vec<usize>>) {
+        let Some(first) = ids.first() else {
+            return;
+        };
+        let topics = &self.topics[self.members[first].client];
+        let subscribed: Vec<bool> = self
+            .group
+            .topics
+            .iter()
+            .map(|(name, _)| topics.contains(name))
+            .collect();
+        let all: Vec<usize> = (0..self.partitions.len())
+            .filter(|p| subscribed[self.partitions[*p].0])
+            .collect();
+        let (base, extra) = (all.len() / ids.len(), all.len() % ids.len());
+        let mut kept = vec![false; self.partitions.len()];
+        for (k, id) in ids.iter().enumerate() {
+            let quota = base + usize::from(k < extra);
+            let list = target.get_mut(id).expect("every member has a list");
+            for &p in self.target.get(id).map(Vec::as_slice).unwrap_or(&[]) {
+                if list.len() < quota && subscribed[self.partitions[p].0] && !kept[p] {
+                    kept[p] = true;
+                    list.push(p);
+                }
+            }
+        }
+        let mut free = all.into_iter().filter(|p| !kept[*p]);
+        for (k, id) in ids.iter().enumerate() {
+            let quota = base + usize::from(k < extra);
+            let list = target.get_mut(id).expect("every member has a list");
+            while list.len() < quota {
+                match free.next() {
+                    Some(p) => list.push(p),
+                    None => break,
+                }
+            }
+        }
+    }
+
     /// A heartbeat reaches the coordinator: join, reconcile, or answer the fenced.
     fn heartbeat(&mut self, c: usize, _at_once: bool) {
         let cl = &self.clients[c];
@@ -587,7 +695,7 @@ impl<'a> Sim<'a> {
         let reply_at = self.now + self.s.round_trip_ms;
         if cl.fenced || (cl.member.is_some() && !self.members.contains_key(&cl.member.unwrap_or(0)))
         {
-            self.push(reply_at, Ev::Reply(c, inc, None));
+            self.push(reply_at, Ev::Reply(c, inc, Reply::Fenced));
             return;
         }
         let id = match cl.member {
@@ -617,10 +725,16 @@ impl<'a> Sim<'a> {
             self.compute_target();
         }
         // what the client says it owns now: revoked partitions it no longer holds are free
-        let owned = self.clients[c].owned.clone();
+        let owned = std::mem::take(&mut self.clients[c].owned);
         self.reconcile(id, &owned);
-        let assignment = self.members.get(&id).map(|m| m.current.clone());
-        self.push(reply_at, Ev::Reply(c, inc, assignment));
+        let cl = &mut self.clients[c];
+        cl.owned = owned;
+        let reply = match self.members.get(&id) {
+            Some(m) if m.current == cl.owned && cl.consuming => Reply::Unchanged,
+            Some(m) => Reply::Assigned(m.current.clone()),
+            None => Reply::Fenced,
+        };
+        self.push(reply_at, Ev::Reply(c, inc, reply));
     }
 
     /// A new member (epoch 0), or a static member's return; `None` when the instance id is
@@ -687,12 +801,17 @@ impl<'a> Sim<'a> {
 
     /// `CurrentAssignmentBuilder`: revoke first, then take what others have released.
     fn reconcile(&mut self, id: u64, client_owned: &[usize]) {
-        let target = self.target.get(&id).cloned().unwrap_or_default();
         let group_epoch = self.assignment_epoch;
-        let Some(m) = self.members.get(&id).cloned() else {
+        let target_len = self.target.get(&id).map_or(0, Vec::len);
+        let Some(mut m) = self.members.remove(&id) else {
             return;
         };
-        let mut m = m;
+        // at the group's epoch with its whole target (what it holds is always in its target)
+        if m.revoking.is_empty() && m.epoch == group_epoch && m.current.len() == target_len {
+            self.members.insert(id, m);
+            return;
+        }
+        let target = self.target.get(&id).cloned().unwrap_or_default();
         if !m.revoking.is_empty() {
             // UNREVOKED_PARTITIONS: it moves on once its owned list drops them
             if m.revoking
@@ -730,14 +849,19 @@ impl<'a> Sim<'a> {
                 return;
             }
             m.epoch = group_epoch;
-            for p in &target {
-                if m.current.binary_search(p).is_err()
-                    && self.partition_owner[*p].is_none_or(|o| o == id)
-                {
-                    m.current.push(*p);
-                    self.partition_owner[*p] = Some(id);
-                }
+            // what it takes: its target, less what it has and what others still own
+            let taken: Vec<usize> = target
+                .iter()
+                .copied()
+                .filter(|p| {
+                    m.current.binary_search(p).is_err()
+                        && self.partition_owner[*p].is_none_or(|o| o == id)
+                })
+                .collect();
+            for &p in &taken {
+                self.partition_owner[p] = Some(id);
             }
+            m.current.extend(taken);
             m.current.sort_unstable();
         }
         self.members.insert(id, m);
@@ -745,9 +869,18 @@ impl<'a> Sim<'a> {
 
     // ------------------------------------------------------------------ the client
 
-    fn on_reply(&mut self, c: usize, assignment: Option<Vec<usize>>) {
+    fn on_reply(&mut self, c: usize, reply: Reply) {
         let now = self.now;
         let inc = self.clients[c].incarnation;
+        let assignment = match reply {
+            Reply::Assigned(a) => Some(a),
+            Reply::Unchanged => {
+                let next = now + self.interval() - self.s.round_trip_ms;
+                self.push(next.max(now), Ev::Heartbeat(c, inc, false));
+                return;
+            }
+            Reply::Fenced => None,
+        };
         let Some(assignment) = assignment else {
             // fenced: onPartitionsLost, then join again with epoch 0
             let owned = std::mem::take(&mut self.clients[c].owned);

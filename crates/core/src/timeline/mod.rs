@@ -175,6 +175,9 @@ pub struct Settings {
     pub round_trip_ms: i64,
     /// Records produced per second to each partition.
     pub records_per_second: f64,
+    /// Keep who consumed each partition when ([`Run::tenures`]), for a timeline drawn per
+    /// partition; the costs are counted either way.
+    pub keep_tenures: bool,
 }
 
 impl Default for Settings {
@@ -186,6 +189,7 @@ impl Default for Settings {
             consumer_group: ConsumerGroupSettings::default(),
             round_trip_ms: 2,
             records_per_second: 100.0,
+            keep_tenures: true,
         }
     }
 }
@@ -231,7 +235,8 @@ pub struct Run {
     pub end_ms: i64,
     /// Everything that happened, in time order.
     pub happenings: Vec<Happening>,
-    /// Per partition (topics in order, partitions ascending), who consumed it when.
+    /// Per partition (topics in order, partitions ascending), who consumed it when; empty
+    /// unless [`Settings::keep_tenures`].
     pub tenures: Vec<Vec<Tenure>>,
     /// Per member, when it was down (not running): (from, to).
     pub downtime: Vec<Vec<(i64, i64)>>,
@@ -241,6 +246,11 @@ pub struct Run {
     pub costs: Costs,
     /// The requests and the broker's decisions, for the oracle (classic only).
     pub wire: Vec<broker_trace::Line>,
+    /// What the run could not do as Kafka would, and what it did instead.
+    pub notes: Vec<String>,
+    /// How often a partition was given to a member while another still consumed it: zero
+    /// unless the model is wrong (the property tests hold it to zero).
+    pub overlaps: u32,
 }
 
 pub mod broker_trace;
