@@ -218,3 +218,43 @@ fn bad_settings_and_stories_are_refused_with_a_message() {
     };
     assert!(simulate(&g, &Settings::default(), &st).is_err());
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// A quiet member's heartbeats are sent only when something may depend on them; the run
+    /// is the same as with every heartbeat sent.
+    #[test]
+    fn quiet_heartbeats_change_nothing(
+        members in 1usize..6,
+        partitions in 1u32..10,
+        story in 0usize..6,
+        downtime in 0i64..90_000,
+        gap in 0i64..20_000,
+        cooperative in any::<bool>(),
+        static_membership in any::<bool>(),
+        session in 6_000i64..60_000,
+        heartbeat in 500i64..5_000,
+    ) {
+        use rebalance_lab_core::timeline::classic::{run, run_traced};
+        let kind = StoryKind::ALL[story];
+        if kind == StoryKind::ScaleIn && members < 2 {
+            return Ok(());
+        }
+        let g = group(members, &[partitions]);
+        let protocol = if cooperative { Protocol::Cooperative } else { Protocol::Eager };
+        let mut s = Settings { protocol, ..Settings::default() };
+        s.client.static_membership = static_membership;
+        s.client.session_timeout_ms = session;
+        s.client.heartbeat_interval_ms = heartbeat.min(session - 1);
+        let mut st = Story::new(kind);
+        st.downtime_ms = downtime;
+        st.gap_ms = gap;
+        let quiet = run(&g, &s, &st).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let every = run_traced(&g, &s, &st, true).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(&quiet.happenings, &every.happenings);
+        prop_assert_eq!(&quiet.tenures, &every.tenures);
+        prop_assert_eq!(quiet.costs, every.costs);
+        prop_assert_eq!(quiet.end_ms, every.end_ms);
+    }
+}

@@ -165,7 +165,8 @@ pub struct Response {
 }
 
 impl Response {
-    fn new(client: &str, api: Api, error: ErrorCode) -> Self {
+    /// A response with only its error set.
+    pub fn new(client: &str, api: Api, error: ErrorCode) -> Self {
         Response {
             client: client.to_string(),
             api,
@@ -1120,6 +1121,18 @@ impl ClassicCoordinator {
             timeout,
             TimerTask::ExpireHeartbeat(id.to_string()),
         );
+    }
+
+    /// Re-arms `member_id`'s heartbeat deadline as its heartbeat at `at` would have (a
+    /// member heartbeating in a Stable group changes nothing else): the simulator sends a
+    /// quiet member's heartbeats only when something may depend on them.
+    pub fn assume_heartbeat(&mut self, member_id: &str, at: i64) {
+        let Some(session) = self.member(member_id).map(|m| m.session_timeout_ms) else {
+            return;
+        };
+        let key = TimerKey::Heartbeat(member_id.to_string());
+        let delay = at + session - self.now;
+        self.schedule(key, delay, TimerTask::ExpireHeartbeat(member_id.to_string()));
     }
 
     /// `classicGroupLeave` for one member leaving by its member id (as a closing dynamic

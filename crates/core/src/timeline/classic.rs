@@ -4,14 +4,15 @@
 //!
 //! The clock: at equal times the coordinator's timers fire before the clients act (as
 //! Kafka's tests sleep, then send), and the clients act in the order their events were
-//! queued. A request reaches the coordinator when it is sent; its response reaches the
+//! queued, heartbeat ticks first. A request reaches the coordinator when it is sent; its
+//! response reaches the
 //! client one round trip later.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
 use super::broker::{
-    Api, ClassicCoordinator, ErrorCode, GroupLine, GroupState, JoinRequest, Response,
+    Api, ClassicCoordinator, ErrorCode, GroupLine, GroupState, JoinRequest, Response, TimerKey,
 };
 use super::broker_trace::{Line, Request};
 use super::ledger::Ledger;
@@ -77,6 +78,10 @@ struct Client {
     cut_until: i64,
     /// The requests it awaits an answer to, with the incarnation that sent them.
     awaiting: Vec<(Api, u32)>,
+    /// Heartbeating quietly since this heartbeat: in a Stable group a heartbeat changes
+    /// nothing but the member's deadline, so the next ones (every interval from here) are
+    /// sent only when something may depend on them ([`Sim::wake`]).
+    quiet: Option<i64>,
     fatal: bool,
 }
 
@@ -85,7 +90,8 @@ struct Sim<'a> {
     group: &'a Group,
     broker: ClassicCoordinator,
     clients: Vec<Client>,
-    queue: BinaryHeap<Reverse<(i64, u64)>>,
+    /// (time, 0 for a heartbeat tick and 1 for anything else, order queued).
+    queue: BinaryHeap<Reverse<(i64, u8, u64)>>,
     events: BTreeMap<u64, Ev>,
     seq: u64,
     now: i64,
@@ -107,6 +113,15 @@ struct Sim<'a> {
     /// Queued events other than heartbeat ticks: while any is queued the run goes on.
     busy: usize,
     notes: Vec<String>,
+}
+
+/// A heartbeat and its answer: a settled group goes on sending them.
+fn routine(ev: &Ev) -> bool {
+    match ev {
+        Ev::Tick(..) => true,
+        Ev::Deliver(_, r) => r.api == Api::Heartbeat,
+        _ => false,
+    }
 }
 
 /// Runs a story under the classic protocol.
@@ -159,6 +174,7 @@ pub fn run_traced(
             cut_until: 0,
             awaiting: Vec::new(),
             fatal: false,
+            quiet: None,
         });
     }
     let mut partitions = Vec::new();
@@ -250,11 +266,18 @@ pub fn run_traced(
 impl<'a> Sim<'a> {
     fn push(&mut self, t: i64, ev: Ev) {
         self.seq += 1;
-        if !matches!(ev, Ev::Tick(..)) {
+        let tick = matches!(ev, Ev::Tick(..));
+        if !routine(&ev) {
             self.busy += 1;
         }
         self.events.insert(self.seq, ev);
-        self.queue.push(Reverse((t, self.seq)));
+        self.queue.push(Reverse((t, u8::from(!tick), self.seq)));
+    }
+
+    /// Whether routine events of each member (its assignment, its revocations, its notice
+    /// of a rebalance) are kept: up to [`super::MEMBERS_TOLD_EACH`] members.
+    fn tells_each_member(&self) -> bool {
+        self.clients.len() <= super::MEMBERS_TOLD_EACH
     }
 
     fn happen(&mut self, member: Option<usize>, kind: &'static str, detail: String) {
@@ -272,7 +295,7 @@ impl<'a> Sim<'a> {
     fn run_until_settled(&mut self, last_act: i64) -> i64 {
         let limit = last_act + RUN_LIMIT_AFTER_ACTS_MS;
         loop {
-            let next_client = self.queue.peek().map(|Reverse((t, _))| *t);
+            let next_client = self.queue.peek().map(|Reverse((t, _, _))| *t);
             let next_timer = self.broker.next_timer().map(|(t, _)| t);
             let t = match (next_client, next_timer) {
                 (None, None) => break,
@@ -295,6 +318,9 @@ impl<'a> Sim<'a> {
             self.now = t;
             if next_timer == Some(t) {
                 self.broker.advance_to(t);
+                if self.heartbeat_is_assumed() {
+                    continue;
+                }
                 if let Some((_, key)) = self.broker.fire_next_timer() {
                     if self.record_wire {
                         let key = self.broker.timer_name(&key);
@@ -304,11 +330,11 @@ impl<'a> Sim<'a> {
                 }
                 continue;
             }
-            let Some(Reverse((_, seq))) = self.queue.pop() else {
+            let Some(Reverse((_, _, seq))) = self.queue.pop() else {
                 break;
             };
             if let Some(ev) = self.events.remove(&seq) {
-                if !matches!(ev, Ev::Tick(..)) {
+                if !routine(&ev) {
                     self.busy -= 1;
                 }
                 self.handle(ev);
@@ -344,6 +370,17 @@ impl<'a> Sim<'a> {
     }
 
     fn handle(&mut self, ev: Ev) {
+        // anything that happens to a quiet member wakes it first
+        match &ev {
+            Ev::Act(c, _)
+            | Ev::Poll(c, _)
+            | Ev::SendJoin(c, _)
+            | Ev::SendLeave(c, _)
+            | Ev::PollTimeout(c, _)
+            | Ev::CutEnd(c, _) => self.wake(*c),
+            Ev::Deliver(c, r) if r.api != Api::Heartbeat => self.wake(*c),
+            _ => {}
+        }
         match ev {
             Ev::Act(c, act) => self.act(c, act),
             Ev::Deliver(c, r) => self.deliver(c, r),
@@ -713,6 +750,12 @@ impl<'a> Sim<'a> {
         let state = self.broker.state();
         let (members, _) = self.broker.counts();
         let before = self.seen_state;
+        if before != Some(state) && before == Some(GroupState::Stable) {
+            // heartbeats now answer REBALANCE_IN_PROGRESS: every quiet member heartbeats again
+            for c in 0..self.clients.len() {
+                self.wake(c);
+            }
+        }
         if before != Some(state) {
             let line = self.broker.line();
             self.group_changed(before, &line);
@@ -829,19 +872,23 @@ impl<'a> Sim<'a> {
                 let leads = r.leader == r.member_id;
                 if leads && !r.skip_assignment {
                     let plan = self.assign(&r.members);
-                    self.happen(
-                        Some(c),
-                        "assign",
-                        format!(
-                            "As leader it runs {} over {} members and sends SyncGroup.",
-                            self.s.protocol.assignor().name(),
-                            r.members.len()
-                        ),
-                    );
+                    if self.tells_each_member() {
+                        self.happen(
+                            Some(c),
+                            "assign",
+                            format!(
+                                "As leader it runs {} over {} members and sends SyncGroup.",
+                                self.s.protocol.assignor().name(),
+                                r.members.len()
+                            ),
+                        );
+                    }
                     self.send_sync(c, plan);
                 } else {
                     if leads {
-                        self.happen(Some(c), "rejoin", "A static leader back without a rebalance: the coordinator keeps the assignment (skipAssignment).".into());
+                        if self.tells_each_member() {
+                            self.happen(Some(c), "rejoin", "A static leader back without a rebalance: the coordinator keeps the assignment (skipAssignment).".into());
+                        }
                     }
                     self.send_sync(c, Vec::new());
                 }
@@ -917,7 +964,9 @@ impl<'a> Sim<'a> {
                 cl.consuming = true;
                 cl.auto_anchor = now;
                 self.catch_up(c, waiting);
-                let detail = if cooperative {
+                let detail = if !self.tells_each_member() {
+                    String::new()
+                } else if cooperative {
                     format!(
                         "SyncGroup: it owns {} partitions ({} new, {} revoked).",
                         self.clients[c].owned.len(),
@@ -930,15 +979,19 @@ impl<'a> Sim<'a> {
                         self.clients[c].owned.len()
                     )
                 };
-                self.happen(Some(c), "assigned", detail);
+                if self.tells_each_member() {
+                    self.happen(Some(c), "assigned", detail);
+                }
                 if cooperative && !revoked.is_empty() {
                     self.clients[c].rejoin_needed = true;
-                    self.happen(
-                        Some(c),
-                        "rejoin",
-                        "It revoked partitions, so it joins again for the follow-up rebalance."
-                            .into(),
-                    );
+                    if self.tells_each_member() {
+                        self.happen(
+                            Some(c),
+                            "rejoin",
+                            "It revoked partitions, so it joins again for the follow-up rebalance."
+                                .into(),
+                        );
+                    }
                 }
                 if self.clients[c].rejoin_needed {
                     self.schedule_poll(c);
@@ -967,12 +1020,14 @@ impl<'a> Sim<'a> {
             ErrorCode::RebalanceInProgress => {
                 if self.clients[c].phase == Phase::Stable && !self.clients[c].rejoin_needed {
                     self.clients[c].rejoin_needed = true;
-                    self.happen(
-                        Some(c),
-                        "notice",
-                        "Heartbeat: REBALANCE_IN_PROGRESS; it joins again at its next poll()."
-                            .into(),
-                    );
+                    if self.tells_each_member() {
+                        self.happen(
+                            Some(c),
+                            "notice",
+                            "Heartbeat: REBALANCE_IN_PROGRESS; it joins again at its next poll()."
+                                .into(),
+                        );
+                    }
                     self.schedule_poll(c);
                 }
             }
@@ -1011,8 +1066,20 @@ impl<'a> Sim<'a> {
         if !cl.up || cl.fatal || cl.heartbeat_epoch != epoch {
             return;
         }
-        let next = self.now + self.s.client.heartbeat_interval_ms;
-        self.push(next, Ev::Tick(c, epoch));
+        let quiet = !self.record_wire
+            && self.broker.state() == GroupState::Stable
+            && cl.phase == Phase::Stable
+            && !cl.rejoin_needed
+            && cl.consuming
+            && cl.cut_until <= self.now
+            && cl.slow_until <= self.now
+            && !cl.member_id.is_empty();
+        if quiet {
+            self.clients[c].quiet = Some(self.now);
+        } else {
+            let next = self.now + self.s.client.heartbeat_interval_ms;
+            self.push(next, Ev::Tick(c, epoch));
+        }
         let cl = &self.clients[c];
         if cl.cut_until > self.now || cl.member_id.is_empty() {
             return;
@@ -1020,6 +1087,59 @@ impl<'a> Sim<'a> {
         if matches!(cl.phase, Phase::Syncing | Phase::Stable) {
             self.send_heartbeat(c);
         }
+    }
+
+    /// The last heartbeat a quiet member sent by now (one due now included: ticks come
+    /// first among what is due at one time), and its next.
+    fn quiet_heartbeats(&self, anchor: i64) -> (i64, i64) {
+        let h = self.s.client.heartbeat_interval_ms;
+        let last = anchor + (self.now - anchor).max(0) / h * h;
+        (last, last + h)
+    }
+
+    /// A quiet member heartbeats every interval again, as if it had all along.
+    fn wake(&mut self, c: usize) {
+        let Some(anchor) = self.clients[c].quiet.take() else {
+            return;
+        };
+        let (last, next) = self.quiet_heartbeats(anchor);
+        if last > anchor {
+            let member_id = self.clients[c].member_id.clone();
+            self.broker.advance_to(self.now);
+            self.broker.assume_heartbeat(&member_id, last);
+            if last + self.s.round_trip_ms >= self.now {
+                // its answer (NONE, the group being Stable) is still on its way
+                let inc = self.clients[c].incarnation;
+                self.clients[c].awaiting.push((Api::Heartbeat, inc));
+                let alias = self.clients[c].name.clone();
+                let reply = Response::new(&alias, Api::Heartbeat, ErrorCode::None);
+                self.push(last + self.s.round_trip_ms, Ev::Deliver(c, reply));
+            }
+        }
+        let epoch = self.clients[c].heartbeat_epoch;
+        self.push(next, Ev::Tick(c, epoch));
+    }
+
+    /// The next coordinator timer is the heartbeat deadline of a quiet member: it has kept
+    /// heartbeating, so the deadline moves on instead of firing.
+    fn heartbeat_is_assumed(&mut self) -> bool {
+        let Some((_, TimerKey::Heartbeat(member_id))) = self.broker.next_timer() else {
+            return false;
+        };
+        let Some(&c) = self.member_client.get(&member_id) else {
+            return false;
+        };
+        let cl = &self.clients[c];
+        let Some(anchor) = cl.quiet else {
+            return false;
+        };
+        if !cl.up || cl.member_id != member_id {
+            return false;
+        }
+        let h = self.s.client.heartbeat_interval_ms;
+        let last = anchor + (self.now - anchor) / h * h;
+        self.broker.assume_heartbeat(&member_id, last);
+        true
     }
 
     /// After a network cut: a heartbeat at once, then every interval.
@@ -1103,14 +1223,16 @@ impl<'a> Sim<'a> {
                     }
                 }
                 self.clients[c].owned.clear();
-                self.happen(
-                    Some(c),
-                    "revoke",
-                    format!(
-                        "onJoinPrepare: it commits and revokes all {} partitions (eager).",
-                        owned.len()
-                    ),
-                );
+                if self.tells_each_member() {
+                    self.happen(
+                        Some(c),
+                        "revoke",
+                        format!(
+                            "onJoinPrepare: it commits and revokes all {} partitions (eager).",
+                            owned.len()
+                        ),
+                    );
+                }
             }
         }
         let cl = &mut self.clients[c];
@@ -1187,14 +1309,16 @@ impl<'a> Sim<'a> {
         }
         self.clients[c].consuming = true;
         self.catch_up(c, waiting);
-        self.happen(
-            Some(c),
-            "resume",
-            format!(
-                "Heartbeat answered: it consumes its {} partitions again.",
-                owned.len()
-            ),
-        );
+        if self.tells_each_member() {
+            self.happen(
+                Some(c),
+                "resume",
+                format!(
+                    "Heartbeat answered: it consumes its {} partitions again.",
+                    owned.len()
+                ),
+            );
+        }
     }
 
     /// A member given `waiting` records works through them in batches.

@@ -228,6 +228,12 @@ impl<'a> Sim<'a> {
         self.queue.push(Reverse((t, self.seq)));
     }
 
+    /// Whether routine events of each member (its assignment, its revocations, its notice
+    /// of a rebalance) are kept: up to [`super::MEMBERS_TOLD_EACH`] members.
+    fn tells_each_member(&self) -> bool {
+        self.names.len() <= super::MEMBERS_TOLD_EACH
+    }
+
     fn happen(&mut self, c: Option<usize>, kind: &'static str, detail: String) {
         let member = c.map(|c| self.names[c].clone());
         self.happenings.push(Happening {
@@ -769,7 +775,9 @@ impl<'a> Sim<'a> {
                     }
                     self.members.insert(id, m);
                     self.clients[c].member = Some(id);
-                    self.happen(Some(c), "rejoin", "A static member back within the session timeout: the coordinator gives it its partitions again, with no new epoch.".into());
+                    if self.tells_each_member() {
+                        self.happen(Some(c), "rejoin", "A static member back within the session timeout: the coordinator gives it its partitions again, with no new epoch.".into());
+                    }
                     return Some(id);
                 }
                 return None;
@@ -845,7 +853,9 @@ impl<'a> Sim<'a> {
                     Ev::Revocation(id, epoch),
                 );
                 let n = self.members[&id].revoking.len();
-                self.happen(Some(c), "revoke", format!("The coordinator asks it to revoke {n} partitions before it gets anything new."));
+                if self.tells_each_member() {
+                    self.happen(Some(c), "revoke", format!("The coordinator asks it to revoke {n} partitions before it gets anything new."));
+                }
                 return;
             }
             m.epoch = group_epoch;
@@ -931,27 +941,31 @@ impl<'a> Sim<'a> {
                 let u = if commit { 0.0 } else { self.uncommitted(c, p) };
                 self.ledger.end(p, at, u);
             }
-            self.happen(
-                Some(c),
-                "revoke",
-                format!(
-                    "It commits and revokes {} partitions, then acknowledges at once.",
-                    revoked.len()
-                ),
-            );
+            if self.tells_each_member() {
+                self.happen(
+                    Some(c),
+                    "revoke",
+                    format!(
+                        "It commits and revokes {} partitions, then acknowledges at once.",
+                        revoked.len()
+                    ),
+                );
+            }
         }
         for &p in &added {
             self.ledger.start(p, c, at, true);
         }
         if !added.is_empty() {
-            self.happen(
-                Some(c),
-                "assigned",
-                format!(
-                    "It is given {} partitions and starts consuming them.",
-                    added.len()
-                ),
-            );
+            if self.tells_each_member() {
+                self.happen(
+                    Some(c),
+                    "assigned",
+                    format!(
+                        "It is given {} partitions and starts consuming them.",
+                        added.len()
+                    ),
+                );
+            }
         }
         let cl = &mut self.clients[c];
         cl.owned = assignment;

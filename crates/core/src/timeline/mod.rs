@@ -315,6 +315,11 @@ impl std::fmt::Display for TimelineError {
 
 impl std::error::Error for TimelineError {}
 
+/// Up to this many members, a run keeps each member's routine events (its assignment, its
+/// revocations, its notice of a rebalance); above, the group's events and each member's
+/// start, close, crash and errors, as a timeline of so many lanes cannot show more.
+pub const MEMBERS_TOLD_EACH: usize = 100;
+
 /// The most partitions a run takes: a run is events times the partitions that move.
 pub const MAX_PARTITIONS: u32 = 200_000;
 /// The most members a run takes.
