@@ -164,6 +164,8 @@ pub fn app() -> Html {
                         computed={computed.clone()} waiting={computed.later.borrow().group} refusal={state.refusal.clone()}
                         imported={state.imported.is_some()}
                         dispatch={dispatch.clone()} />
+                    <components::timeline::Timeline scenario={state.scenario.clone()} spec={state.timeline}
+                        colours={colours.clone()} dispatch={dispatch.clone()} />
                     { for bytes_panel }
                 </section>
             </main>

@@ -3552,3 +3552,72 @@ async fn import_paste_plan_and_export() {
     no_panic(&c).await;
     finish(c).await;
 }
+
+/// Sets a form field's value and fires its change event, as leaving the field does.
+async fn change(c: &Client, css: &str, text: &str) {
+    let el = c.find(Locator::Css(css)).await.unwrap();
+    c.execute(
+        "arguments[0].value = arguments[1]; arguments[0].dispatchEvent(new Event('change', {bubbles: true}));",
+        vec![serde_json::to_value(&el).unwrap(), json!(text)],
+    )
+    .await
+    .unwrap();
+}
+
+/// The timeline's total `key` (`rebalances`, `group-stop`, ...) once it reads as `says`.
+async fn total_until(c: &Client, key: &str, says: impl Fn(&str) -> bool) -> String {
+    let css = format!("#timeline-{key}");
+    until(&css.clone(), || async {
+        let t = text_of(c, &css).await?;
+        says(&t).then_some(t)
+    })
+    .await
+}
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/, chromedriver and axe-core: run by scripts/test.sh"]
+async fn the_timeline_shows_what_a_deploy_costs_and_keeps_it_in_the_link() {
+    let axe = axe_script();
+    let (_d, c, base) = session().await;
+    open(&c, &base).await;
+    click(&c, Locator::Id("timeline-open")).await;
+    // A rolling restart of dynamic members: a rebalance for each close and each return.
+    let members = c.find_all(Locator::Css(".member-row")).await.unwrap().len().max(1);
+    let rebalances: u32 = total_until(&c, "rebalances", |t| !t.is_empty()).await.parse().unwrap();
+    assert!(rebalances >= 2, "{rebalances} rebalances");
+    let lanes = c.find_all(Locator::Css("#timeline-lanes g.lane")).await.unwrap().len();
+    assert!(lanes >= members.min(2), "{lanes} lanes");
+    page_axe(&c, &axe, "the timeline").await;
+    // The same deploy with static members: no rebalance, and the link says so.
+    click(&c, Locator::Id("timeline-preset-rolling-static")).await;
+    total_until(&c, "rebalances", |t| t == "0").await;
+    let checked = c.find(Locator::Id("timeline-static")).await.unwrap().prop("checked").await.unwrap();
+    assert_eq!(checked.as_deref(), Some("true"));
+    until_link(&c, "the link to carry the timeline", |f| f.contains("xt=rolling-restart.static%3D1")).await;
+    // Reopened from the link, the timeline is there with its settings.
+    let url = c.current_url().await.unwrap().to_string();
+    open(&c, &url).await;
+    total_until(&c, "rebalances", |t| t == "0").await;
+    // A Kafka Streams instance replaced: its partitions wait for the old instance's session
+    // to time out (45 s after its last heartbeat), not for its 20 s of downtime.
+    click(&c, Locator::Id("timeline-preset-streams-replaced")).await;
+    let stop = total_until(&c, "partition-stop", |t| {
+        t.trim_end_matches(" s").parse::<f64>().is_ok_and(|s| s > 40.0)
+    })
+    .await;
+    assert!(stop.ends_with(" s"), "{stop}");
+    // Side by side: eager, cooperative, static members and the consumer protocol.
+    click(&c, Locator::Id("timeline-compare")).await;
+    appears(&c, "the side-by-side table", "#timeline-compare-table tr[data-variant='consumer']").await;
+    let rows = c.find_all(Locator::Css("#timeline-compare-table tbody tr")).await.unwrap().len();
+    assert_eq!(rows, 4);
+    // A setting Kafka refuses is said, not run.
+    change(&c, "#timeline-heartbeat", "60000").await;
+    let e = until("the timeline's error", || async { text_of(&c, "#timeline-error").await }).await;
+    assert!(e.contains("heartbeat.interval.ms"), "{e}");
+    page_axe(&c, &axe, "the timeline with an error").await;
+    // Closed, it leaves the link.
+    click(&c, Locator::Id("timeline-close")).await;
+    until_link(&c, "the timeline to leave the link", |f| !f.contains("xt=")).await;
+    finish(c).await;
+}

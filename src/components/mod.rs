@@ -11,6 +11,7 @@ pub mod lesson;
 pub mod linkbar;
 pub mod presets;
 pub mod status;
+pub mod timeline;
 pub mod whatif;
 
 use yew::prelude::*;

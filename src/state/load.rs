@@ -87,6 +87,7 @@ pub(super) fn link(next: &mut AppState, state: LinkState) -> Outcome {
     next.broken_link = None;
     next.baseline = None;
     next.story_step = state.story_step;
+    next.timeline = state.timeline;
     next.pinned = state.pinned;
     // (the group as the link has it: a step's group may have been changed)
     next.lesson = state.lesson.and_then(|(key, progress)| {

@@ -81,6 +81,8 @@ pub struct AppState {
     pub baseline: Option<Baseline>,
     /// The story step on screen.
     pub story_step: Option<usize>,
+    /// The timeline on screen: its story and settings.
+    pub timeline: Option<rebalance_lab_core::timeline::spec::Spec>,
     /// Each member's colour slot, by member id: it follows the member, not its position.
     pub colours: Colours,
     /// The preset on screen, until an edit changes the group.
@@ -240,6 +242,7 @@ impl Default for AppState {
             versions: BTreeMap::new(),
             baseline: None,
             story_step: None,
+            timeline: None,
             colours: Colours::default(),
             preset: Some("seven-three"),
             pinned: None,
@@ -338,6 +341,8 @@ pub enum Action {
     StoryStep(usize),
     /// Leaves the story: the person's own group comes back.
     ExitStory,
+    /// The timeline opened or set (its story and settings), or closed (None).
+    Timeline(Option<rebalance_lab_core::timeline::spec::Spec>),
     /// group.id typed.
     SetGroupId(String),
     /// offsets.topic.num.partitions typed.
@@ -456,6 +461,10 @@ impl AppState {
             Action::RollingRestart => whatif::rolling_restart(n),
             Action::StoryStep(k) => whatif::story_step(n, k),
             Action::ExitStory => whatif::exit_story(n),
+            Action::Timeline(spec) => {
+                n.timeline = spec;
+                Outcome::Changed(HistoryMode::Replace)
+            }
             Action::PlanMembers { count, seed } => whatif::plan_members(n, count, seed),
             Action::LessonGo(k) => lesson::go(n, k),
             Action::LessonOpen => lesson::open(n),
@@ -519,6 +528,7 @@ impl AppState {
             baseline: self.baseline.clone().map(Ok),
             pinned: self.pinned.clone(),
             story_step: self.story_step,
+            timeline: self.timeline,
             lesson: self
                 .lesson
                 .as_ref()

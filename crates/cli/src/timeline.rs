@@ -13,6 +13,8 @@ use serde_json::{json, Value};
 pub enum Event {
     /// Each member closed, down for --downtime-ms, started again; --count at once.
     RollingRestart,
+    /// The first member closed and started again after --downtime-ms.
+    Replace,
     /// The first member dies (no commit, no LeaveGroup), back after --downtime-ms.
     Crash,
     /// --count new members join.
@@ -29,6 +31,7 @@ impl From<Event> for StoryKind {
     fn from(e: Event) -> Self {
         match e {
             Event::RollingRestart => StoryKind::RollingRestart,
+            Event::Replace => StoryKind::Replace,
             Event::Crash => StoryKind::Crash,
             Event::ScaleOut => StoryKind::ScaleOut,
             Event::ScaleIn => StoryKind::ScaleIn,

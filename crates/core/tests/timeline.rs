@@ -61,7 +61,7 @@ proptest! {
     fn a_partition_has_one_consumer_at_a_time_and_every_story_settles(
         members in 1usize..6,
         topics in prop::collection::vec(1u32..8, 1..3),
-        story in 0usize..6,
+        story in 0usize..7,
         downtime in 0i64..90_000,
         gap in 0i64..20_000,
         count in 1u32..3,
@@ -228,7 +228,7 @@ proptest! {
     fn quiet_heartbeats_change_nothing(
         members in 1usize..6,
         partitions in 1u32..10,
-        story in 0usize..6,
+        story in 0usize..7,
         downtime in 0i64..90_000,
         gap in 0i64..20_000,
         cooperative in any::<bool>(),

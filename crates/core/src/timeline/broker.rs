@@ -1132,7 +1132,11 @@ impl ClassicCoordinator {
         };
         let key = TimerKey::Heartbeat(member_id.to_string());
         let delay = at + session - self.now;
-        self.schedule(key, delay, TimerTask::ExpireHeartbeat(member_id.to_string()));
+        self.schedule(
+            key,
+            delay,
+            TimerTask::ExpireHeartbeat(member_id.to_string()),
+        );
     }
 
     /// `classicGroupLeave` for one member leaving by its member id (as a closing dynamic

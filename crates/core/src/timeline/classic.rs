@@ -15,7 +15,7 @@ use super::broker::{
     Api, ClassicCoordinator, ErrorCode, GroupLine, GroupState, JoinRequest, Response, TimerKey,
 };
 use super::broker_trace::{Line, Request};
-use super::ledger::Ledger;
+use super::ledger::{Closed, Ledger};
 use super::story::{acts, Act, STORY_START_MS};
 use super::{CommitPolicy, Group, Happening, Protocol, Run, Settings, Story, TimelineError};
 use crate::assignor::{self, GroupInput, MemberMeta, TopicMeta, UNASSIGNED};
@@ -236,7 +236,12 @@ pub fn run_traced(
         .filter(|t| **t >= STORY_START_MS)
         .count() as u32;
     let overlaps = sim.ledger.overlaps();
-    let (tenures, costs) = sim.ledger.finish(end, rebalances);
+    let Closed {
+        tenures,
+        mut lanes,
+        costs,
+    } = sim.ledger.finish(end, rebalances);
+    lanes.resize(sim.downtime.len(), Vec::new());
     for (i, d) in sim.downtime.iter_mut().enumerate() {
         for span in d.iter_mut() {
             if span.1 == i64::MAX {
@@ -254,6 +259,7 @@ pub fn run_traced(
         end_ms: end,
         happenings: sim.happenings,
         tenures,
+        lanes,
         downtime: sim.downtime,
         rebalance_times: sim.rebalance_times,
         costs,
@@ -885,10 +891,8 @@ impl<'a> Sim<'a> {
                     }
                     self.send_sync(c, plan);
                 } else {
-                    if leads {
-                        if self.tells_each_member() {
-                            self.happen(Some(c), "rejoin", "A static leader back without a rebalance: the coordinator keeps the assignment (skipAssignment).".into());
-                        }
+                    if leads && self.tells_each_member() {
+                        self.happen(Some(c), "rejoin", "A static leader back without a rebalance: the coordinator keeps the assignment (skipAssignment).".into());
                     }
                     self.send_sync(c, Vec::new());
                 }

@@ -11,7 +11,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
 use super::classic::secs;
-use super::ledger::Ledger;
+use super::ledger::{Closed, Ledger};
 use super::story::{acts, Act, STORY_START_MS};
 use super::{CommitPolicy, Group, Happening, Run, Settings, Story, TimelineError};
 use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, TopicMeta, UNASSIGNED};
@@ -192,7 +192,12 @@ pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineEr
         .filter(|t| **t >= STORY_START_MS)
         .count() as u32;
     let overlaps = sim.ledger.overlaps();
-    let (tenures, costs) = sim.ledger.finish(end, rebalances);
+    let Closed {
+        tenures,
+        mut lanes,
+        costs,
+    } = sim.ledger.finish(end, rebalances);
+    lanes.resize(sim.downtime.len(), Vec::new());
     for d in sim.downtime.iter_mut() {
         for span in d.iter_mut() {
             if span.1 == i64::MAX {
@@ -209,6 +214,7 @@ pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineEr
         end_ms: end,
         happenings: sim.happenings,
         tenures,
+        lanes,
         downtime: sim.downtime,
         rebalance_times: sim.rebalance_times,
         costs,
@@ -955,17 +961,15 @@ impl<'a> Sim<'a> {
         for &p in &added {
             self.ledger.start(p, c, at, true);
         }
-        if !added.is_empty() {
-            if self.tells_each_member() {
-                self.happen(
-                    Some(c),
-                    "assigned",
-                    format!(
-                        "It is given {} partitions and starts consuming them.",
-                        added.len()
-                    ),
-                );
-            }
+        if !added.is_empty() && self.tells_each_member() {
+            self.happen(
+                Some(c),
+                "assigned",
+                format!(
+                    "It is given {} partitions and starts consuming them.",
+                    added.len()
+                ),
+            );
         }
         let cl = &mut self.clients[c];
         cl.owned = assignment;

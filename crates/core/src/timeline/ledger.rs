@@ -25,6 +25,18 @@ pub struct Costs {
     pub records_missed: u64,
 }
 
+/// A run's ledger closed: each partition's tenures (when kept), each member's spans of
+/// consuming anything, and the costs.
+#[derive(Debug, Clone)]
+pub struct Closed {
+    /// Per partition, who consumed it when.
+    pub tenures: Vec<Vec<Tenure>>,
+    /// Per member, when it consumed at least one partition.
+    pub lanes: Vec<Vec<(i64, i64)>>,
+    /// What the run cost.
+    pub costs: Costs,
+}
+
 #[derive(Debug, Clone, Copy)]
 struct Open {
     member: usize,
@@ -54,6 +66,11 @@ pub struct Ledger {
     read_twice: f64,
     missed: f64,
     overlaps: u32,
+    /// Per member: how many partitions it consumes now, since when it consumes any, and
+    /// the spans in which it consumed any (its lane on the timeline).
+    member_partitions: Vec<usize>,
+    member_since: Vec<i64>,
+    lanes: Vec<Vec<(i64, i64)>>,
 }
 
 impl Ledger {
@@ -82,6 +99,9 @@ impl Ledger {
             read_twice: 0.0,
             missed: 0.0,
             overlaps: 0,
+            member_partitions: Vec::new(),
+            member_since: Vec::new(),
+            lanes: Vec::new(),
         }
     }
 
@@ -131,6 +151,15 @@ impl Ledger {
             self.costs.longest_group_stop_ms = self.costs.longest_group_stop_ms.max(whole);
         }
         self.consumed_now += 1;
+        if self.member_partitions.len() <= member {
+            self.member_partitions.resize(member + 1, 0);
+            self.member_since.resize(member + 1, 0);
+            self.lanes.resize(member + 1, Vec::new());
+        }
+        if self.member_partitions[member] == 0 {
+            self.member_since[member] = t;
+        }
+        self.member_partitions[member] += 1;
         self.open[p] = Some(Open {
             member,
             start: t,
@@ -170,6 +199,10 @@ impl Ledger {
         if self.consumed_now == 0 {
             self.group_stopped_at = t;
         }
+        self.member_partitions[o.member] -= 1;
+        if self.member_partitions[o.member] == 0 && t > self.member_since[o.member] {
+            self.lanes[o.member].push((self.member_since[o.member], t));
+        }
     }
 
     /// How often a partition was given to a member while another still consumed it: never,
@@ -183,8 +216,14 @@ impl Ledger {
         self.missed += records.max(0.0);
     }
 
-    /// Closes every open tenure at `end` and the costs with it.
-    pub fn finish(mut self, end: i64, rebalances: u32) -> (Vec<Vec<Tenure>>, Costs) {
+    /// Closes every open tenure at `end` and the costs with it: each partition's tenures
+    /// (when kept), each member's spans of consuming anything, and the costs.
+    pub fn finish(mut self, end: i64, rebalances: u32) -> Closed {
+        for m in 0..self.member_partitions.len() {
+            if self.member_partitions[m] > 0 && end > self.member_since[m] {
+                self.lanes[m].push((self.member_since[m], end));
+            }
+        }
         for p in 0..self.open.len() {
             match self.open[p].take() {
                 Some(o) if self.keep_tenures => self.tenures[p].push(Tenure {
@@ -215,6 +254,10 @@ impl Ledger {
         costs.peak_lag_records = self.peak_lag.round() as u64;
         costs.records_read_twice = self.read_twice.round() as u64;
         costs.records_missed = self.missed.round() as u64;
-        (self.tenures, costs)
+        Closed {
+            tenures: self.tenures,
+            lanes: self.lanes,
+            costs,
+        }
     }
 }

@@ -10,6 +10,7 @@
 //!   and the client's heartbeats.
 //! - [`ledger`]: who consumed which partition when, and the cost: pauses, lag, records read
 //!   twice or never.
+//! - [`spec`]: a timeline as a person sets it up, its presets and its text in a link.
 //! - [`story`]: the events a person asks for (rolling restart, crash, scale out or in, a slow
 //!   batch, a network cut) as what each member does when.
 //!
@@ -20,6 +21,7 @@ pub mod classic;
 pub mod compare;
 pub mod consumer;
 pub mod ledger;
+pub mod spec;
 pub mod story;
 
 use crate::assignor::{AssignorKind, GroupInput};
@@ -238,6 +240,8 @@ pub struct Run {
     /// Per partition (topics in order, partitions ascending), who consumed it when; empty
     /// unless [`Settings::keep_tenures`].
     pub tenures: Vec<Vec<Tenure>>,
+    /// Per member, when it consumed at least one partition: (from, to).
+    pub lanes: Vec<Vec<(i64, i64)>>,
     /// Per member, when it was down (not running): (from, to).
     pub downtime: Vec<Vec<(i64, i64)>>,
     /// When a rebalance began (the group left Stable, or the group epoch rose).

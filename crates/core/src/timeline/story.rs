@@ -6,6 +6,8 @@ pub enum StoryKind {
     /// Each member is closed, down for a while, and started again, one after another.
     #[default]
     RollingRestart,
+    /// The first member closes and is started again (a deploy of one instance).
+    Replace,
     /// The first member dies without a word (no commit, no LeaveGroup) and is started again.
     Crash,
     /// New members join.
@@ -20,8 +22,9 @@ pub enum StoryKind {
 
 impl StoryKind {
     /// Every story, in the order a person meets them.
-    pub const ALL: [StoryKind; 6] = [
+    pub const ALL: [StoryKind; 7] = [
         StoryKind::RollingRestart,
+        StoryKind::Replace,
         StoryKind::Crash,
         StoryKind::ScaleOut,
         StoryKind::ScaleIn,
@@ -33,6 +36,7 @@ impl StoryKind {
     pub fn name(self) -> &'static str {
         match self {
             StoryKind::RollingRestart => "rolling-restart",
+            StoryKind::Replace => "replace",
             StoryKind::Crash => "crash",
             StoryKind::ScaleOut => "scale-out",
             StoryKind::ScaleIn => "scale-in",
@@ -50,6 +54,7 @@ impl StoryKind {
     pub fn label(self) -> &'static str {
         match self {
             StoryKind::RollingRestart => "Rolling restart",
+            StoryKind::Replace => "One member replaced",
             StoryKind::Crash => "Crash and restart",
             StoryKind::ScaleOut => "Scale out",
             StoryKind::ScaleIn => "Scale in",
@@ -151,6 +156,10 @@ pub fn acts(story: &Story, members: usize) -> Result<(Vec<Timed>, usize), String
                 }
                 t += story.downtime_ms + story.gap_ms;
             }
+        }
+        StoryKind::Replace => {
+            out.push((t0, 0, Act::Close));
+            out.push((t0 + story.downtime_ms, 0, Act::Start));
         }
         StoryKind::Crash => {
             out.push((t0, 0, Act::Crash));

@@ -128,6 +128,8 @@ pub struct LinkState {
     /// The group's joins and leaves, when a member was removed (empty: the members joined
     /// in list order and nobody left).
     pub group_log: Vec<crate::group::GroupEvent>,
+    /// The timeline on screen: its story and settings (`xt`).
+    pub timeline: Option<crate::timeline::spec::Spec>,
     /// App state from a newer build of the same format, kept in order.
     pub extra: Vec<(String, String)>,
 }
@@ -186,6 +188,7 @@ mod tests {
             versions: [(1, 2)].into_iter().collect(),
             baseline: Some(Ok(crate::scenario::whatif::Baseline::of(&sample()))),
             story_step: Some(2),
+            timeline: crate::timeline::spec::preset("rolling-static"),
             lesson: Some(("range", crate::lesson::Progress::parse("4.rw-r").unwrap())),
             hex_drafts: [(0, "00 0".to_string())].into_iter().collect(),
             colours: Some(vec![1, 0]),

@@ -347,6 +347,13 @@ fn read_extra(
             let renames = state.pinned.take().map(|p| p.1).unwrap_or_default();
             state.pinned = Some((inner.scenario, renames));
         }
+        "t" => {
+            let spec = crate::timeline::spec::Spec::parse(&v).map_err(|e| LinkError {
+                position: val.at + e.position,
+                message: format!("timeline: {}", e.message),
+            })?;
+            state.timeline = Some(spec);
+        }
         "r" => read_renames(state, &val, &v)?,
         "g" => read_lag(state, &val, &v, topic_index)?,
         "k" => read_said(state, &val, &v)?,

@@ -277,6 +277,9 @@ fn write_app_state(s: &Scenario, state: &LinkState, out: &mut String) {
     if let Some(k) = state.story_step {
         extra("s", &k.to_string());
     }
+    if let Some(t) = &state.timeline {
+        extra("t", &t.write());
+    }
     if let Some((key, p)) = &state.lesson {
         extra("l", &format!("{key}.{p}"));
     }

@@ -1,0 +1,380 @@
+//! A timeline as a person sets it up (the story and the settings), and its text in a link:
+//! the story's name, then each setting that is not Kafka's default as `key=value`, joined
+//! by dots: `rolling-restart.static=1.session=10000`.
+
+use super::{CommitPolicy, Protocol, Settings, Story, StoryKind};
+
+/// The story and the settings of a timeline.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Spec {
+    /// The story.
+    pub story: Story,
+    /// The settings.
+    pub settings: Settings,
+}
+
+// Its numbers are finite (the reader refuses the rest), so equality is an equivalence.
+impl Eq for Spec {}
+
+/// A preset: a common story with the settings it is told with.
+#[derive(Debug, Clone, Copy)]
+pub struct Preset {
+    /// Its key (the page's buttons, the tests).
+    pub key: &'static str,
+    /// How a person would say it.
+    pub label: &'static str,
+    /// What it shows.
+    pub about: &'static str,
+}
+
+/// The presets, in the order a person meets them.
+pub const PRESETS: [Preset; 5] = [
+    Preset {
+        key: "rolling-dynamic",
+        label: "Rolling restart, dynamic members",
+        about: "Each member closes, is down 20 s and comes back; every close and every return is a rebalance.",
+    },
+    Preset {
+        key: "rolling-static",
+        label: "Rolling restart, static members",
+        about: "The same deploy with group.instance.id: back within session.timeout.ms, no rebalance at all.",
+    },
+    Preset {
+        key: "streams-replaced",
+        label: "A Kafka Streams instance replaced",
+        about: "Streams closes without LeaveGroup: the new instance's join waits for the old one's session to time out.",
+    },
+    Preset {
+        key: "crash",
+        label: "A member crashes",
+        about: "No commit, no LeaveGroup: its partitions wait for session.timeout.ms and what it processed since its last commit is read again.",
+    },
+    Preset {
+        key: "scale-out",
+        label: "Scale out by one",
+        about: "A member joins: eager stops everyone briefly, cooperative only what moves, in two rebalances.",
+    },
+];
+
+/// The spec of a preset.
+pub fn preset(key: &str) -> Option<Spec> {
+    let mut spec = Spec::default();
+    match key {
+        "rolling-dynamic" => {}
+        "rolling-static" => spec.settings.client.static_membership = true,
+        "streams-replaced" => {
+            spec.settings.protocol = Protocol::Cooperative;
+            spec.settings.client.leave_on_close = false;
+            spec.settings.client.commit = CommitPolicy::AfterBatch;
+            spec.story = Story::new(StoryKind::Replace);
+        }
+        "crash" => spec.story = Story::new(StoryKind::Crash),
+        "scale-out" => spec.story = Story::new(StoryKind::ScaleOut),
+        _ => return None,
+    }
+    Some(spec)
+}
+
+/// Why a spec's text could not be read: where (a byte offset into it) and what.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SpecError {
+    /// Byte offset into the text.
+    pub position: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// The settings a link can carry, by key: (key, Kafka's name or a description).
+const KEYS: &[(&str, &str)] = &[
+    ("protocol", "the protocol (eager, cooperative or consumer)"),
+    ("static", "static membership (1 or 0)"),
+    ("leave", "LeaveGroup on close (1 or 0)"),
+    ("session", "session.timeout.ms"),
+    ("heartbeat", "heartbeat.interval.ms"),
+    ("maxpoll", "max.poll.interval.ms"),
+    (
+        "commit",
+        "the commit policy (auto, after-batch or before-processing)",
+    ),
+    ("autocommit", "auto.commit.interval.ms"),
+    ("records", "max.poll.records"),
+    ("processing", "processing milliseconds per record"),
+    ("delay", "group.initial.rebalance.delay.ms"),
+    ("cheartbeat", "group.consumer.heartbeat.interval.ms"),
+    ("csession", "group.consumer.session.timeout.ms"),
+    ("rate", "records per second per partition"),
+    ("rtt", "the round trip in milliseconds"),
+    ("down", "the downtime in milliseconds"),
+    ("gap", "the gap in milliseconds"),
+    ("count", "how many members"),
+];
+
+impl Spec {
+    /// The text a link carries.
+    pub fn write(&self) -> String {
+        let d = Spec::default();
+        let (s, c, dc) = (&self.settings, &self.settings.client, &d.settings.client);
+        let mut out = vec![self.story.kind.name().to_string()];
+        let mut put = |k: &str, v: String| out.push(format!("{k}={v}"));
+        if s.protocol != d.settings.protocol {
+            put("protocol", s.protocol.name().into());
+        }
+        if c.static_membership {
+            put("static", "1".into());
+        }
+        if !c.leave_on_close {
+            put("leave", "0".into());
+        }
+        let ints = [
+            ("session", c.session_timeout_ms, dc.session_timeout_ms),
+            (
+                "heartbeat",
+                c.heartbeat_interval_ms,
+                dc.heartbeat_interval_ms,
+            ),
+            ("maxpoll", c.max_poll_interval_ms, dc.max_poll_interval_ms),
+            (
+                "records",
+                i64::from(c.max_poll_records),
+                i64::from(dc.max_poll_records),
+            ),
+            (
+                "delay",
+                s.broker.initial_rebalance_delay_ms,
+                d.settings.broker.initial_rebalance_delay_ms,
+            ),
+            (
+                "cheartbeat",
+                s.consumer_group.heartbeat_interval_ms,
+                d.settings.consumer_group.heartbeat_interval_ms,
+            ),
+            (
+                "csession",
+                s.consumer_group.session_timeout_ms,
+                d.settings.consumer_group.session_timeout_ms,
+            ),
+            ("rtt", s.round_trip_ms, d.settings.round_trip_ms),
+        ];
+        for (k, v, default) in ints {
+            if v != default {
+                put(k, v.to_string());
+            }
+        }
+        match c.commit {
+            CommitPolicy::Auto { interval_ms } => {
+                if interval_ms != 5_000 {
+                    put("autocommit", interval_ms.to_string());
+                }
+            }
+            other => put("commit", other.name().into()),
+        }
+        if c.processing_ms_per_record != dc.processing_ms_per_record {
+            put("processing", format!("{}", c.processing_ms_per_record));
+        }
+        if s.records_per_second != d.settings.records_per_second {
+            put("rate", format!("{}", s.records_per_second));
+        }
+        let ds = Story::new(self.story.kind);
+        if self.story.downtime_ms != ds.downtime_ms {
+            put("down", self.story.downtime_ms.to_string());
+        }
+        if self.story.gap_ms != ds.gap_ms {
+            put("gap", self.story.gap_ms.to_string());
+        }
+        if self.story.count != ds.count {
+            put("count", self.story.count.to_string());
+        }
+        out.join(".")
+    }
+
+    /// Reads [`Spec::write`]'s text; an error says where and what.
+    pub fn parse(text: &str) -> Result<Spec, SpecError> {
+        let mut parts = Vec::new();
+        let mut at = 0;
+        for part in text.split('.') {
+            parts.push((at, part));
+            at += part.len() + 1;
+        }
+        // a decimal number holds a dot: it belongs to the value before it
+        let mut merged: Vec<(usize, String)> = Vec::new();
+        for (at, part) in parts {
+            let after_a_value = merged.len() > 1 && !part.contains('=');
+            match merged.last_mut() {
+                Some((_, last)) if after_a_value => {
+                    last.push('.');
+                    last.push_str(part);
+                }
+                _ => merged.push((at, part.to_string())),
+            }
+        }
+        let Some((_, kind)) = merged.first() else {
+            return Err(SpecError {
+                position: 0,
+                message: "the timeline names no story".into(),
+            });
+        };
+        let kind = StoryKind::parse(kind).ok_or_else(|| SpecError {
+            position: 0,
+            message: format!(
+                "\"{}\" is not a story ({})",
+                short(kind),
+                StoryKind::ALL.map(StoryKind::name).join(", ")
+            ),
+        })?;
+        let mut spec = Spec {
+            story: Story::new(kind),
+            ..Spec::default()
+        };
+        for (at, part) in merged.iter().skip(1) {
+            let Some((k, v)) = part.split_once('=') else {
+                return Err(SpecError {
+                    position: *at,
+                    message: format!("\"{}\": expected key=value", short(part)),
+                });
+            };
+            let at_v = at + k.len() + 1;
+            let what = KEYS
+                .iter()
+                .find(|(key, _)| *key == k)
+                .map(|(_, w)| *w)
+                .ok_or_else(|| SpecError {
+                    position: *at,
+                    message: format!(
+                        "\"{}\" is not a timeline setting ({})",
+                        short(k),
+                        KEYS.iter().map(|(k, _)| *k).collect::<Vec<_>>().join(", ")
+                    ),
+                })?;
+            let bad = |m: String| SpecError {
+                position: at_v,
+                message: format!("{what}: {m}"),
+            };
+            let int = || -> Result<i64, SpecError> {
+                v.parse::<i64>()
+                    .ok()
+                    .filter(|n| (0..=86_400_000).contains(n))
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "\"{}\" is not a whole number from 0 to 86,400,000",
+                            short(v)
+                        ))
+                    })
+            };
+            let flag = || -> Result<bool, SpecError> {
+                match v {
+                    "1" => Ok(true),
+                    "0" => Ok(false),
+                    _ => Err(bad(format!("\"{}\" is not 1 or 0", short(v)))),
+                }
+            };
+            let float = || -> Result<f64, SpecError> {
+                v.parse::<f64>()
+                    .ok()
+                    .filter(|n| n.is_finite() && *n >= 0.0 && *n <= 10_000_000.0)
+                    .ok_or_else(|| {
+                        bad(format!(
+                            "\"{}\" is not a number from 0 to 10,000,000",
+                            short(v)
+                        ))
+                    })
+            };
+            let s = &mut spec.settings;
+            match k {
+                "protocol" => {
+                    s.protocol = Protocol::parse(v).ok_or_else(|| {
+                        bad(format!(
+                            "\"{}\" is not eager, cooperative or consumer",
+                            short(v)
+                        ))
+                    })?
+                }
+                "static" => s.client.static_membership = flag()?,
+                "leave" => s.client.leave_on_close = flag()?,
+                "session" => s.client.session_timeout_ms = int()?,
+                "heartbeat" => s.client.heartbeat_interval_ms = int()?,
+                "maxpoll" => s.client.max_poll_interval_ms = int()?,
+                "commit" => {
+                    s.client.commit = match v {
+                        "auto" => CommitPolicy::Auto { interval_ms: 5_000 },
+                        "after-batch" => CommitPolicy::AfterBatch,
+                        "before-processing" => CommitPolicy::BeforeProcessing,
+                        _ => {
+                            return Err(bad(format!(
+                                "\"{}\" is not auto, after-batch or before-processing",
+                                short(v)
+                            )))
+                        }
+                    }
+                }
+                "autocommit" => {
+                    s.client.commit = CommitPolicy::Auto {
+                        interval_ms: int()?,
+                    }
+                }
+                "records" => s.client.max_poll_records = int()? as u32,
+                "processing" => s.client.processing_ms_per_record = float()?,
+                "delay" => s.broker.initial_rebalance_delay_ms = int()?,
+                "cheartbeat" => s.consumer_group.heartbeat_interval_ms = int()?,
+                "csession" => s.consumer_group.session_timeout_ms = int()?,
+                "rate" => s.records_per_second = float()?,
+                "rtt" => s.round_trip_ms = int()?,
+                "down" => spec.story.downtime_ms = int()?,
+                "gap" => spec.story.gap_ms = int()?,
+                _ => spec.story.count = int()?.min(u32::MAX as i64) as u32,
+            }
+        }
+        Ok(spec)
+    }
+}
+
+fn short(s: &str) -> String {
+    let mut out: String = s.chars().take(40).collect();
+    if s.chars().count() > 40 {
+        out.push('…');
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_preset_writes_and_reads_back() {
+        for p in PRESETS {
+            let spec = preset(p.key).unwrap();
+            assert_eq!(Spec::parse(&spec.write()), Ok(spec), "{}", p.key);
+        }
+        assert_eq!(Spec::default().write(), "rolling-restart");
+    }
+
+    #[test]
+    fn decimals_and_every_setting_round_trip() {
+        let mut spec = Spec::default();
+        spec.settings.client.processing_ms_per_record = 2.5;
+        spec.settings.records_per_second = 12.75;
+        spec.settings.client.commit = CommitPolicy::Auto { interval_ms: 1000 };
+        spec.settings.protocol = Protocol::Consumer;
+        spec.story.count = 3;
+        let text = spec.write();
+        assert_eq!(
+            text,
+            "rolling-restart.protocol=consumer.autocommit=1000.processing=2.5.rate=12.75.count=3"
+        );
+        assert_eq!(Spec::parse(&text), Ok(spec));
+    }
+
+    #[test]
+    fn bad_text_says_where_and_what() {
+        let e = Spec::parse("crash.session=abc").unwrap_err();
+        assert_eq!(e.position, 14);
+        assert!(e.message.contains("session.timeout.ms"), "{e:?}");
+        let e = Spec::parse("juggling").unwrap_err();
+        assert!(e.message.contains("not a story"), "{e:?}");
+        let e = Spec::parse("crash.colour=1").unwrap_err();
+        assert_eq!(e.position, 6);
+        let e = Spec::parse("crash.session=99999999999999999999").unwrap_err();
+        assert!(e.message.contains("whole number"), "{e:?}");
+        assert!(Spec::parse("").is_err());
+    }
+}
