@@ -3582,18 +3582,39 @@ async fn the_timeline_shows_what_a_deploy_costs_and_keeps_it_in_the_link() {
     open(&c, &base).await;
     click(&c, Locator::Id("timeline-open")).await;
     // A rolling restart of dynamic members: a rebalance for each close and each return.
-    let members = c.find_all(Locator::Css(".member-row")).await.unwrap().len().max(1);
-    let rebalances: u32 = total_until(&c, "rebalances", |t| !t.is_empty()).await.parse().unwrap();
+    let members = c
+        .find_all(Locator::Css(".member-row"))
+        .await
+        .unwrap()
+        .len()
+        .max(1);
+    let rebalances: u32 = total_until(&c, "rebalances", |t| !t.is_empty())
+        .await
+        .parse()
+        .unwrap();
     assert!(rebalances >= 2, "{rebalances} rebalances");
-    let lanes = c.find_all(Locator::Css("#timeline-lanes g.lane")).await.unwrap().len();
+    let lanes = c
+        .find_all(Locator::Css("#timeline-lanes g.lane"))
+        .await
+        .unwrap()
+        .len();
     assert!(lanes >= members.min(2), "{lanes} lanes");
     page_axe(&c, &axe, "the timeline").await;
     // The same deploy with static members: no rebalance, and the link says so.
     click(&c, Locator::Id("timeline-preset-rolling-static")).await;
     total_until(&c, "rebalances", |t| t == "0").await;
-    let checked = c.find(Locator::Id("timeline-static")).await.unwrap().prop("checked").await.unwrap();
+    let checked = c
+        .find(Locator::Id("timeline-static"))
+        .await
+        .unwrap()
+        .prop("checked")
+        .await
+        .unwrap();
     assert_eq!(checked.as_deref(), Some("true"));
-    until_link(&c, "the link to carry the timeline", |f| f.contains("xt=rolling-restart.static%3D1")).await;
+    until_link(&c, "the link to carry the timeline", |f| {
+        f.contains("xt=rolling-restart.static%3D1")
+    })
+    .await;
     // Reopened from the link, the timeline is there with its settings.
     let url = c.current_url().await.unwrap().to_string();
     open(&c, &url).await;
@@ -3602,18 +3623,32 @@ async fn the_timeline_shows_what_a_deploy_costs_and_keeps_it_in_the_link() {
     // to time out (45 s after its last heartbeat), not for its 20 s of downtime.
     click(&c, Locator::Id("timeline-preset-streams-replaced")).await;
     let stop = total_until(&c, "partition-stop", |t| {
-        t.trim_end_matches(" s").parse::<f64>().is_ok_and(|s| s > 40.0)
+        t.trim_end_matches(" s")
+            .parse::<f64>()
+            .is_ok_and(|s| s > 40.0)
     })
     .await;
     assert!(stop.ends_with(" s"), "{stop}");
     // Side by side: eager, cooperative, static members and the consumer protocol.
     click(&c, Locator::Id("timeline-compare")).await;
-    appears(&c, "the side-by-side table", "#timeline-compare-table tr[data-variant='consumer']").await;
-    let rows = c.find_all(Locator::Css("#timeline-compare-table tbody tr")).await.unwrap().len();
+    appears(
+        &c,
+        "the side-by-side table",
+        "#timeline-compare-table tr[data-variant='consumer']",
+    )
+    .await;
+    let rows = c
+        .find_all(Locator::Css("#timeline-compare-table tbody tr"))
+        .await
+        .unwrap()
+        .len();
     assert_eq!(rows, 4);
     // A setting Kafka refuses is said, not run.
     change(&c, "#timeline-heartbeat", "60000").await;
-    let e = until("the timeline's error", || async { text_of(&c, "#timeline-error").await }).await;
+    let e = until("the timeline's error", || async {
+        text_of(&c, "#timeline-error").await
+    })
+    .await;
     assert!(e.contains("heartbeat.interval.ms"), "{e}");
     page_axe(&c, &axe, "the timeline with an error").await;
     // Closed, it leaves the link.

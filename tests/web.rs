@@ -505,6 +505,21 @@ fn bench_speed_cases_in_wasm() {
     }
 }
 
+/// The timeline's speed cases ([`rebalance_lab_core::timeline::speed_cases`]: a rolling
+/// restart of 100 members over 10,000 partitions under each protocol) timed in WebAssembly as
+/// the native benchmark times them. Not a timed assertion: it prints SPEED lines.
+#[wasm_bindgen_test]
+fn bench_timeline_in_wasm() {
+    use rebalance_lab_core::timeline::{simulate, speed_cases};
+    let perf = web_sys::window().unwrap().performance().unwrap();
+    for (name, size, group, settings, story) in speed_cases() {
+        let ms = median_ms(&perf, || {
+            assert!(simulate(&group, &settings, &story).is_ok());
+        });
+        console_log!("SPEED wasm {name} {size}: median {ms:.3} ms");
+    }
+}
+
 /// Each client assignor's compute time in WebAssembly (this build), warm, fresh and after one
 /// member leaves, on the page's own scenarios (every member its own topic list) and at the
 /// page's bound for the sticky assignors. Not a timed assertion: it prints BENCH lines.

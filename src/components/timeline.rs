@@ -16,6 +16,11 @@ use yew::prelude::*;
 
 /// Up to this many partitions the timeline can draw a row per partition.
 const PARTITION_ROWS: usize = 500;
+/// The page runs a timeline up to this many members and partitions (a rolling restart of
+/// 100 members over 10,000 partitions takes a few tenths of a second here; the command line
+/// runs larger groups).
+const PAGE_MEMBERS: usize = 200;
+const PAGE_PARTITIONS: u64 = 20_000;
 /// The drawing's width in its own units (the SVG scales to the panel).
 const WIDTH: f64 = 1000.0;
 const LANE: f64 = 14.0;
@@ -58,6 +63,13 @@ pub fn timeline(props: &Props) -> Html {
     let run = use_memo((group.clone(), spec), |(g, spec)| {
         let mut settings = spec.settings;
         let partitions: u64 = g.topics.iter().map(|(_, n)| u64::from(*n)).sum();
+        if g.members.len() > PAGE_MEMBERS || partitions > PAGE_PARTITIONS {
+            return Err(TimelineError::Setting(format!(
+                "{} members and {partitions} partitions: the page runs a timeline up to {PAGE_MEMBERS} members and {PAGE_PARTITIONS} partitions, so that it stays responsive. The command line runs this group: export it as JSON (Exports) and run rebalance-lab timeline FILE --event {}.",
+                g.members.len(),
+                spec.story.kind.name()
+            )));
+        }
         settings.keep_tenures = partitions as usize <= PARTITION_ROWS;
         simulate(g, &settings, &spec.story)
     });
@@ -130,8 +142,10 @@ pub fn timeline(props: &Props) -> Html {
             { settings_form(&spec, set) }
             <div id="timeline-run" aria-live="polite">{ result }</div>
             <p>
-                <button id="timeline-compare" onclick={on_compare}>{ "Compare eager, cooperative, static members and the consumer protocol" }</button>
-                { " " }
+                if run.is_ok() {
+                    <button id="timeline-compare" onclick={on_compare}>{ "Compare eager, cooperative, static members and the consumer protocol" }</button>
+                    { " " }
+                }
                 <button id="timeline-close" onclick={close}>{ "Close the timeline" }</button>
             </p>
             { for compared_view }

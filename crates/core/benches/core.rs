@@ -210,6 +210,40 @@ fn main() {
             println!("SPEED native {} {label}: median {ms:.3} ms", kind.name());
         }
     }
+    if want("speed") {
+        // The timeline's speed cases, as the page times them (tests/web.rs).
+        use rebalance_lab_core::assignor::median_run_ms;
+        use rebalance_lab_core::timeline::{simulate, speed_cases};
+        let start = Instant::now();
+        let now = || start.elapsed().as_secs_f64() * 1e3;
+        for (name, size, group, settings, story) in speed_cases() {
+            let ms = median_run_ms(now, || {
+                let run = simulate(black_box(&group), &settings, &story).unwrap();
+                assert!(black_box(run).costs.rebalances > 0 || settings.client.static_membership);
+            });
+            println!("SPEED native {name} {size}: median {ms:.3} ms");
+        }
+    }
+    if want("timeline-large") {
+        // A rolling restart of 1,000 members over 100,000 partitions, once per protocol.
+        use rebalance_lab_core::timeline::{benchmark_group, simulate, Protocol, Settings, Story};
+        let group = benchmark_group(1_000, 100_000);
+        for protocol in [Protocol::Eager, Protocol::Cooperative, Protocol::Consumer] {
+            let settings = Settings {
+                protocol,
+                keep_tenures: false,
+                ..Settings::default()
+            };
+            let t = Instant::now();
+            let run = simulate(&group, &settings, &Story::default()).unwrap();
+            println!(
+                "BENCH timeline rolling restart, 1,000 members x 100,000 partitions, {}: {:.2} s ({} rebalances)",
+                protocol.name(),
+                t.elapsed().as_secs_f64(),
+                run.costs.rebalances
+            );
+        }
+    }
     if want("range") || want("roundrobin") {
         let input = benchmark_input(1000, 50, 200);
         if want("range") {

@@ -329,6 +329,43 @@ pub const MAX_PARTITIONS: u32 = 200_000;
 /// The most members a run takes.
 pub const MAX_MEMBERS: usize = 2_000;
 
+/// A group of `members` members each subscribed to one topic of `partitions` partitions.
+pub fn benchmark_group(members: usize, partitions: u32) -> Group {
+    Group {
+        topics: vec![("t0".into(), partitions)],
+        members: (0..members)
+            .map(|i| (format!("m{i:04}"), vec!["t0".into()]))
+            .collect(),
+    }
+}
+
+/// The timeline's speed cases, timed in the page and natively alike (the test command
+/// prints them side by side): a rolling restart of 100 members over 10,000 partitions,
+/// every member restarted once, under each protocol; (name, size, group, settings, story).
+pub fn speed_cases() -> Vec<(&'static str, &'static str, Group, Settings, Story)> {
+    [
+        ("timeline-eager", Protocol::Eager),
+        ("timeline-cooperative", Protocol::Cooperative),
+        ("timeline-consumer", Protocol::Consumer),
+    ]
+    .into_iter()
+    .map(|(name, protocol)| {
+        let settings = Settings {
+            protocol,
+            keep_tenures: false,
+            ..Settings::default()
+        };
+        (
+            name,
+            "100x10000",
+            benchmark_group(100, 10_000),
+            settings,
+            Story::default(),
+        )
+    })
+    .collect()
+}
+
 /// Runs `story` on `group` under `settings`.
 pub fn simulate(group: &Group, settings: &Settings, story: &Story) -> Result<Run, TimelineError> {
     check(group, settings)?;
