@@ -44,18 +44,19 @@ fn one_consumer_at_a_time(run: &Run) -> Result<(), String> {
     Ok(())
 }
 
-fn all_protocols() -> [(Protocol, bool); 5] {
+fn all_protocols() -> [(Protocol, bool); 6] {
     [
         (Protocol::Eager, false),
         (Protocol::Cooperative, false),
         (Protocol::Eager, true),
         (Protocol::Cooperative, true),
         (Protocol::Consumer, false),
+        (Protocol::Consumer, true),
     ]
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(48))]
+    #![proptest_config(ProptestConfig::with_cases(256))]
 
     #[test]
     fn a_partition_has_one_consumer_at_a_time_and_every_story_settles(
@@ -65,8 +66,9 @@ proptest! {
         downtime in 0i64..90_000,
         gap in 0i64..20_000,
         count in 1u32..3,
-        which in 0usize..5,
+        which in 0usize..6,
         commit in 0usize..3,
+        max_poll in 10_000i64..300_000,
     ) {
         let kind = StoryKind::ALL[story];
         let g = group(members, &topics);
@@ -74,6 +76,7 @@ proptest! {
         let mut s = Settings { protocol, ..Settings::default() };
         s.client.static_membership = static_membership;
         s.client.commit = [CommitPolicy::Auto { interval_ms: 5_000 }, CommitPolicy::AfterBatch, CommitPolicy::BeforeProcessing][commit];
+        s.client.max_poll_interval_ms = max_poll;
         let mut st = Story::new(kind);
         st.downtime_ms = downtime;
         st.gap_ms = gap;
@@ -220,7 +223,7 @@ fn bad_settings_and_stories_are_refused_with_a_message() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(ProptestConfig::with_cases(128))]
 
     /// A quiet member's heartbeats are sent only when something may depend on them; the run
     /// is the same as with every heartbeat sent.
@@ -256,5 +259,61 @@ proptest! {
         prop_assert_eq!(&quiet.tenures, &every.tenures);
         prop_assert_eq!(quiet.costs, every.costs);
         prop_assert_eq!(quiet.end_ms, every.end_ms);
+    }
+}
+
+#[test]
+fn a_group_slow_to_form_starts_its_story_once_it_has() {
+    let g = group(3, &[6]);
+    let mut s = Settings::default();
+    s.broker.initial_rebalance_delay_ms = 30_000;
+    let run = simulate(&g, &s, &Story::new(StoryKind::Crash)).unwrap();
+    // the join phase ends at 30 s (no member joined after the first window), Stable just after
+    assert!(run.start_ms > 30_000, "{}", run.start_ms);
+    // the crashed member owned partitions, which wait for its session to time out
+    assert!(
+        run.costs.longest_partition_stop_ms > 40_000,
+        "{:?}",
+        run.costs
+    );
+    assert_eq!(run.costs.partitions_paused, 6);
+}
+
+#[test]
+fn the_consumer_protocol_s_settings_are_held_to_the_broker_s_bounds() {
+    let g = group(2, &[4]);
+    let mut s = Settings {
+        protocol: Protocol::Consumer,
+        ..Settings::default()
+    };
+    s.consumer_group.heartbeat_interval_ms = 1;
+    let e = simulate(&g, &s, &Story::default()).unwrap_err().to_string();
+    assert!(e.contains("5,000 to 15,000"), "{e}");
+    s.consumer_group.heartbeat_interval_ms = 5_000;
+    s.consumer_group.session_timeout_ms = 1_000;
+    let e = simulate(&g, &s, &Story::default()).unwrap_err().to_string();
+    assert!(e.contains("45,000 to 60,000"), "{e}");
+}
+
+#[test]
+fn a_batch_slower_than_max_poll_interval_stops_its_partitions_from_its_start() {
+    for protocol in [Protocol::Eager, Protocol::Consumer] {
+        let g = group(3, &[6]);
+        let mut s = Settings {
+            protocol,
+            ..Settings::default()
+        };
+        s.client.max_poll_interval_ms = 20_000;
+        let mut st = Story::new(StoryKind::SlowPoll);
+        st.downtime_ms = 60_000;
+        let run = simulate(&g, &s, &st).unwrap();
+        // stuck in its batch, the member consumes nothing from the batch's start until the
+        // poll timeout hands its partitions on (20 s, then a rebalance)
+        assert!(
+            run.costs.longest_partition_stop_ms >= 20_000,
+            "{protocol:?}: {:?}",
+            run.costs
+        );
+        one_consumer_at_a_time(&run).unwrap();
     }
 }

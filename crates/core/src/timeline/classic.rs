@@ -16,7 +16,7 @@ use super::broker::{
 };
 use super::broker_trace::{Line, Request};
 use super::ledger::{Closed, Ledger};
-use super::story::{acts, Act, STORY_START_MS};
+use super::story::{acts, story_start, Act, STORY_START_MS};
 use super::{CommitPolicy, Group, Happening, Protocol, Run, Settings, Story, TimelineError};
 use crate::assignor::{self, GroupInput, MemberMeta, TopicMeta, UNASSIGNED};
 use crate::group::join_metadata;
@@ -113,6 +113,8 @@ struct Sim<'a> {
     /// Queued events other than heartbeat ticks: while any is queued the run goes on.
     busy: usize,
     notes: Vec<String>,
+    /// Events and timers handled so far (a run stops at [`super::MAX_EVENTS`]).
+    handled: u64,
 }
 
 /// A heartbeat and its answer: a settled group goes on sending them.
@@ -215,6 +217,7 @@ pub fn run_traced(
         record_wire,
         busy: 0,
         notes: Vec::new(),
+        handled: 0,
     };
     sim.client_index = sim
         .clients
@@ -225,16 +228,17 @@ pub fn run_traced(
     for i in 0..group.members.len() {
         sim.push(0, Ev::Act(i, Act::Start));
     }
-    let last_act = acts.iter().map(|a| a.0).max().unwrap_or(STORY_START_MS);
+    // the group forms first; the story starts once it has
+    let formed = sim.run_until_settled(0, 0);
+    let start = story_start(formed);
+    sim.ledger.count_from(start);
+    let shift = start - STORY_START_MS;
+    let last_act = acts.iter().map(|a| a.0 + shift).max().unwrap_or(start);
     for (t, m, act) in acts {
-        sim.push(t, Ev::Act(m, act));
+        sim.push(t + shift, Ev::Act(m, act));
     }
-    let end = sim.run_until_settled(last_act);
-    let rebalances = sim
-        .rebalance_times
-        .iter()
-        .filter(|t| **t >= STORY_START_MS)
-        .count() as u32;
+    let end = sim.run_until_settled(last_act, TAIL_MS);
+    let rebalances = sim.rebalance_times.iter().filter(|t| **t >= start).count() as u32;
     let overlaps = sim.ledger.overlaps();
     let Closed {
         tenures,
@@ -255,7 +259,7 @@ pub fn run_traced(
         static_membership: s.client.static_membership,
         members: sim.clients.iter().map(|c| c.name.clone()).collect(),
         topics: group.topics.clone(),
-        start_ms: STORY_START_MS,
+        start_ms: start,
         end_ms: end,
         happenings: sim.happenings,
         tenures,
@@ -298,9 +302,14 @@ impl<'a> Sim<'a> {
 
     /// Runs until every act is done and the group is settled, then a short tail; returns
     /// the end time.
-    fn run_until_settled(&mut self, last_act: i64) -> i64 {
+    fn run_until_settled(&mut self, last_act: i64, tail: i64) -> i64 {
         let limit = last_act + RUN_LIMIT_AFTER_ACTS_MS;
         loop {
+            self.handled += 1;
+            if self.handled > super::MAX_EVENTS {
+                self.over_budget();
+                return self.now;
+            }
             let next_client = self.queue.peek().map(|Reverse((t, _, _))| *t);
             let next_timer = self.broker.next_timer().map(|(t, _)| t);
             let t = match (next_client, next_timer) {
@@ -319,7 +328,7 @@ impl<'a> Sim<'a> {
                 return limit;
             }
             if t > last_act && self.settled() {
-                return self.now.max(last_act) + TAIL_MS;
+                return self.now.max(last_act) + tail;
             }
             self.now = t;
             if next_timer == Some(t) {
@@ -346,7 +355,16 @@ impl<'a> Sim<'a> {
                 self.handle(ev);
             }
         }
-        self.now + TAIL_MS
+        self.now + tail
+    }
+
+    fn over_budget(&mut self) {
+        let note = format!(
+            "The run stopped after {} events (requests, timers, heartbeats): the story is cut short at {} s.",
+            super::MAX_EVENTS,
+            self.now / 1000
+        );
+        self.notes.push(note);
     }
 
     /// Nothing is on its way, every running client is Stable with nothing left to do, and
@@ -430,6 +448,8 @@ impl<'a> Sim<'a> {
                 }
                 let until = self.now + ms;
                 self.clients[c].slow_until = until;
+                // stuck in the batch, it consumes nothing more until the batch ends
+                self.suspend(c);
                 let p = self.s.client.max_poll_interval_ms;
                 self.happen(
                     Some(c),
@@ -1017,8 +1037,10 @@ impl<'a> Sim<'a> {
     fn on_heartbeat(&mut self, c: usize, r: Response) {
         match r.error {
             ErrorCode::None => {
-                if !self.clients[c].consuming && self.clients[c].phase == Phase::Stable {
-                    self.resume(c);
+                // back from a cut (not inside a slow batch: its heartbeat thread goes on)
+                let cl = &self.clients[c];
+                if !cl.consuming && cl.phase == Phase::Stable && cl.slow_until <= self.now {
+                    self.resume(c, "Heartbeat answered");
                 }
             }
             ErrorCode::RebalanceInProgress => {
@@ -1194,6 +1216,15 @@ impl<'a> Sim<'a> {
             self.schedule_poll(c);
             return;
         }
+        if !cl.consuming
+            && cl.cut_until <= now
+            && cl.phase == Phase::Stable
+            && cl.generation != -1
+            && !cl.member_id.is_empty()
+        {
+            self.resume(c, "The slow batch is done");
+        }
+        let cl = &self.clients[c];
         if !cl.rejoin_needed || matches!(cl.phase, Phase::Joining | Phase::Syncing) {
             return;
         }
@@ -1302,7 +1333,8 @@ impl<'a> Sim<'a> {
         self.clients[c].consuming = false;
     }
 
-    fn resume(&mut self, c: usize) {
+    /// It consumes what it still owns again (`why`: what ended the pause).
+    fn resume(&mut self, c: usize, why: &str) {
         let now = self.now;
         let owned = self.clients[c].owned.clone();
         let mut waiting = 0.0;
@@ -1317,10 +1349,7 @@ impl<'a> Sim<'a> {
             self.happen(
                 Some(c),
                 "resume",
-                format!(
-                    "Heartbeat answered: it consumes its {} partitions again.",
-                    owned.len()
-                ),
+                format!("{why}: it consumes its {} partitions again.", owned.len()),
             );
         }
     }
@@ -1337,7 +1366,11 @@ impl<'a> Sim<'a> {
         let until = if capacity <= per_ms_in {
             i64::MAX / 4
         } else {
-            self.now + (waiting / (capacity - per_ms_in)).ceil() as i64
+            // (at most a year of virtual time: a rate a hair under capacity takes forever)
+            let ms = (waiting / (capacity - per_ms_in))
+                .ceil()
+                .min(31_536_000_000.0);
+            self.now.saturating_add(ms as i64)
         };
         cl.behind_until = cl.behind_until.max(until);
         cl.batch_anchor = self.now;

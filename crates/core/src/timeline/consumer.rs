@@ -12,7 +12,7 @@ use std::collections::{BTreeMap, BinaryHeap};
 
 use super::classic::secs;
 use super::ledger::{Closed, Ledger};
-use super::story::{acts, Act, STORY_START_MS};
+use super::story::{acts, story_start, Act, STORY_START_MS};
 use super::{CommitPolicy, Group, Happening, Run, Settings, Story, TimelineError};
 use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, TopicMeta, UNASSIGNED};
 
@@ -22,8 +22,14 @@ const RUN_LIMIT_AFTER_ACTS_MS: i64 = 4 * 3_600_000;
 #[derive(Debug, Clone)]
 enum Ev {
     Act(usize, Act),
-    /// The client heartbeats (regular when `false`, at once when `true`).
-    Heartbeat(usize, u32, bool),
+    /// The client heartbeats (regular when `false`, at once when `true`); a heartbeat
+    /// scheduled before the client's last one was sent is dropped (its token is stale).
+    Heartbeat(usize, u32, bool, u64),
+    /// A batch's callbacks run: the assignment a heartbeat brought while the member was
+    /// inside a batch is reconciled at its next poll().
+    Reconcile(usize, u32, u64, Vec<usize>),
+    /// A slow batch is done.
+    SlowEnd(usize, u32),
     /// A heartbeat's response reaches the client.
     Reply(usize, u32, Reply),
     /// The session timer of a member (by broker id) fires.
@@ -71,6 +77,8 @@ struct Client {
     slow_until: i64,
     cut_until: i64,
     auto_anchor: i64,
+    /// The token of the heartbeat scheduled last.
+    heartbeat_token: u64,
 }
 
 struct Sim<'a> {
@@ -101,10 +109,12 @@ struct Sim<'a> {
     notes: Vec<String>,
     /// The uniform assignor refused this group once: the run goes on with range.
     uniform_refused: bool,
+    /// Events handled so far (a run stops at [`super::MAX_EVENTS`]).
+    handled: u64,
 }
 
 fn recurring(ev: &Ev) -> bool {
-    matches!(ev, Ev::Heartbeat(_, _, false) | Ev::Session(..))
+    matches!(ev, Ev::Heartbeat(_, _, false, _) | Ev::Session(..))
 }
 
 /// Runs a story under the consumer protocol.
@@ -148,6 +158,7 @@ pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineEr
                 slow_until: 0,
                 cut_until: 0,
                 auto_anchor: 0,
+                heartbeat_token: 0,
             };
             n
         ],
@@ -177,20 +188,22 @@ pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineEr
         busy: 0,
         notes: Vec::new(),
         uniform_refused: false,
+        handled: 0,
     };
     for i in 0..group.members.len() {
         sim.push(0, Ev::Act(i, Act::Start));
     }
-    let last_act = acts.iter().map(|a| a.0).max().unwrap_or(STORY_START_MS);
+    // the group forms first; the story starts once it has
+    let formed = sim.run_until_settled(0, 0);
+    let start = story_start(formed);
+    sim.ledger.count_from(start);
+    let shift = start - STORY_START_MS;
+    let last_act = acts.iter().map(|a| a.0 + shift).max().unwrap_or(start);
     for (t, m, act) in acts {
-        sim.push(t, Ev::Act(m, act));
+        sim.push(t + shift, Ev::Act(m, act));
     }
-    let end = sim.run_until_settled(last_act);
-    let rebalances = sim
-        .rebalance_times
-        .iter()
-        .filter(|t| **t >= STORY_START_MS)
-        .count() as u32;
+    let end = sim.run_until_settled(last_act, TAIL_MS);
+    let rebalances = sim.rebalance_times.iter().filter(|t| **t >= start).count() as u32;
     let overlaps = sim.ledger.overlaps();
     let Closed {
         tenures,
@@ -210,7 +223,7 @@ pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineEr
         static_membership: s.client.static_membership,
         members: sim.names,
         topics: group.topics.clone(),
-        start_ms: STORY_START_MS,
+        start_ms: start,
         end_ms: end,
         happenings: sim.happenings,
         tenures,
@@ -250,13 +263,30 @@ impl<'a> Sim<'a> {
         });
     }
 
+    /// Schedules the client's next heartbeat, which replaces any scheduled before.
+    fn push_heartbeat(&mut self, c: usize, at: i64, at_once: bool) {
+        let cl = &mut self.clients[c];
+        cl.heartbeat_token += 1;
+        let (inc, token) = (cl.incarnation, cl.heartbeat_token);
+        self.push(at, Ev::Heartbeat(c, inc, at_once, token));
+    }
+
     fn interval(&self) -> i64 {
         self.s.consumer_group.heartbeat_interval_ms
     }
 
-    fn run_until_settled(&mut self, last_act: i64) -> i64 {
+    fn run_until_settled(&mut self, last_act: i64, tail: i64) -> i64 {
         let limit = last_act + RUN_LIMIT_AFTER_ACTS_MS;
-        while let Some(Reverse((t, seq))) = self.queue.pop() {
+        while let Some(&Reverse((t, _))) = self.queue.peek() {
+            self.handled += 1;
+            if self.handled > super::MAX_EVENTS {
+                self.notes.push(format!(
+                    "The run stopped after {} events (heartbeats, timers): the story is cut short at {} s.",
+                    super::MAX_EVENTS,
+                    self.now / 1000
+                ));
+                return self.now;
+            }
             if t > limit {
                 self.now = limit;
                 self.happen(
@@ -267,8 +297,11 @@ impl<'a> Sim<'a> {
                 return limit;
             }
             if t > last_act && self.settled() {
-                return self.now.max(last_act) + TAIL_MS;
+                return self.now.max(last_act) + tail;
             }
+            let Some(Reverse((_, seq))) = self.queue.pop() else {
+                break;
+            };
             self.now = t;
             if let Some(ev) = self.events.remove(&seq) {
                 if !recurring(&ev) {
@@ -277,7 +310,7 @@ impl<'a> Sim<'a> {
                 self.handle(ev);
             }
         }
-        self.now + TAIL_MS
+        self.now + tail
     }
 
     /// Every member is at the group's epoch with its target in hand, and every running
@@ -306,11 +339,20 @@ impl<'a> Sim<'a> {
     fn handle(&mut self, ev: Ev) {
         match ev {
             Ev::Act(c, act) => self.act(c, act),
-            Ev::Heartbeat(c, inc, now) => {
-                if self.clients[c].incarnation == inc && self.clients[c].up {
+            Ev::Heartbeat(c, inc, now, token) => {
+                let cl = &self.clients[c];
+                if cl.incarnation == inc && cl.up && cl.heartbeat_token == token {
                     self.heartbeat(c, now);
                 }
             }
+            Ev::Reconcile(c, inc, member, assignment) => {
+                // (only for the member it was given to: not after a leave or a fence)
+                let cl = &self.clients[c];
+                if cl.incarnation == inc && cl.up && cl.member == Some(member) && !cl.fenced {
+                    self.apply_assignment(c, assignment);
+                }
+            }
+            Ev::SlowEnd(c, inc) => self.slow_end(c, inc),
             Ev::Reply(c, inc, assignment) => {
                 if self.clients[c].incarnation == inc && self.clients[c].up {
                     self.on_reply(c, assignment);
@@ -403,8 +445,12 @@ impl<'a> Sim<'a> {
                 if !self.clients[c].up {
                     return;
                 }
-                self.clients[c].slow_until = self.now + ms;
+                let until = self.now + ms;
+                self.clients[c].slow_until = until;
                 let p = self.s.client.max_poll_interval_ms;
+                self.suspend(c);
+                let inc = self.clients[c].incarnation;
+                self.push(until, Ev::SlowEnd(c, inc));
                 self.happen(
                     Some(c),
                     "slow batch",
@@ -424,14 +470,7 @@ impl<'a> Sim<'a> {
                     return;
                 }
                 self.clients[c].cut_until = self.now + ms;
-                let owned = self.clients[c].owned.clone();
-                if self.clients[c].consuming {
-                    for &p in &owned {
-                        let u = self.uncommitted(c, p);
-                        self.ledger.end(p, self.now, u);
-                    }
-                }
-                self.clients[c].consuming = false;
+                self.suspend(c);
                 self.happen(
                     Some(c),
                     "network cut",
@@ -442,6 +481,49 @@ impl<'a> Sim<'a> {
                 );
                 let inc = self.clients[c].incarnation;
                 self.push(self.now + ms, Ev::CutEnd(c, inc));
+            }
+        }
+    }
+
+    /// A network cut or a batch that does not end: it keeps its partitions but consumes
+    /// none.
+    fn suspend(&mut self, c: usize) {
+        let owned = self.clients[c].owned.clone();
+        if self.clients[c].consuming {
+            for &p in &owned {
+                let u = self.uncommitted(c, p);
+                self.ledger.end(p, self.now, u);
+            }
+        }
+        self.clients[c].consuming = false;
+    }
+
+    /// It consumes what it still owns again.
+    fn resume(&mut self, c: usize) {
+        let owned = self.clients[c].owned.clone();
+        for &p in &owned {
+            if self.ledger.owner(p).is_none() {
+                self.ledger.start(p, c, self.now, false);
+            }
+        }
+        self.clients[c].consuming = true;
+    }
+
+    /// The slow batch is done: a member still in the group consumes again.
+    fn slow_end(&mut self, c: usize, inc: u32) {
+        let cl = &self.clients[c];
+        if cl.incarnation != inc || !cl.up || cl.consuming || cl.cut_until > self.now {
+            return;
+        }
+        if cl.member.is_some() && !cl.fenced {
+            self.resume(c);
+            if self.tells_each_member() {
+                let n = self.clients[c].owned.len();
+                self.happen(
+                    Some(c),
+                    "resume",
+                    format!("The slow batch is done: it consumes its {n} partitions again."),
+                );
             }
         }
     }
@@ -473,9 +555,7 @@ impl<'a> Sim<'a> {
         match member {
             Some(id) if self.s.client.static_membership => {
                 self.happen(Some(c), "close", format!("The member closes: it commits and sends a leave heartbeat with epoch -2; the coordinator holds its {} partitions for it.", owned.len()));
-                if let Some(m) = self.members.get_mut(&id) {
-                    m.away = true;
-                }
+                self.leave_static(id);
             }
             Some(id) => {
                 self.happen(Some(c), "close", format!("The member closes: it commits and sends a leave heartbeat with epoch -1; its {} partitions are freed.", owned.len()));
@@ -502,19 +582,31 @@ impl<'a> Sim<'a> {
         self.happen(Some(c), "poll timeout", "max.poll.interval.ms passed inside one batch: it sends a leave heartbeat, goes stale and loses its partitions; it joins again at its next poll().".into());
         if let Some(id) = self.clients[c].member.take() {
             if self.s.client.static_membership {
-                if let Some(m) = self.members.get_mut(&id) {
-                    m.away = true;
-                }
+                self.leave_static(id);
             } else {
                 self.fence(id);
             }
         }
         let at = self.clients[c].slow_until;
-        let inc = self.clients[c].incarnation;
-        self.push(at, Ev::Heartbeat(c, inc, true));
+        self.push_heartbeat(c, at, true);
     }
 
     // ------------------------------------------------------------------ the broker
+
+    /// `consumerGroupStaticMemberGroupLeave` (epoch -2): the member is kept with what it
+    /// owns, for its return; what it was revoking is free.
+    fn leave_static(&mut self, id: u64) {
+        let Some(m) = self.members.get_mut(&id) else {
+            return;
+        };
+        m.away = true;
+        let revoking = std::mem::take(&mut m.revoking);
+        for p in revoking {
+            if self.partition_owner[p] == Some(id) {
+                self.partition_owner[p] = None;
+            }
+        }
+    }
 
     /// `consumerGroupFenceMember`: the member goes, its partitions are free, the epoch rises.
     fn fence(&mut self, id: u64) {
@@ -715,14 +807,14 @@ impl<'a> Sim<'a> {
             None => match self.join(c) {
                 Some(id) => id,
                 None => {
-                    self.clients[c].up = false;
-                    self.clients[c].incarnation += 1;
-                    self.downtime[c].push((self.now, i64::MAX));
+                    self.down(c);
+                    let again = super::RESTART_AFTER_FATAL_MS;
                     self.happen(
                         Some(c),
                         "fatal",
-                        "Heartbeat: UNRELEASED_INSTANCE_ID: its old self still holds the group.instance.id (it left no -2). The Java consumer throws; the member stays down.".into(),
+                        format!("Heartbeat: UNRELEASED_INSTANCE_ID: its old self still holds the group.instance.id (it left no -2). The Java consumer throws; its supervisor starts it again {} s later.", again / 1000),
                     );
+                    self.push(self.now + again, Ev::Act(c, Act::Start));
                     return;
                 }
             },
@@ -892,7 +984,7 @@ impl<'a> Sim<'a> {
             Reply::Assigned(a) => Some(a),
             Reply::Unchanged => {
                 let next = now + self.interval() - self.s.round_trip_ms;
-                self.push(next.max(now), Ev::Heartbeat(c, inc, false));
+                self.push_heartbeat(c, next.max(now), false);
                 return;
             }
             Reply::Fenced => None,
@@ -911,9 +1003,25 @@ impl<'a> Sim<'a> {
             cl.fenced = false;
             cl.member = None;
             self.happen(Some(c), "lost", format!("Heartbeat: UNKNOWN_MEMBER_ID; onPartitionsLost ({} partitions), and it joins again with epoch 0.", owned.len()));
-            self.push(now, Ev::Heartbeat(c, inc, true));
+            self.push_heartbeat(c, now, true);
             return;
         };
+        if self.clients[c].slow_until > now {
+            // the heartbeat thread goes on; the callbacks wait for the batch to end
+            self.push_heartbeat(c, now + self.interval() - self.s.round_trip_ms, false);
+            let at = self.clients[c].slow_until;
+            if let Some(member) = self.clients[c].member {
+                self.push(at, Ev::Reconcile(c, inc, member, assignment));
+            }
+            return;
+        }
+        self.apply_assignment(c, assignment);
+    }
+
+    /// The member's callbacks run for `assignment` (in its poll()): it revokes, commits
+    /// first when auto-commit is on, takes what is new, and acknowledges at once.
+    fn apply_assignment(&mut self, c: usize, assignment: Vec<usize>) {
+        let now = self.now;
         let owned = self.clients[c].owned.clone();
         let revoked: Vec<usize> = owned
             .iter()
@@ -925,7 +1033,8 @@ impl<'a> Sim<'a> {
             .copied()
             .filter(|p| owned.binary_search(p).is_err())
             .collect();
-        if !self.clients[c].consuming {
+        let cl = &self.clients[c];
+        if !cl.consuming && cl.cut_until <= now && cl.slow_until <= now {
             // back from a cut: it consumes what it still owns again
             self.clients[c].consuming = true;
             for &p in owned.iter().filter(|p| assignment.binary_search(p).is_ok()) {
@@ -934,8 +1043,7 @@ impl<'a> Sim<'a> {
                 }
             }
         }
-        // callbacks run in poll(): at once unless a batch is in progress
-        let at = now.max(self.clients[c].slow_until);
+        let at = now;
         let acknowledge = !revoked.is_empty() || !added.is_empty();
         if !revoked.is_empty() {
             // commitSync before revoking (auto-commit), then onPartitionsRevoked
@@ -987,7 +1095,7 @@ impl<'a> Sim<'a> {
         } else {
             now + self.interval() - self.s.round_trip_ms
         };
-        self.push(next.max(now), Ev::Heartbeat(c, inc, acknowledge));
+        self.push_heartbeat(c, next.max(now), acknowledge);
     }
 
     fn uncommitted(&self, c: usize, p: usize) -> f64 {

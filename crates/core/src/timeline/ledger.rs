@@ -105,6 +105,11 @@ impl Ledger {
         }
     }
 
+    /// Costs count from `t` on (the story's start, once the group has formed).
+    pub fn count_from(&mut self, t: i64) {
+        self.counting_from = t;
+    }
+
     /// Records produced to a partition per millisecond.
     pub fn records_per_ms(&self) -> f64 {
         self.records_per_ms

@@ -263,10 +263,12 @@ pub mod broker_trace;
 pub const ASSUMPTIONS: &[&str] = &[
     "The broker's side is Kafka's coordinator (classic: ported from GroupMetadataManager and checked against it; consumer protocol: its epochs and reconciliation rules).",
     "The clients are a model of the Java consumer: heartbeats every heartbeat.interval.ms from their own thread, a rejoin at the next poll(), and offsets committed before an eager revocation when auto-commit is on.",
-    "A member keeps up with its partitions while it owns them; after a pause it works through the backlog in batches of max.poll.records, and it notices a rebalance only between batches.",
+    "A member keeps up with its partitions while it owns them; after a pause it works through the backlog in batches of max.poll.records, and it notices a rebalance only between batches (under the consumer protocol the model keeps every member caught up).",
+    "A member inside a batch longer than max.poll.interval.ms consumes nothing more until the batch ends.",
     "What a member processed since its last commit is read again by the next owner; a crash commits nothing; a clean close commits first.",
     "Appends on the broker and offset commits take one round trip; no request is lost except during a network cut.",
     "A restarted member comes back with a new member id (a static member keeps its group.instance.id).",
+    "A consumer that fails with UNRELEASED_INSTANCE_ID is started again 10 s later, as a supervisor restarts a process that exited.",
 ];
 
 /// The group a run starts from: topics and members with their subscriptions, as the
@@ -323,6 +325,14 @@ impl std::error::Error for TimelineError {}
 /// revocations, its notice of a rebalance); above, the group's events and each member's
 /// start, close, crash and errors, as a timeline of so many lanes cannot show more.
 pub const MEMBERS_TOLD_EACH: usize = 100;
+
+/// A consumer that fails for good (UNRELEASED_INSTANCE_ID) is started again this long
+/// after, as a supervisor (Kubernetes, systemd) restarts a process that exited.
+pub const RESTART_AFTER_FATAL_MS: i64 = 10_000;
+
+/// A run stops after this many events (requests, timers, heartbeats), and says so: a story
+/// of hours over many members is then cut short rather than holding the page.
+pub const MAX_EVENTS: u64 = 3_000_000;
 
 /// The most partitions a run takes: a run is events times the partitions that move.
 pub const MAX_PARTITIONS: u32 = 200_000;
@@ -446,12 +456,17 @@ fn check(group: &Group, s: &Settings) -> Result<(), TimelineError> {
         ));
     }
     let cg = &s.consumer_group;
-    if !(1..=86_400_000).contains(&cg.heartbeat_interval_ms)
-        || !(1..=86_400_000).contains(&cg.session_timeout_ms)
-    {
-        return Err(TimelineError::Setting(
-            "group.consumer.heartbeat.interval.ms and group.consumer.session.timeout.ms: give 1 to 86,400,000".into(),
-        ));
+    if !(5_000..=15_000).contains(&cg.heartbeat_interval_ms) {
+        return Err(TimelineError::Setting(format!(
+            "group.consumer.heartbeat.interval.ms = {}: the broker accepts 5,000 to 15,000 (group.consumer.min.heartbeat.interval.ms and max)",
+            cg.heartbeat_interval_ms
+        )));
+    }
+    if !(45_000..=60_000).contains(&cg.session_timeout_ms) {
+        return Err(TimelineError::Setting(format!(
+            "group.consumer.session.timeout.ms = {}: the broker accepts 45,000 to 60,000 (group.consumer.min.session.timeout.ms and max)",
+            cg.session_timeout_ms
+        )));
     }
     Ok(())
 }

@@ -42,7 +42,7 @@ pub const PRESETS: [Preset; 5] = [
     Preset {
         key: "streams-replaced",
         label: "A Kafka Streams instance replaced",
-        about: "Streams closes without LeaveGroup: the new instance's join waits for the old one's session to time out.",
+        about: "Streams closes without LeaveGroup: the new instance's join waits for the old one's session to time out. Streams commits every commit.interval.ms (30 s).",
     },
     Preset {
         key: "crash",
@@ -65,7 +65,12 @@ pub fn preset(key: &str) -> Option<Spec> {
         "streams-replaced" => {
             spec.settings.protocol = Protocol::Cooperative;
             spec.settings.client.leave_on_close = false;
-            spec.settings.client.commit = CommitPolicy::AfterBatch;
+            // Streams commits every commit.interval.ms (30 s) itself, and polls 1,000
+            // records at a time
+            spec.settings.client.commit = CommitPolicy::Auto {
+                interval_ms: 30_000,
+            };
+            spec.settings.client.max_poll_records = 1_000;
             spec.story = Story::new(StoryKind::Replace);
         }
         "crash" => spec.story = Story::new(StoryKind::Crash),

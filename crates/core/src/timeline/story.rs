@@ -120,8 +120,20 @@ pub enum Act {
 /// When the story begins, in ms after the first members started: long enough for the group
 /// to be Stable and to have committed, and half-way between two of its heartbeats (3 s
 /// apart by default, in step since the members' JoinGroups were answered together), the
-/// average moment for an event to fall.
+/// average moment for an event to fall. A group that takes longer to form (a long
+/// `group.initial.rebalance.delay.ms`) starts its story [`STORY_AFTER_FORMED_MS`] after.
 pub const STORY_START_MS: i64 = 31_500;
+
+/// How long after the group has formed a late story starts.
+pub const STORY_AFTER_FORMED_MS: i64 = 1_500;
+
+/// When the story starts for a group formed (Stable, every member consuming) at `formed`.
+pub fn story_start(formed: i64) -> i64 {
+    STORY_START_MS.max(formed.saturating_add(STORY_AFTER_FORMED_MS))
+}
+
+/// The longest downtime, slow batch, cut or gap a story takes (an hour).
+pub const MAX_STORY_MS: i64 = 3_600_000;
 
 /// What a member (by index) does when (ms).
 pub type Timed = (i64, usize, Act);
@@ -130,14 +142,17 @@ pub type Timed = (i64, usize, Act);
 pub fn acts(story: &Story, members: usize) -> Result<(Vec<Timed>, usize), String> {
     let t0 = STORY_START_MS;
     let count = story.count as usize;
-    if !(0..=86_400_000).contains(&story.downtime_ms) {
+    if !(0..=MAX_STORY_MS).contains(&story.downtime_ms) {
         return Err(format!(
-            "downtime = {} ms: give 0 to 86,400,000",
+            "downtime = {} ms: give 0 to 3,600,000 (an hour)",
             story.downtime_ms
         ));
     }
-    if !(0..=86_400_000).contains(&story.gap_ms) {
-        return Err(format!("gap = {} ms: give 0 to 86,400,000", story.gap_ms));
+    if !(0..=MAX_STORY_MS).contains(&story.gap_ms) {
+        return Err(format!(
+            "gap = {} ms: give 0 to 3,600,000 (an hour)",
+            story.gap_ms
+        ));
     }
     let mut out = Vec::new();
     let mut added = 0;
