@@ -102,6 +102,7 @@ pub fn app() -> Html {
             <header class="top">
                 <h1>{ "Rebalance Lab" }</h1>
                 <button id="lesson-open" class="lesson-open" onclick={lesson_open}>{ "Lesson" }</button>
+                <button id="lesson-over-time" class="lesson-open" onclick={dispatch.reform(|_: MouseEvent| Action::LessonStart("over-time"))}>{ "Lesson: rebalances over time" }</button>
                 <p class="tagline">
                     { "How a Kafka consumer group" }<components::glossary::Term term="group" />
                     { " splits partitions among its members, exactly as the Java client does." }
@@ -165,7 +166,7 @@ pub fn app() -> Html {
                         imported={state.imported.is_some()}
                         dispatch={dispatch.clone()} />
                     <components::timeline::Timeline scenario={state.scenario.clone()} spec={state.timeline}
-                        colours={colours.clone()} dispatch={dispatch.clone()} />
+                        colours={colours.clone()} asking={predict.is_some()} dispatch={dispatch.clone()} />
                     { for bytes_panel }
                 </section>
             </main>

@@ -3656,3 +3656,58 @@ async fn the_timeline_shows_what_a_deploy_costs_and_keeps_it_in_the_link() {
     until_link(&c, "the timeline to leave the link", |f| !f.contains("xt=")).await;
     finish(c).await;
 }
+
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/, chromedriver and axe-core: run by scripts/test.sh"]
+async fn the_over_time_lesson_asks_before_the_timeline_shows() {
+    let axe = axe_script();
+    let (_d, c, base) = session().await;
+    open(&c, &base).await;
+    click(&c, Locator::Id("lesson-over-time")).await;
+    let progress = |want: &'static str| {
+        let c = &c;
+        async move {
+            until(want, || async {
+                let t = text_of(c, "#lesson-progress").await?;
+                t.contains(want).then_some(())
+            })
+            .await
+        }
+    };
+    progress("step 1 of 8").await;
+    // The step asks, so the timeline holds its answer back.
+    appears(
+        &c,
+        "the timeline holding its answer back",
+        "#timeline-asking",
+    )
+    .await;
+    assert!(c.find(Locator::Id("timeline-rebalances")).await.is_err());
+    page_axe(&c, &axe, "the over-time lesson, a step that asks").await;
+    // Two rebalances for one join is wrong under eager; once checked, the run shows one.
+    click(&c, Locator::Css("input[name='lesson-choice'][value='2']")).await;
+    click(&c, Locator::Id("lesson-check")).await;
+    appears(&c, "wrong", "#lesson-feedback[data-right='false']").await;
+    total_until(&c, "rebalances", |t| t == "1").await;
+    // The same join, cooperatively: two.
+    click(&c, Locator::Id("lesson-forward")).await;
+    progress("step 2 of 8").await;
+    appears(
+        &c,
+        "the timeline holding its answer back",
+        "#timeline-asking",
+    )
+    .await;
+    click(&c, Locator::Css("input[name='lesson-choice'][value='2']")).await;
+    click(&c, Locator::Id("lesson-check")).await;
+    appears(&c, "right", "#lesson-feedback[data-right='true']").await;
+    total_until(&c, "rebalances", |t| t == "2").await;
+    until_link(&c, "the link to carry the step's timeline", |f| {
+        f.contains("xt=scale-out.protocol%3Dcooperative") && f.contains("xl=over-time")
+    })
+    .await;
+    // Leaving brings the person's own group back, without the lesson's timeline.
+    click(&c, Locator::Id("lesson-leave")).await;
+    appears(&c, "the timeline closed again", "#timeline-open").await;
+    finish(c).await;
+}

@@ -39,6 +39,8 @@ pub struct Props {
     /// The timeline's story and settings; None while it is closed.
     pub spec: Option<Spec>,
     pub colours: Rc<Colours>,
+    /// A lesson step asks for a prediction: the run is not shown until it is checked.
+    pub asking: bool,
     pub dispatch: Callback<Action>,
 }
 
@@ -114,6 +116,10 @@ pub fn timeline(props: &Props) -> Html {
         }
     });
     let result = match &*run {
+        // (the lesson asks first: the answer is in the run)
+        Ok(_) if props.asking => html! {
+            <p class="notice" id="timeline-asking">{ "Predict first: the run is shown once your answer is checked." }</p>
+        },
         Ok(run) => html! {
             <>
                 { totals(run) }
@@ -133,7 +139,7 @@ pub fn timeline(props: &Props) -> Html {
     };
     let compared_view = compared
         .as_ref()
-        .filter(|(s, _)| *s == spec)
+        .filter(|(s, _)| *s == spec && !props.asking)
         .map(|(_, runs)| side_by_side(&spec, runs));
     html! {
         <section class="timeline" aria-labelledby="timeline-title">
@@ -142,7 +148,7 @@ pub fn timeline(props: &Props) -> Html {
             { settings_form(&spec, set) }
             <div id="timeline-run" aria-live="polite">{ result }</div>
             <p>
-                if run.is_ok() {
+                if run.is_ok() && !props.asking {
                     <button id="timeline-compare" onclick={on_compare}>{ "Compare eager, cooperative, static members and the consumer protocol" }</button>
                     { " " }
                 }

@@ -25,14 +25,22 @@ pub(super) fn go(next: &mut AppState, k: usize) -> Outcome {
     };
     let read = |f: &str| {
         rebalance_lab_core::scenario::link::from_fragment(f)
-            .map(|l| l.scenario)
             .map_err(|e| format!("this lesson's step cannot be read: {e}"))
     };
-    let (group, before) =
-        match read(step.scenario).and_then(|g| Ok((g, step.before.map(read).transpose()?))) {
-            Ok(read) => read,
-            Err(message) => return Outcome::refused("", message),
-        };
+    let (group, before) = match read(step.scenario).and_then(|g| {
+        Ok((
+            g,
+            step.before
+                .map(|b| read(b).map(|l| l.scenario))
+                .transpose()?,
+        ))
+    }) {
+        Ok(read) => read,
+        Err(message) => return Outcome::refused("", message),
+    };
+    // (a step about the group over time opens its timeline)
+    let timeline = group.timeline;
+    let group = group.scenario;
     on.progress.go_to(k);
     on.revealed = on.progress.outcome(k) != Answered::Unanswered;
     next.lesson = Some(on);
@@ -50,6 +58,7 @@ pub(super) fn go(next: &mut AppState, k: usize) -> Outcome {
     next.colours = Colours::default();
     next.group_log.clear();
     next.story_step = None;
+    next.timeline = timeline;
     next.hex_drafts.clear();
     next.versions.clear();
     next.bytes_member = None;
@@ -142,6 +151,32 @@ pub(super) fn reveal(next: &mut AppState) -> Outcome {
         on.revealed = true;
     }
     Outcome::Viewed
+}
+
+/// Opens the lesson `key`: where it was left when it is the one left (or on screen), else at
+/// its first step.
+pub(super) fn start(next: &mut AppState, key: &str) -> Outcome {
+    let Some(chosen) = lesson::lesson(key) else {
+        return Outcome::refused("", format!("there is no lesson \"{key}\""));
+    };
+    if next.lesson.as_ref().is_some_and(|on| on.lesson.key == key) {
+        return Outcome::Viewed;
+    }
+    if next
+        .left_lesson
+        .as_ref()
+        .is_some_and(|on| on.lesson.key == key)
+    {
+        return open(next);
+    }
+    let fresh = LessonOn::at(chosen, Progress::default());
+    if next.lesson.is_some() {
+        // another lesson on screen gives way (the person's own group is kept already)
+        next.lesson = Some(fresh);
+    } else {
+        next.left_lesson = Some(fresh);
+    }
+    go(next, 0)
 }
 
 /// Opens the lesson where it was left: its step, outcomes and attempts (its first step the

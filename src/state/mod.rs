@@ -121,6 +121,7 @@ pub struct OwnGroup {
     bytes_member: Option<String>,
     hex_drafts: BTreeMap<String, String>,
     versions: BTreeMap<String, i16>,
+    timeline: Option<rebalance_lab_core::timeline::spec::Spec>,
 }
 
 impl AppState {
@@ -140,6 +141,7 @@ impl AppState {
                 bytes_member: self.bytes_member.clone(),
                 hex_drafts: self.hex_drafts.clone(),
                 versions: self.versions.clone(),
+                timeline: self.timeline,
             }));
         }
     }
@@ -162,6 +164,7 @@ impl AppState {
         self.bytes_member = own.bytes_member;
         self.hex_drafts = own.hex_drafts;
         self.versions = own.versions;
+        self.timeline = own.timeline;
     }
 }
 
@@ -366,6 +369,9 @@ pub enum Action {
     LessonGo(usize),
     /// Opens the lesson where it was left (its first step the first time).
     LessonOpen,
+    /// Opens the lesson with this key: where it was left when it is the one left, else at
+    /// its first step.
+    LessonStart(&'static str),
     /// A cell of the grid picked for the step's prediction, or let go.
     LessonPick {
         topic: String,
@@ -468,6 +474,7 @@ impl AppState {
             Action::PlanMembers { count, seed } => whatif::plan_members(n, count, seed),
             Action::LessonGo(k) => lesson::go(n, k),
             Action::LessonOpen => lesson::open(n),
+            Action::LessonStart(key) => lesson::start(n, key),
             Action::LessonPick { topic, partition } => lesson::pick(n, &topic, partition),
             Action::LessonCount { member, text } => lesson::count(n, &member, text),
             Action::LessonChoose(i) => lesson::choose(n, i),
@@ -1213,5 +1220,23 @@ mod tests {
                 proptest::prop_assert_eq!(back.colour_of(&m.id), next.colour_of(&m.id));
             }
         }
+    }
+
+    #[test]
+    fn the_over_time_lesson_opens_each_step_s_timeline_and_leaving_gives_the_person_s_back() {
+        let s = AppState::default().apply(Action::LessonStart("over-time"));
+        assert_eq!(s.lesson.as_ref().unwrap().lesson.key, "over-time");
+        assert!(s.timeline.is_some(), "the step's timeline is open");
+        let back = s.apply(Action::LessonLeave);
+        assert_eq!(back.timeline, None);
+        // from the range lesson to this one
+        let r = AppState::default()
+            .apply(Action::LessonOpen)
+            .apply(Action::LessonStart("over-time"));
+        assert_eq!(r.lesson.as_ref().unwrap().lesson.key, "over-time");
+        assert!(AppState::default()
+            .apply(Action::LessonStart("nope"))
+            .refusal
+            .is_some());
     }
 }

@@ -174,6 +174,23 @@ fn answers_are_the_real_assignors() {
                                 .is_some_and(|p| p.contains(&(partition as i32)))
                         })
                         .map_or("nobody".to_string(), |(m, _)| m.clone()),
+                    Fact::Timeline(t) => {
+                        // the step's link carries its timeline; run it as the page does
+                        let link =
+                            rebalance_lab_core::scenario::link::from_fragment(l.step.scenario)
+                                .unwrap();
+                        let spec = link.timeline.expect("a timeline step's link carries xt");
+                        let group = rebalance_lab_core::timeline::Group::of_input(
+                            &link.scenario.group_input(),
+                        );
+                        let run = rebalance_lab_core::timeline::simulate(
+                            &group,
+                            &spec.settings,
+                            &spec.story,
+                        )
+                        .unwrap();
+                        t.reads(&run.costs)
+                    }
                 };
                 let Answer::Choice { index, value } = got else {
                     panic!()
@@ -670,4 +687,26 @@ fn owner_and_total_facts() {
     );
     let f = check(&l, &Prediction::Choice(0));
     assert_eq!(f.mistakes, [Mistake::TopicWithoutMetadata]);
+}
+
+/// The over-time lesson's rebalance counts are the ones Kafka's rules give
+/// (KAFKA-SEMANTICS.md, "Rebalance timing"): a join is one eager rebalance or two
+/// cooperative ones; a restart with LeaveGroup is one on leaving and one on returning; static
+/// members back within their session cause none.
+#[test]
+fn the_over_time_lesson_counts_rebalances_as_kafka_s_rules_do() {
+    let lesson = rebalance_lab_core::lesson::lesson("over-time").unwrap();
+    for (key, want) in [
+        ("join", "1"),
+        ("join-cooperative", "2"),
+        ("restart", "2"),
+        ("static", "0"),
+    ] {
+        let step = lesson.steps.iter().find(|s| s.key == key).unwrap();
+        let loaded = LoadedStep::load(step).unwrap();
+        let Some(Answer::Choice { value, .. }) = loaded.answer() else {
+            panic!("{key}")
+        };
+        assert_eq!(value, want, "{key}");
+    }
 }

@@ -46,17 +46,24 @@ impl Answer {
 }
 
 fn read(step: &Step, what: &str, fragment: &str) -> Result<Scenario, LessonError> {
+    Ok(read_link(step, what, fragment)?.0)
+}
+
+/// A step's group and the timeline its link carries.
+fn read_link(
+    step: &Step,
+    what: &str,
+    fragment: &str,
+) -> Result<(Scenario, Option<crate::timeline::spec::Spec>), LessonError> {
     let err = |message: String| LessonError {
         step: step.key,
         message,
     };
-    let s = from_fragment(fragment)
-        .map_err(|e| err(format!("{what}: {e}")))?
-        .scenario;
-    if let Some(p) = s.problems().first() {
+    let link = from_fragment(fragment).map_err(|e| err(format!("{what}: {e}")))?;
+    if let Some(p) = link.scenario.problems().first() {
         return Err(err(format!("{what}: {p}")));
     }
-    Ok(s)
+    Ok((link.scenario, link.timeline))
 }
 
 fn real_owners(step: &Step, s: &Scenario) -> Result<Owners, LessonError> {
@@ -75,7 +82,7 @@ impl LoadedStep {
     /// step names exists, that exactly one option of a choice is right, and that a named
     /// mistake's rule really gives another answer on this step.
     pub fn load(step: &Step) -> Result<LoadedStep, LessonError> {
-        let scenario = read(step, "scenario", step.scenario)?;
+        let (scenario, timeline) = read_link(step, "scenario", step.scenario)?;
         let before = step.before.map(|b| read(step, "before", b)).transpose()?;
         let owners = real_owners(step, &scenario)?;
         let before_owners = before.as_ref().map(|b| real_owners(step, b)).transpose()?;
@@ -86,6 +93,7 @@ impl LoadedStep {
             before,
             owners,
             before_owners,
+            timeline,
         };
         loaded.validate()?;
         Ok(loaded)
@@ -185,6 +193,11 @@ impl LoadedStep {
                     Fact::Moved if self.before.is_none() => {
                         return Err(self.err("question: \"moved\" needs a before group"));
                     }
+                    Fact::Timeline(_) if self.timeline.is_none() => {
+                        return Err(self.err(
+                            "question: a timeline fact needs a timeline (xt) in the step's link",
+                        ));
+                    }
                     Fact::Field { member, path } => self.field_exists(member, path)?,
                     _ => {}
                 }
@@ -263,6 +276,12 @@ impl LoadedStep {
             Fact::Moved => owners
                 .moved_since(&self.before_owners_under(rule)?)
                 .to_string(),
+            Fact::Timeline(fact) => {
+                let spec = self.timeline?;
+                let group = crate::timeline::Group::of_input(&self.input);
+                let run = crate::timeline::simulate(&group, &spec.settings, &spec.story).ok()?;
+                fact.reads(&run.costs)
+            }
             Fact::Field { member, path } => {
                 let bytes = self.bytes_of(member)?;
                 match rule {

@@ -18,6 +18,7 @@
 mod answer;
 mod check;
 pub mod mistakes;
+pub mod over_time;
 mod progress;
 pub mod range;
 mod step;
@@ -52,7 +53,7 @@ pub struct Lesson {
 }
 
 /// Every lesson, in the order the app offers them.
-pub const LESSONS: &[Lesson] = &[range::RANGE];
+pub const LESSONS: &[Lesson] = &[range::RANGE, over_time::OVER_TIME];
 
 /// A lesson by key.
 pub fn lesson(key: &str) -> Option<&'static Lesson> {
@@ -169,6 +170,8 @@ pub enum Fact {
     Idle,
     /// What-if: how many partitions owned both before and after change owner.
     Moved,
+    /// A total of the timeline the step's link carries (`xt`), run on the step's group.
+    Timeline(TimelineFact),
     /// The value of a field of a member's subscription bytes: a number for ints and for
     /// arrays (their element count), the text for strings, `null`, or `N bytes`.
     Field {
@@ -177,6 +180,32 @@ pub enum Fact {
         /// Field path, as in [`Highlight::Field`].
         path: &'static str,
     },
+}
+
+/// A total of a timeline run, as a multiple-choice fact reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimelineFact {
+    /// Rebalances begun during the story.
+    Rebalances,
+    /// The longest stop of one partition, in whole seconds (rounded).
+    LongestPartitionStop,
+    /// The longest time no partition was consumed, in whole seconds (rounded).
+    LongestGroupStop,
+    /// Records read twice.
+    RecordsReadTwice,
+}
+
+impl TimelineFact {
+    /// How the fact reads for these costs.
+    pub fn reads(self, c: &crate::timeline::Costs) -> String {
+        let secs = |ms: i64| ((ms + 500) / 1000).to_string();
+        match self {
+            TimelineFact::Rebalances => c.rebalances.to_string(),
+            TimelineFact::LongestPartitionStop => secs(c.longest_partition_stop_ms),
+            TimelineFact::LongestGroupStop => secs(c.longest_group_stop_ms),
+            TimelineFact::RecordsReadTwice => c.records_read_twice.to_string(),
+        }
+    }
 }
 
 /// The common mistakes the range lesson warns about, each with a deliberately wrong rule in

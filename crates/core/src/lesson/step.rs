@@ -104,6 +104,9 @@ pub struct LoadedStep {
     pub owners: Owners,
     /// The real assignor's result for [`LoadedStep::before`].
     pub before_owners: Option<Owners>,
+    /// The timeline the step's link carries (its story and settings), for a step that asks
+    /// about the group over time.
+    pub timeline: Option<crate::timeline::spec::Spec>,
 }
 
 impl LoadedStep {
