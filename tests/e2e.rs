@@ -3643,6 +3643,16 @@ async fn the_timeline_shows_what_a_deploy_costs_and_keeps_it_in_the_link() {
         .unwrap()
         .len();
     assert_eq!(rows, 4);
+    // A field left without a number is said where it is, and the run keeps the last one.
+    change(&c, "#timeline-session", "").await;
+    let e = until("the field's error", || async {
+        text_of(&c, "#timeline-field-error").await
+    })
+    .await;
+    assert!(
+        e.contains("session.timeout.ms") && e.contains("give a number"),
+        "{e}"
+    );
     // A setting Kafka refuses is said, not run.
     change(&c, "#timeline-heartbeat", "60000").await;
     let e = until("the timeline's error", || async {

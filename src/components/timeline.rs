@@ -59,6 +59,25 @@ pub fn timeline(props: &Props) -> Html {
             </section>
         };
     };
+    html! {
+        <Open scenario={props.scenario.clone()} {spec} colours={props.colours.clone()}
+            asking={props.asking} dispatch={props.dispatch.clone()} />
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct OpenProps {
+    scenario: Rc<Scenario>,
+    spec: Spec,
+    colours: Rc<Colours>,
+    asking: bool,
+    dispatch: Callback<Action>,
+}
+
+/// The open panel: the story, the settings and the run.
+#[function_component(Open)]
+fn open(props: &OpenProps) -> Html {
+    let spec = props.spec;
     let group = use_memo(props.scenario.clone(), |s| {
         Group::of_input(&s.group_input())
     });
@@ -78,6 +97,8 @@ pub fn timeline(props: &Props) -> Html {
     // The side-by-side table: four runs, on demand.
     let compared = use_state(|| None::<(Spec, Rc<Vec<(Variant, Result<Run, TimelineError>)>>)>);
     let by_partition = use_state(|| false);
+    // a number typed that is not one, said beside the form (the run keeps the last good one)
+    let bad = use_state(|| None::<String>);
     let set = {
         let dispatch = props.dispatch.clone();
         move |f: fn(&mut Spec, &str), value: String| {
@@ -145,7 +166,10 @@ pub fn timeline(props: &Props) -> Html {
         <section class="timeline" aria-labelledby="timeline-title">
             <h2 id="timeline-title">{ "Over time" }</h2>
             <ul class="timeline-presets">{ for presets }</ul>
-            { settings_form(&spec, set) }
+            { settings_form(&spec, set, bad.clone()) }
+            if let Some(m) = &*bad {
+                <p class="alert" role="alert" id="timeline-field-error">{ m.clone() }</p>
+            }
             <div id="timeline-run" aria-live="polite">{ result }</div>
             <p>
                 if run.is_ok() && !props.asking {
@@ -411,14 +435,50 @@ fn side_by_side(spec: &Spec, runs: &[(Variant, Result<Run, TimelineError>)]) -> 
 }
 
 /// The story and the settings, each a field named after Kafka's setting.
-fn settings_form(spec: &Spec, set: impl Fn(fn(&mut Spec, &str), String) + Clone + 'static) -> Html {
-    let on = |f: fn(&mut Spec, &str)| {
+/// A number typed into a field: `Err` says what is wrong with it.
+fn typed_number(v: &str, whole: bool) -> Result<(), String> {
+    let t = v.trim();
+    if t.is_empty() {
+        return Err("give a number".into());
+    }
+    let n: f64 = t.parse().map_err(|_| {
+        format!(
+            "\"{}\" is not a number",
+            t.chars().take(20).collect::<String>()
+        )
+    })?;
+    if !n.is_finite() || n < 0.0 {
+        return Err(format!("{t} is not a number of 0 or more"));
+    }
+    if whole && n.fract() != 0.0 {
+        return Err(format!("{t} is not a whole number"));
+    }
+    if n > 4_000_000_000.0 {
+        return Err(format!("{t} is too large"));
+    }
+    Ok(())
+}
+
+fn settings_form(
+    spec: &Spec,
+    set: impl Fn(fn(&mut Spec, &str), String) + Clone + 'static,
+    bad: UseStateHandle<Option<String>>,
+) -> Html {
+    let on = |label: &str, whole: bool, f: fn(&mut Spec, &str)| {
         let set = set.clone();
+        let bad = bad.clone();
+        let label = label.to_string();
         Callback::from(move |e: Event| {
             let v = e
                 .target_unchecked_into::<web_sys::HtmlInputElement>()
                 .value();
-            set(f, v);
+            match typed_number(&v, whole) {
+                Ok(()) => {
+                    bad.set(None);
+                    set(f, v);
+                }
+                Err(m) => bad.set(Some(format!("{label}: {m}"))),
+            }
         })
     };
     let on_check = |f: fn(&mut Spec, &str)| {
@@ -440,13 +500,19 @@ fn settings_form(spec: &Spec, set: impl Fn(fn(&mut Spec, &str), String) + Clone 
         })
     };
     let c = &spec.settings.client;
-    let number = |id: &str, label: &str, value: String, f: fn(&mut Spec, &str)| {
+    let field = |id: &str, label: &str, value: String, f: fn(&mut Spec, &str), whole: bool| {
         html! {
             <label class="field" for={id.to_string()}>
                 <span>{ label.to_string() }</span>
-                <input id={id.to_string()} type="number" min="0" value={value} onchange={on(f)} />
+                <input id={id.to_string()} type="number" min="0" step={if whole { "1" } else { "any" }} value={value} onchange={on(label, whole, f)} />
             </label>
         }
+    };
+    let number = |id: &str, label: &str, value: String, f: fn(&mut Spec, &str)| {
+        field(id, label, value, f, true)
+    };
+    let decimal = |id: &str, label: &str, value: String, f: fn(&mut Spec, &str)| {
+        field(id, label, value, f, false)
     };
     let auto = match c.commit {
         CommitPolicy::Auto { interval_ms } => Some(interval_ms),
@@ -512,8 +578,16 @@ fn settings_form(spec: &Spec, set: impl Fn(fn(&mut Spec, &str), String) + Clone 
                 if let Some(ms) = auto {
                     { number("timeline-auto-commit", "auto.commit.interval.ms", ms.to_string(), |s, v| if let Ok(n) = v.parse() { s.settings.client.commit = CommitPolicy::Auto { interval_ms: n } }) }
                 }
-                { number("timeline-rate", "Records per second per partition", format!("{}", spec.settings.records_per_second), |s, v| if let Ok(n) = v.parse::<f64>() { if n.is_finite() { s.settings.records_per_second = n } }) }
-                { number("timeline-processing", "Processing per record (ms)", format!("{}", c.processing_ms_per_record), |s, v| if let Ok(n) = v.parse::<f64>() { if n.is_finite() { s.settings.client.processing_ms_per_record = n } }) }
+                { decimal("timeline-rate", "Records per second per partition", format!("{}", spec.settings.records_per_second), |s, v| if let Ok(n) = v.parse::<f64>() { if n.is_finite() { s.settings.records_per_second = n } }) }
+                { decimal("timeline-processing", "Processing per record (ms)", format!("{}", c.processing_ms_per_record), |s, v| if let Ok(n) = v.parse::<f64>() { if n.is_finite() { s.settings.client.processing_ms_per_record = n } }) }
+                { number("timeline-max-poll-records", "max.poll.records", c.max_poll_records.to_string(), |s, v| if let Ok(n) = v.parse() { s.settings.client.max_poll_records = n }) }
+            </fieldset>
+            <fieldset>
+                <legend>{ "The brokers" }</legend>
+                { number("timeline-initial-delay", "group.initial.rebalance.delay.ms", spec.settings.broker.initial_rebalance_delay_ms.to_string(), |s, v| if let Ok(n) = v.parse() { s.settings.broker.initial_rebalance_delay_ms = n }) }
+                { number("timeline-consumer-heartbeat", "group.consumer.heartbeat.interval.ms", spec.settings.consumer_group.heartbeat_interval_ms.to_string(), |s, v| if let Ok(n) = v.parse() { s.settings.consumer_group.heartbeat_interval_ms = n }) }
+                { number("timeline-consumer-session", "group.consumer.session.timeout.ms", spec.settings.consumer_group.session_timeout_ms.to_string(), |s, v| if let Ok(n) = v.parse() { s.settings.consumer_group.session_timeout_ms = n }) }
+                { number("timeline-round-trip", "A request's round trip (ms)", spec.settings.round_trip_ms.to_string(), |s, v| if let Ok(n) = v.parse() { s.settings.round_trip_ms = n }) }
             </fieldset>
         </form>
     }
