@@ -54,7 +54,8 @@ enum Ev {
 struct Client {
     name: String,
     instance_id: Option<String>,
-    topics: Vec<String>,
+    /// Its subscription, shared with the leader's assignor input.
+    topics: crate::assignor::TopicList,
     up: bool,
     incarnation: u32,
     member_id: String,
@@ -115,6 +116,8 @@ struct Sim<'a> {
     notes: Vec<String>,
     /// Events and timers handled so far (a run stops at [`super::MAX_EVENTS`]).
     handled: u64,
+    /// A coordinator timer is firing: the heartbeat ticks due now have not happened yet.
+    firing_timer: bool,
 }
 
 /// A heartbeat and its answer: a settled group goes on sending them.
@@ -150,6 +153,7 @@ pub fn run_traced(
                 all_topics.clone(),
             ),
         };
+        let topics = std::rc::Rc::new(topics);
         clients.push(Client {
             instance_id: s
                 .client
@@ -218,6 +222,7 @@ pub fn run_traced(
         busy: 0,
         notes: Vec::new(),
         handled: 0,
+        firing_timer: false,
     };
     sim.client_index = sim
         .clients
@@ -336,6 +341,8 @@ impl<'a> Sim<'a> {
                 if self.heartbeat_is_assumed() {
                     continue;
                 }
+                // (a coordinator timer fires before the ticks due at its time)
+                self.firing_timer = true;
                 if let Some((_, key)) = self.broker.fire_next_timer() {
                     if self.record_wire {
                         let key = self.broker.timer_name(&key);
@@ -343,6 +350,7 @@ impl<'a> Sim<'a> {
                     }
                     self.after_broker();
                 }
+                self.firing_timer = false;
                 continue;
             }
             let Some(Reverse((_, _, seq))) = self.queue.pop() else {
@@ -600,7 +608,7 @@ impl<'a> Sim<'a> {
         };
         let cl = &self.clients[c];
         let sub = Subscription {
-            topics: cl.topics.clone(),
+            topics: cl.topics.to_vec(),
             user_data: None,
             owned_partitions: self.topic_partitions(&cl.owned),
             generation_id: cl.owned_generation,
@@ -961,16 +969,7 @@ impl<'a> Sim<'a> {
                 );
                 let cooperative = self.s.protocol == Protocol::Cooperative;
                 let owned = std::mem::take(&mut self.clients[c].owned);
-                let revoked: Vec<usize> = owned
-                    .iter()
-                    .copied()
-                    .filter(|p| assigned.binary_search(p).is_err())
-                    .collect();
-                let added: Vec<usize> = assigned
-                    .iter()
-                    .copied()
-                    .filter(|p| owned.binary_search(p).is_err())
-                    .collect();
+                let (revoked, added) = super::differences(&owned, &assigned);
                 for &p in &revoked {
                     // cooperative: revoked in onJoinComplete, with no commit of its own
                     let u = self.uncommitted(c, p, owned.len());
@@ -1115,11 +1114,17 @@ impl<'a> Sim<'a> {
         }
     }
 
-    /// The last heartbeat a quiet member sent by now (one due now included: ticks come
-    /// first among what is due at one time), and its next.
+    /// The last heartbeat a quiet member sent by now, and its next. A tick due now has
+    /// happened when a client's event is handled (ticks come first among the clients'
+    /// events due at one time), not yet while a coordinator timer fires (timers come first).
     fn quiet_heartbeats(&self, anchor: i64) -> (i64, i64) {
         let h = self.s.client.heartbeat_interval_ms;
-        let last = anchor + (self.now - anchor).max(0) / h * h;
+        let by = if self.firing_timer {
+            self.now - 1
+        } else {
+            self.now
+        };
+        let last = anchor + (by - anchor).max(0) / h * h;
         (last, last + h)
     }
 
@@ -1457,13 +1462,13 @@ impl<'a> Sim<'a> {
                             (*generation != -1).then_some(*generation),
                         )
                     }
-                    None => (Vec::new(), Vec::new(), None),
+                    None => (std::rc::Rc::new(Vec::new()), Vec::new(), None),
                 };
                 MemberMeta {
                     id: id.clone(),
                     instance_id: instance.clone(),
                     rack: None,
-                    topics: std::rc::Rc::new(topics),
+                    topics,
                     owned,
                     generation,
                 }
@@ -1529,7 +1534,10 @@ pub fn decode_partitions(bytes: &[u8], limit: usize) -> Vec<usize> {
         .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize)
         .filter(|p| *p < limit)
         .collect();
-    out.sort_unstable();
+    // (written ascending: sorted only when the bytes came otherwise)
+    if !out.is_sorted() {
+        out.sort_unstable();
+    }
     out.dedup();
     out
 }

@@ -1023,16 +1023,7 @@ impl<'a> Sim<'a> {
     fn apply_assignment(&mut self, c: usize, assignment: Vec<usize>) {
         let now = self.now;
         let owned = self.clients[c].owned.clone();
-        let revoked: Vec<usize> = owned
-            .iter()
-            .copied()
-            .filter(|p| assignment.binary_search(p).is_err())
-            .collect();
-        let added: Vec<usize> = assignment
-            .iter()
-            .copied()
-            .filter(|p| owned.binary_search(p).is_err())
-            .collect();
+        let (revoked, added) = super::differences(&owned, &assignment);
         let cl = &self.clients[c];
         if !cl.consuming && cl.cut_until <= now && cl.slow_until <= now {
             // back from a cut: it consumes what it still owns again

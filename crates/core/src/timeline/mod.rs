@@ -376,6 +376,32 @@ pub fn speed_cases() -> Vec<(&'static str, &'static str, Group, Settings, Story)
     .collect()
 }
 
+/// What only `a` holds and what only `b` holds, of two ascending lists (a member's owned
+/// partitions and its new assignment: what it revokes and what it is given).
+pub fn differences(a: &[usize], b: &[usize]) -> (Vec<usize>, Vec<usize>) {
+    let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => {
+                only_a.push(a[i]);
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                only_b.push(b[j]);
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    only_a.extend_from_slice(&a[i..]);
+    only_b.extend_from_slice(&b[j..]);
+    (only_a, only_b)
+}
+
 /// Runs `story` on `group` under `settings`.
 pub fn simulate(group: &Group, settings: &Settings, story: &Story) -> Result<Run, TimelineError> {
     check(group, settings)?;
