@@ -31,7 +31,7 @@ if ! CARGO_NET_OFFLINE=true cargo fuzz build --sanitizer none; then
   cargo fuzz build --sanitizer none || { echo "FUZZ build failed"; exit 1; }
 fi
 HOST="$(rustc -vV | sed -n 's/^host: //p')"
-BIN="fuzz/target/$HOST/release"
+BIN="${CARGO_TARGET_DIR:-fuzz/target}/$HOST/release"
 TARGETS=$(cd fuzz/fuzz_targets && ls ./*.rs | sed 's|^\./||; s|\.rs$||')
 
 FAILED=0

@@ -93,6 +93,21 @@ pub fn app() -> Html {
         use_effect(move || components::lesson::light(step));
     }
     let lesson_open = dispatch.reform(|_: MouseEvent| Action::LessonOpen);
+    // A step that asks about the group over time: the timeline holds its totals back.
+    let asks_over_time = predict.is_some()
+        && state
+            .lesson
+            .as_ref()
+            .and_then(|on| on.step())
+            .is_some_and(|s| {
+                matches!(
+                    s.question,
+                    Some(rebalance_lab_core::lesson::Question::Choice {
+                        fact: rebalance_lab_core::lesson::Fact::Timeline(_),
+                        ..
+                    })
+                )
+            });
     let flip_round = {
         let round2 = round2.clone();
         use_callback(*round2, move |_: MouseEvent, shown| round2.set(!*shown))
@@ -166,7 +181,7 @@ pub fn app() -> Html {
                         imported={state.imported.is_some()}
                         dispatch={dispatch.clone()} />
                     <components::timeline::Timeline scenario={state.scenario.clone()} spec={state.timeline}
-                        colours={colours.clone()} asking={predict.is_some()} dispatch={dispatch.clone()} />
+                        colours={colours.clone()} asking={asks_over_time} dispatch={dispatch.clone()} />
                     { for bytes_panel }
                 </section>
             </main>

@@ -97,8 +97,9 @@ fn open(props: &OpenProps) -> Html {
     // The side-by-side table: four runs, on demand.
     let compared = use_state(|| None::<(Spec, Rc<Vec<(Variant, Result<Run, TimelineError>)>>)>);
     let by_partition = use_state(|| false);
-    // a number typed that is not one, said beside the form (the run keeps the last good one)
-    let bad = use_state(|| None::<String>);
+    // a number typed that is not one, said beside the form while the settings are the ones
+    // it was typed into (the run keeps the last good one)
+    let bad = use_state(|| None::<(Spec, String)>);
     let set = {
         let dispatch = props.dispatch.clone();
         move |f: fn(&mut Spec, &str), value: String| {
@@ -167,7 +168,7 @@ fn open(props: &OpenProps) -> Html {
             <h2 id="timeline-title">{ "Over time" }</h2>
             <ul class="timeline-presets">{ for presets }</ul>
             { settings_form(&spec, set, bad.clone()) }
-            if let Some(m) = &*bad {
+            if let Some((_, m)) = bad.as_ref().filter(|(s, _)| *s == spec) {
                 <p class="alert" role="alert" id="timeline-field-error">{ m.clone() }</p>
             }
             <div id="timeline-run" aria-live="polite">{ result }</div>
@@ -450,8 +451,8 @@ fn typed_number(v: &str, whole: bool) -> Result<(), String> {
     if !n.is_finite() || n < 0.0 {
         return Err(format!("{t} is not a number of 0 or more"));
     }
-    if whole && n.fract() != 0.0 {
-        return Err(format!("{t} is not a whole number"));
+    if whole && t.parse::<i64>().is_err() {
+        return Err(format!("{t} is not a whole number (digits only)"));
     }
     if n > 4_000_000_000.0 {
         return Err(format!("{t} is too large"));
@@ -462,8 +463,9 @@ fn typed_number(v: &str, whole: bool) -> Result<(), String> {
 fn settings_form(
     spec: &Spec,
     set: impl Fn(fn(&mut Spec, &str), String) + Clone + 'static,
-    bad: UseStateHandle<Option<String>>,
+    bad: UseStateHandle<Option<(Spec, String)>>,
 ) -> Html {
+    let spec_now = *spec;
     let on = |label: &str, whole: bool, f: fn(&mut Spec, &str)| {
         let set = set.clone();
         let bad = bad.clone();
@@ -477,7 +479,7 @@ fn settings_form(
                     bad.set(None);
                     set(f, v);
                 }
-                Err(m) => bad.set(Some(format!("{label}: {m}"))),
+                Err(m) => bad.set(Some((spec_now, format!("{label}: {m}")))),
             }
         })
     };

@@ -14,10 +14,11 @@ use std::rc::Rc;
 /// points into are open, and the topic it names is the one explained.
 pub(super) fn go(next: &mut AppState, k: usize) -> Outcome {
     let opening = next.lesson.is_none();
+    // the lesson on screen, else the one left last, else the first
     let mut on = next
         .lesson
         .take()
-        .or_else(|| next.left_lesson.clone())
+        .or_else(|| next.left_lessons.last().cloned())
         .unwrap_or_else(|| LessonOn::at(&LESSONS[0], Progress::default()));
     let Some(step) = on.lesson.steps.get(k) else {
         let n = on.lesson.steps.len();
@@ -43,8 +44,9 @@ pub(super) fn go(next: &mut AppState, k: usize) -> Outcome {
     let group = group.scenario;
     on.progress.go_to(k);
     on.revealed = on.progress.outcome(k) != Answered::Unanswered;
+    let key = on.lesson.key;
     next.lesson = Some(on);
-    next.left_lesson = None;
+    next.left_lessons.retain(|l| l.lesson.key != key);
     // (the person's group comes back when they leave the lesson)
     if opening {
         next.keep_own_group();
@@ -153,8 +155,8 @@ pub(super) fn reveal(next: &mut AppState) -> Outcome {
     Outcome::Viewed
 }
 
-/// Opens the lesson `key`: where it was left when it is the one left (or on screen), else at
-/// its first step.
+/// Opens the lesson `key`: where it was left when it was, else at its first step. A lesson
+/// on screen gives way and is kept where it was, to resume.
 pub(super) fn start(next: &mut AppState, key: &str) -> Outcome {
     let Some(chosen) = lesson::lesson(key) else {
         return Outcome::refused("", format!("there is no lesson \"{key}\""));
@@ -162,36 +164,36 @@ pub(super) fn start(next: &mut AppState, key: &str) -> Outcome {
     if next.lesson.as_ref().is_some_and(|on| on.lesson.key == key) {
         return Outcome::Viewed;
     }
-    if next
-        .left_lesson
-        .as_ref()
-        .is_some_and(|on| on.lesson.key == key)
-    {
-        return open(next);
+    let on = match next.left_lessons.iter().position(|l| l.lesson.key == key) {
+        Some(i) => next.left_lessons.remove(i),
+        None => LessonOn::at(chosen, Progress::default()),
+    };
+    match next.lesson.take() {
+        Some(other) => {
+            next.left_lessons
+                .retain(|l| l.lesson.key != other.lesson.key);
+            next.left_lessons.push(other);
+        }
+        // (the person's group comes back when they leave the lesson)
+        None => next.keep_own_group(),
     }
-    let fresh = LessonOn::at(chosen, Progress::default());
-    if next.lesson.is_some() {
-        // another lesson on screen gives way (the person's own group is kept already)
-        next.lesson = Some(fresh);
-    } else {
-        next.left_lesson = Some(fresh);
-    }
-    go(next, 0)
+    let k = on.progress.step();
+    next.lesson = Some(on);
+    go(next, k)
 }
 
-/// Opens the lesson where it was left: its step, outcomes and attempts (its first step the
-/// first time).
+/// Opens the first lesson (the range lesson) where it was left (its first step the first
+/// time).
 pub(super) fn open(next: &mut AppState) -> Outcome {
-    if next.lesson.is_some() {
-        return Outcome::Viewed;
-    }
-    let k = next.left_lesson.as_ref().map_or(0, |on| on.progress.step());
-    go(next, k)
+    start(next, LESSONS[0].key)
 }
 
 /// Leaves the lesson (kept, to resume): the person's own group comes back.
 pub(super) fn leave(next: &mut AppState) -> Outcome {
-    next.left_lesson = next.lesson.take();
+    if let Some(on) = next.lesson.take() {
+        next.left_lessons.retain(|l| l.lesson.key != on.lesson.key);
+        next.left_lessons.push(on);
+    }
     next.story_step = None;
     next.restore_own_group();
     Outcome::Changed(HistoryMode::Push)

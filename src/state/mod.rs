@@ -101,9 +101,9 @@ pub struct AppState {
     /// The person's own group while the story or the lesson shows its own: put back when
     /// they leave it.
     pub own_group: Option<Rc<OwnGroup>>,
-    /// The lesson as it was left (its place, outcomes and attempts): opening it again
-    /// resumes there.
-    pub left_lesson: Option<LessonOn>,
+    /// Each lesson as it was left (its place, outcomes and attempts), one per lesson:
+    /// opening it again resumes there.
+    pub left_lessons: Vec<LessonOn>,
 }
 
 /// The person's group, and what the page shows of it, as it was when the story or the
@@ -253,7 +253,7 @@ impl Default for AppState {
             lesson: None,
             imported: None,
             own_group: None,
-            left_lesson: None,
+            left_lessons: Vec::new(),
         }
         .with_vote_default()
         .with_colours()
@@ -1238,5 +1238,18 @@ mod tests {
             .apply(Action::LessonStart("nope"))
             .refusal
             .is_some());
+        // each lesson keeps its place: range at step 3, then over time, then range again
+        let r = AppState::default()
+            .apply(Action::LessonOpen)
+            .apply(Action::LessonGo(2))
+            .apply(Action::LessonStart("over-time"))
+            .apply(Action::LessonLeave)
+            .apply(Action::LessonOpen);
+        let on = r.lesson.as_ref().unwrap();
+        assert_eq!((on.lesson.key, on.progress.step()), ("range", 2));
+        assert_eq!(
+            r.timeline, None,
+            "the range lesson's step opens no timeline"
+        );
     }
 }

@@ -22,7 +22,7 @@ pub const OVER_TIME: Lesson = Lesson {
         Step {
             key: "join",
             title: "A member joins",
-            text: "A new consumer sends JoinGroup. The coordinator starts a rebalance, and every member must send JoinGroup again, which each notices at its next heartbeat (every heartbeat.interval.ms, 3 s). With the Java client's default [range, cooperative-sticky] the group rebalances eagerly: every member gives up everything it owns before it rejoins.",
+            text: "A new consumer's first JoinGroup only gets it a member id (MEMBER_ID_REQUIRED); its second starts a rebalance, and every member must send JoinGroup again, which each notices at its next heartbeat (every heartbeat.interval.ms, 3 s). With the Java client's default [range, cooperative-sticky] the group rebalances eagerly: every member gives up everything it owns before it rejoins.",
             scenario: group!("scale-out"),
             before: None,
             highlights: &[Highlight::Topic("orders")],
@@ -64,7 +64,7 @@ pub const OVER_TIME: Lesson = Lesson {
         Step {
             key: "static",
             title: "Static members",
-            text: "With group.instance.id set, a member sends no LeaveGroup when it closes, and the coordinator keeps its place and its assignment for session.timeout.ms (45 s). Back in time, it gets its partitions again without a rebalance: only its own partitions wait, for its own downtime.",
+            text: "With group.instance.id set, a member sends no LeaveGroup when it closes, and the coordinator keeps its place and its assignment until session.timeout.ms (45 s) after its last heartbeat. Back in time, it gets its partitions again without a rebalance: only its own partitions wait, for its own downtime.",
             scenario: group!("rolling-restart.static%3D1"),
             before: None,
             highlights: &[],
@@ -92,12 +92,12 @@ pub const OVER_TIME: Lesson = Lesson {
         Step {
             key: "no-leave",
             title: "A new member waits for the old one",
-            text: "Kafka Streams closes without LeaveGroup. Its replacement joins, which starts a rebalance, and the coordinator waits for every member it knows to rejoin, the dead one included, until that one's session times out. Rebalancing eagerly, the other members revoked everything meanwhile.",
+            text: "A consumer with internal.leave.group.on.close=false (as Kafka Streams closes) sends no LeaveGroup. Its replacement joins, which starts a rebalance, and the coordinator waits for every member it knows to rejoin, the old one included, until that one's session times out. This group rebalances eagerly (the Java client's default), so the other members revoked everything meanwhile; Kafka Streams rebalances cooperatively, and only the old member's partitions would wait.",
             scenario: group!("replace.leave%3D0"),
             before: None,
             highlights: &[],
             question: Some(Question::Choice {
-                prompt: "c1 is replaced without LeaveGroup and back after 20 s (session.timeout.ms 45 s). For how many seconds is no partition of the group consumed (rounded)?",
+                prompt: "c1 is restarted without LeaveGroup and back after 20 s (session.timeout.ms 45 s). For how many seconds is no partition of the group consumed (rounded)?",
                 fact: Fact::Timeline(TimelineFact::LongestGroupStop),
                 options: &["0", "3", "21", "45"],
             }),
