@@ -2,6 +2,8 @@
 
 use super::input::read_input;
 use rebalance_lab_core::scenario::Scenario;
+use rebalance_lab_core::timeline::broker::Api;
+use rebalance_lab_core::timeline::broker_trace::Line;
 use rebalance_lab_core::timeline::compare::{compare, Variant};
 use rebalance_lab_core::timeline::{
     simulate, CommitPolicy, Group, Protocol, Run, Settings, Story, StoryKind, ASSUMPTIONS,
@@ -133,6 +135,10 @@ pub struct Args {
     /// A request's round trip to the coordinator, in milliseconds.
     #[arg(long, default_value_t = 2, value_name = "MS")]
     round_trip_ms: i64,
+    /// Also print every request to the classic coordinator and its answer, with its time
+    /// (classic protocols only).
+    #[arg(long)]
+    requests: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -194,12 +200,81 @@ pub fn run(a: Args) -> Result<String, String> {
             Ok(compare_text(&story, &runs))
         };
     }
-    let run = simulate(&group, &s, &story).map_err(|e| e.to_string())?;
-    Ok(if a.json {
-        run_json(&run).to_string()
+    if a.requests && s.protocol == Protocol::Consumer {
+        return Err("--requests: the classic protocol only (eager or cooperative)".into());
+    }
+    let run = if a.requests {
+        rebalance_lab_core::timeline::classic::run_traced(&group, &s, &story, true)
     } else {
-        run_text(&story, &run)
+        simulate(&group, &s, &story)
+    }
+    .map_err(|e| e.to_string())?;
+    Ok(if a.json {
+        let mut v = run_json(&run);
+        if a.requests {
+            v["requests"] = Value::Array(run.wire.iter().filter_map(wire_json).collect());
+        }
+        v.to_string()
+    } else {
+        let mut text = run_text(&story, &run);
+        if a.requests {
+            text.push_str("\n\nRequests to the coordinator and its answers:\n");
+            let lines: Vec<String> = run.wire.iter().filter_map(wire_text).collect();
+            text.push_str(&lines.join("\n"));
+        }
+        text
     })
+}
+
+/// A request, a response or a timer of the trace, as JSON (the group's lines left out).
+fn wire_json(line: &Line) -> Option<Value> {
+    match line {
+        Line::Request { t, request } => Some(json!({
+            "time_ms": t, "member": request.client, "request": request.api.name(),
+            "new_member": request.new_member,
+        })),
+        Line::Response { t, response: r } => Some(json!({
+            "time_ms": t, "member": r.client, "response": r.api.name(), "error": r.error.name(),
+            "generation": r.generation, "member_id": r.member_id, "leader": r.leader,
+        })),
+        Line::TimerFired { t, key } => Some(json!({"time_ms": t, "timer": key})),
+        Line::Group { .. } => None,
+    }
+}
+
+/// A request, a response or a timer of the trace, as a line.
+fn wire_text(line: &Line) -> Option<String> {
+    match line {
+        Line::Request { t, request } => Some(format!(
+            "{}  {} -> {}{}",
+            ms(*t),
+            request.client,
+            request.api.name(),
+            if request.new_member {
+                " (no member id)"
+            } else {
+                ""
+            }
+        )),
+        Line::Response { t, response: r } => {
+            let mut s = format!(
+                "{}  {} <- {} {}",
+                ms(*t),
+                r.client,
+                r.api.name(),
+                r.error.name()
+            );
+            if r.api == Api::JoinGroup && r.generation >= 0 {
+                s += &format!(
+                    " (generation {}, member id {}, leader {})",
+                    r.generation, r.member_id, r.leader
+                );
+            }
+            Some(s)
+        }
+        Line::TimerFired { t, key } => Some(format!("{}  coordinator: timer {key} fires", ms(*t))),
+        Line::Group { .. } => None,
+    }
 }
 
 fn costs_json(run: &Run) -> Value {

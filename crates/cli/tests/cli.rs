@@ -372,6 +372,33 @@ fn timeline_prints_the_totals_as_json_and_compares_the_protocols() {
         .collect();
     assert_eq!(names, ["eager", "cooperative", "eager-static", "consumer"]);
 
+    // every request to the classic coordinator, with its time
+    let out = run(&[
+        "timeline",
+        &example(),
+        "--event",
+        "scale-out",
+        "--requests",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let requests = v["requests"].as_array().unwrap();
+    assert!(requests
+        .iter()
+        .any(|r| r["request"] == "JoinGroup" && r["new_member"] == true));
+    assert!(requests
+        .iter()
+        .any(|r| r["response"] == "SyncGroup" && r["error"] == "NONE"));
+    let out = run(&[
+        "timeline",
+        &example(),
+        "--protocol",
+        "consumer",
+        "--requests",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+
     let out = run(&["timeline", &example(), "--heartbeat-interval-ms", "50000"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
