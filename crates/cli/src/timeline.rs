@@ -338,7 +338,7 @@ fn totals(run: &Run) -> Vec<String> {
 
 fn run_text(story: &Story, run: &Run) -> String {
     let mut out = vec![format!(
-        "{} under {}{} (the story starts at {:.0} s)",
+        "{} under {}{} (the story starts at {:.1} s)",
         story.kind.label(),
         run.protocol.label(),
         if run.static_membership {

@@ -515,7 +515,7 @@ impl<'a> Sim<'a> {
         cl.cut_until = 0;
         cl.behind_until = 0;
         cl.heartbeat_epoch += 1;
-        let what = if now == 0 {
+        let what = if self.downtime[c].is_empty() {
             "The member starts and joins."
         } else {
             "The member starts again and joins."
@@ -618,18 +618,21 @@ impl<'a> Sim<'a> {
         names.into_iter().zip(metadata).collect()
     }
 
+    /// Partitions by their global index (ascending, so grouped by topic), as Kafka lists them.
     fn topic_partitions(&self, owned: &[usize]) -> Vec<TopicPartitions> {
         let mut out: Vec<TopicPartitions> = Vec::new();
-        for &p in owned {
-            let (ti, part) = self.partitions[p];
-            let topic = &self.group.topics[ti].0;
-            match out.last_mut() {
-                Some(tp) if tp.topic == *topic => tp.partitions.push(part as i32),
-                _ => out.push(TopicPartitions {
-                    topic: topic.clone(),
-                    partitions: vec![part as i32],
-                }),
-            }
+        let mut rest = owned;
+        while let Some(&first) = rest.first() {
+            let ti = self.partitions[first].0;
+            let n = rest.partition_point(|&p| self.partitions[p].0 == ti);
+            out.push(TopicPartitions {
+                topic: self.group.topics[ti].0.clone(),
+                partitions: rest[..n]
+                    .iter()
+                    .map(|&p| self.partitions[p].1 as i32)
+                    .collect(),
+            });
+            rest = &rest[n..];
         }
         out
     }

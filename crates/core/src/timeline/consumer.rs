@@ -114,7 +114,12 @@ struct Sim<'a> {
 }
 
 fn recurring(ev: &Ev) -> bool {
-    matches!(ev, Ev::Heartbeat(_, _, false, _) | Ev::Session(..))
+    // (the session and revocation timers are the coordinator's checks: a settled group does
+    // not wait for them)
+    matches!(
+        ev,
+        Ev::Heartbeat(_, _, false, _) | Ev::Session(..) | Ev::Revocation(..)
+    )
 }
 
 /// Runs a story under the consumer protocol.
@@ -418,7 +423,7 @@ impl<'a> Sim<'a> {
                 cl.fenced = false;
                 cl.slow_until = 0;
                 cl.cut_until = 0;
-                let what = if self.now == 0 {
+                let what = if self.downtime[c].is_empty() {
                     "The member starts and joins."
                 } else {
                     "The member starts again and joins."
@@ -1061,11 +1066,16 @@ impl<'a> Sim<'a> {
             self.ledger.start(p, c, at, true);
         }
         if !added.is_empty() && self.tells_each_member() {
+            // its member epoch, as the coordinator holds it
+            let epoch = self.clients[c]
+                .member
+                .and_then(|id| Some(self.members.get(&id)?.epoch))
+                .unwrap_or(0);
             self.happen(
                 Some(c),
                 "assigned",
                 format!(
-                    "It is given {} partitions and starts consuming them.",
+                    "It is given {} partitions and starts consuming them (member epoch {epoch}).",
                     added.len()
                 ),
             );
