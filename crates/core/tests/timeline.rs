@@ -317,3 +317,67 @@ fn a_batch_slower_than_max_poll_interval_stops_its_partitions_from_its_start() {
         one_consumer_at_a_time(&run).unwrap();
     }
 }
+
+/// Every time a partition stops being consumed, its consumer has a reason the run names at
+/// that instant: it closed, crashed or was cut off, its batch stalled, it revoked or lost its
+/// partitions, it left on a poll timeout, or the coordinator fenced it.
+fn every_pause_has_a_cause(run: &Run) -> Result<(), String> {
+    const CAUSES: &[&str] = &[
+        "close",
+        "crash",
+        "network cut",
+        "slow batch",
+        "revoke",
+        "lost",
+        "poll timeout",
+        "reset",
+        "assigned",
+        "fatal",
+        "expired",
+        "fenced",
+    ];
+    for (p, list) in run.tenures.iter().enumerate() {
+        for t in list.iter().filter(|t| t.end_ms < run.end_ms) {
+            let who = &run.members[t.member];
+            let named = run.happenings.iter().any(|h| {
+                h.time_ms == t.end_ms
+                    && h.member.as_deref().is_none_or(|m| m == who)
+                    && CAUSES.contains(&h.kind)
+            });
+            if !named {
+                return Err(format!(
+                    "partition {p} stops at {} ms with {who} and no cause",
+                    t.end_ms
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    #[test]
+    fn a_partition_stops_only_for_a_reason(
+        members in 1usize..5,
+        partitions in 1u32..9,
+        story in 0usize..7,
+        downtime in 0i64..90_000,
+        which in 0usize..6,
+        max_poll in 10_000i64..300_000,
+    ) {
+        let kind = StoryKind::ALL[story];
+        if kind == StoryKind::ScaleIn && members < 2 {
+            return Ok(());
+        }
+        let (protocol, static_membership) = all_protocols()[which];
+        let mut s = Settings { protocol, ..Settings::default() };
+        s.client.static_membership = static_membership;
+        s.client.max_poll_interval_ms = max_poll;
+        let mut st = Story::new(kind);
+        st.downtime_ms = downtime;
+        let run = simulate(&group(members, &[partitions]), &s, &st).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        every_pause_has_a_cause(&run).map_err(TestCaseError::fail)?;
+    }
+}
