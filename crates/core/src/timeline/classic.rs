@@ -978,6 +978,8 @@ impl<'a> Sim<'a> {
                     let u = self.uncommitted(c, p, owned.len());
                     self.ledger.end(p, now, u);
                 }
+                // it starts from the committed offsets: what its last owners did not commit
+                let again: f64 = added.iter().map(|&p| self.ledger.rereads(p)).sum();
                 let mut waiting = 0.0;
                 for &p in &added {
                     waiting += self.ledger.start(p, c, now, true);
@@ -994,15 +996,17 @@ impl<'a> Sim<'a> {
                     String::new()
                 } else if cooperative {
                     format!(
-                        "SyncGroup: it owns {} partitions ({} new, {} revoked).",
+                        "SyncGroup: it owns {} partitions ({} new, {} revoked){}.",
                         self.clients[c].owned.len(),
                         added.len(),
-                        revoked.len()
+                        revoked.len(),
+                        read_again(again)
                     )
                 } else {
                     format!(
-                        "SyncGroup: it is given {} partitions and starts consuming them.",
-                        self.clients[c].owned.len()
+                        "SyncGroup: it is given {} partitions and starts consuming them{}.",
+                        self.clients[c].owned.len(),
+                        read_again(again)
                     )
                 };
                 if self.tells_each_member() {
@@ -1544,6 +1548,19 @@ pub fn decode_partitions(bytes: &[u8], limit: usize) -> Vec<usize> {
     }
     out.dedup();
     out
+}
+
+/// Where a new owner starts, for a sentence: from the committed offsets, and how many
+/// records its partitions' last owners processed after them.
+pub fn read_again(records: f64) -> String {
+    if records >= 0.5 {
+        format!(
+            "; from the committed offsets, it reads about {} records again",
+            records.round()
+        )
+    } else {
+        String::new()
+    }
 }
 
 /// Milliseconds as seconds for a sentence ("3", "2.5").

@@ -1062,6 +1062,7 @@ impl<'a> Sim<'a> {
                 );
             }
         }
+        let again: f64 = added.iter().map(|&p| self.ledger.rereads(p)).sum();
         for &p in &added {
             self.ledger.start(p, c, at, true);
         }
@@ -1075,8 +1076,9 @@ impl<'a> Sim<'a> {
                 Some(c),
                 "assigned",
                 format!(
-                    "It is given {} partitions and starts consuming them (member epoch {epoch}).",
-                    added.len()
+                    "It is given {} partitions and starts consuming them (member epoch {epoch}){}.",
+                    added.len(),
+                    super::classic::read_again(again)
                 ),
             );
         }

@@ -216,6 +216,16 @@ impl Ledger {
         self.overlaps
     }
 
+    /// Records of `p` its last owner processed and did not commit: what a new owner, which
+    /// starts from the committed offset, reads again.
+    pub fn rereads(&self, p: usize) -> f64 {
+        if self.open[p].is_some() {
+            0.0
+        } else {
+            self.reread[p]
+        }
+    }
+
     /// Records committed but never processed.
     pub fn miss(&mut self, records: f64) {
         self.missed += records.max(0.0);
