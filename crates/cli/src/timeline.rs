@@ -162,8 +162,10 @@ pub fn run(a: Args) -> Result<String, String> {
         },
         round_trip_ms: a.round_trip_ms,
         records_per_second: a.rate,
-        // the command line prints the totals and the events, not each partition's owners
+        // the command line prints the totals and the events, not each partition's owners, and
+        // runs a story to its end however long (a run's events are its memory's bound)
         keep_tenures: false,
+        max_events: 1_000_000_000,
         ..Settings::default()
     };
     let c = &mut s.client;

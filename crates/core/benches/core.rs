@@ -232,10 +232,15 @@ fn main() {
             let settings = Settings {
                 protocol,
                 keep_tenures: false,
+                max_events: u64::MAX,
                 ..Settings::default()
             };
             let t = Instant::now();
             let run = simulate(&group, &settings, &Story::default()).unwrap();
+            assert!(
+                run.notes.iter().all(|n| !n.contains("stopped after")),
+                "the whole story"
+            );
             println!(
                 "BENCH timeline rolling restart, 1,000 members x 100,000 partitions, {}: {:.2} s ({} rebalances)",
                 protocol.name(),

@@ -381,3 +381,20 @@ proptest! {
         every_pause_has_a_cause(&run).map_err(TestCaseError::fail)?;
     }
 }
+
+#[test]
+fn a_run_past_its_event_budget_stops_and_says_so() {
+    let g = group(5, &[10]);
+    let s = Settings {
+        max_events: 50,
+        ..Settings::default()
+    };
+    let run = simulate(&g, &s, &Story::default()).unwrap();
+    assert!(
+        run.notes
+            .iter()
+            .any(|n| n.contains("stopped after 50 events")),
+        "{:?}",
+        run.notes
+    );
+}

@@ -114,7 +114,7 @@ struct Sim<'a> {
     /// Queued events other than heartbeat ticks: while any is queued the run goes on.
     busy: usize,
     notes: Vec<String>,
-    /// Events and timers handled so far (a run stops at [`super::MAX_EVENTS`]).
+    /// Events and timers handled so far (a run stops at [`Settings::max_events`](super::Settings::max_events)).
     handled: u64,
     /// A coordinator timer is firing: the heartbeat ticks due now have not happened yet.
     firing_timer: bool,
@@ -311,7 +311,7 @@ impl<'a> Sim<'a> {
         let limit = last_act + RUN_LIMIT_AFTER_ACTS_MS;
         loop {
             self.handled += 1;
-            if self.handled > super::MAX_EVENTS {
+            if self.handled > self.s.max_events {
                 self.over_budget();
                 return self.now;
             }
@@ -369,7 +369,7 @@ impl<'a> Sim<'a> {
     fn over_budget(&mut self) {
         let note = format!(
             "The run stopped after {} events (requests, timers, heartbeats): the story is cut short at {} s.",
-            super::MAX_EVENTS,
+            self.s.max_events,
             self.now / 1000
         );
         self.notes.push(note);

@@ -109,7 +109,7 @@ struct Sim<'a> {
     notes: Vec<String>,
     /// The uniform assignor refused this group once: the run goes on with range.
     uniform_refused: bool,
-    /// Events handled so far (a run stops at [`super::MAX_EVENTS`]).
+    /// Events handled so far (a run stops at [`Settings::max_events`](super::Settings::max_events)).
     handled: u64,
 }
 
@@ -284,10 +284,10 @@ impl<'a> Sim<'a> {
         let limit = last_act + RUN_LIMIT_AFTER_ACTS_MS;
         while let Some(&Reverse((t, _))) = self.queue.peek() {
             self.handled += 1;
-            if self.handled > super::MAX_EVENTS {
+            if self.handled > self.s.max_events {
                 self.notes.push(format!(
                     "The run stopped after {} events (heartbeats, timers): the story is cut short at {} s.",
-                    super::MAX_EVENTS,
+                    self.s.max_events,
                     self.now / 1000
                 ));
                 return self.now;

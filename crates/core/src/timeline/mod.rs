@@ -180,6 +180,8 @@ pub struct Settings {
     /// Keep who consumed each partition when ([`Run::tenures`]), for a timeline drawn per
     /// partition; the costs are counted either way.
     pub keep_tenures: bool,
+    /// The run stops after this many events, and says so.
+    pub max_events: u64,
 }
 
 impl Default for Settings {
@@ -192,6 +194,7 @@ impl Default for Settings {
             round_trip_ms: 2,
             records_per_second: 100.0,
             keep_tenures: true,
+            max_events: MAX_EVENTS,
         }
     }
 }
@@ -330,8 +333,9 @@ pub const MEMBERS_TOLD_EACH: usize = 100;
 /// after, as a supervisor (Kubernetes, systemd) restarts a process that exited.
 pub const RESTART_AFTER_FATAL_MS: i64 = 10_000;
 
-/// A run stops after this many events (requests, timers, heartbeats), and says so: a story
-/// of hours over many members is then cut short rather than holding the page.
+/// By default a run stops after this many events (requests, timers, heartbeats), and says
+/// so: a story of hours over many members is then cut short rather than holding the page
+/// ([`Settings::max_events`]; the command line allows more).
 pub const MAX_EVENTS: u64 = 3_000_000;
 
 /// The most partitions a run takes: a run is events times the partitions that move.
