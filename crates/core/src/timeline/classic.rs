@@ -144,15 +144,7 @@ pub fn run_traced(
 ) -> Result<Run, TimelineError> {
     let (acts, added) = acts(story, group.members.len()).map_err(TimelineError::Story)?;
     let mut clients: Vec<Client> = Vec::new();
-    let all_topics: Vec<String> = group.topics.iter().map(|(t, _)| t.clone()).collect();
-    for i in 0..group.members.len() + added {
-        let (name, topics) = match group.members.get(i) {
-            Some((n, t)) => (n.clone(), t.clone()),
-            None => (
-                format!("new-{}", i + 1 - group.members.len()),
-                all_topics.clone(),
-            ),
-        };
+    for (name, topics) in super::members_with(group, added) {
         let topics = std::rc::Rc::new(topics);
         clients.push(Client {
             instance_id: s
@@ -183,14 +175,7 @@ pub fn run_traced(
             quiet: None,
         });
     }
-    let mut partitions = Vec::new();
-    let mut topic_base = Vec::new();
-    for (ti, (_, n)) in group.topics.iter().enumerate() {
-        topic_base.push(partitions.len());
-        for p in 0..*n {
-            partitions.push((ti, p));
-        }
-    }
+    let (partitions, topic_base) = super::partition_layout(group);
     let mut sim = Sim {
         s,
         group,
@@ -243,22 +228,20 @@ pub fn run_traced(
         sim.push(t + shift, Ev::Act(m, act));
     }
     let end = sim.run_until_settled(last_act, TAIL_MS);
-    let rebalances = sim.rebalance_times.iter().filter(|t| **t >= start).count() as u32;
-    let overlaps = sim.ledger.overlaps();
-    let Closed {
-        tenures,
-        mut lanes,
-        costs,
-    } = sim.ledger.finish(end, rebalances);
-    lanes.resize(sim.downtime.len(), Vec::new());
-    for (i, d) in sim.downtime.iter_mut().enumerate() {
-        for span in d.iter_mut() {
-            if span.1 == i64::MAX {
-                span.1 = end;
-            }
-        }
-        let _ = i;
-    }
+    let (
+        Closed {
+            tenures,
+            lanes,
+            costs,
+        },
+        overlaps,
+    ) = super::end_run(
+        sim.ledger,
+        &sim.rebalance_times,
+        &mut sim.downtime,
+        start,
+        end,
+    );
     Ok(Run {
         protocol: s.protocol,
         static_membership: s.client.static_membership,
@@ -1322,28 +1305,27 @@ impl<'a> Sim<'a> {
 
     /// Gives up every owned partition with no commit (lost, crash, poll timeout).
     fn lose_all(&mut self, c: usize) {
-        let now = self.now;
-        let owned = std::mem::take(&mut self.clients[c].owned);
-        if self.clients[c].consuming {
-            for &p in &owned {
-                let u = self.uncommitted(c, p, owned.len());
-                self.ledger.end(p, now, u);
-            }
-        }
+        self.stop_consuming(c);
+        self.clients[c].owned.clear();
         self.clients[c].consuming = true;
     }
 
-    /// A network cut: it keeps its partitions but consumes none.
+    /// A network cut or a stalled batch: it keeps its partitions but consumes none.
     fn suspend(&mut self, c: usize) {
-        let now = self.now;
-        let owned = self.clients[c].owned.clone();
+        self.stop_consuming(c);
+        self.clients[c].consuming = false;
+    }
+
+    /// Its partitions stop being consumed now, with no commit: the next owner reads again
+    /// what it processed since its last one.
+    fn stop_consuming(&mut self, c: usize) {
         if self.clients[c].consuming {
+            let owned = self.clients[c].owned.clone();
             for &p in &owned {
                 let u = self.uncommitted(c, p, owned.len());
-                self.ledger.end(p, now, u);
+                self.ledger.end(p, self.now, u);
             }
         }
-        self.clients[c].consuming = false;
     }
 
     /// It consumes what it still owns again (`why`: what ended the pause).

@@ -125,29 +125,9 @@ fn recurring(ev: &Ev) -> bool {
 /// Runs a story under the consumer protocol.
 pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineError> {
     let (acts, added) = acts(story, group.members.len()).map_err(TimelineError::Story)?;
-    let all_topics: Vec<String> = group.topics.iter().map(|(t, _)| t.clone()).collect();
-    let mut names = Vec::new();
-    let mut topics = Vec::new();
-    for i in 0..group.members.len() + added {
-        match group.members.get(i) {
-            Some((n, t)) => {
-                names.push(n.clone());
-                topics.push(t.clone());
-            }
-            None => {
-                names.push(format!("new-{}", i + 1 - group.members.len()));
-                topics.push(all_topics.clone());
-            }
-        }
-    }
-    let mut partitions = Vec::new();
-    let mut topic_base = Vec::new();
-    for (ti, (_, n)) in group.topics.iter().enumerate() {
-        topic_base.push(partitions.len());
-        for p in 0..*n {
-            partitions.push((ti, p));
-        }
-    }
+    let (names, topics): (Vec<String>, Vec<Vec<String>>) =
+        super::members_with(group, added).into_iter().unzip();
+    let (partitions, topic_base) = super::partition_layout(group);
     let n = names.len();
     let mut sim = Sim {
         s,
@@ -208,21 +188,20 @@ pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineEr
         sim.push(t + shift, Ev::Act(m, act));
     }
     let end = sim.run_until_settled(last_act, TAIL_MS);
-    let rebalances = sim.rebalance_times.iter().filter(|t| **t >= start).count() as u32;
-    let overlaps = sim.ledger.overlaps();
-    let Closed {
-        tenures,
-        mut lanes,
-        costs,
-    } = sim.ledger.finish(end, rebalances);
-    lanes.resize(sim.downtime.len(), Vec::new());
-    for d in sim.downtime.iter_mut() {
-        for span in d.iter_mut() {
-            if span.1 == i64::MAX {
-                span.1 = end;
-            }
-        }
-    }
+    let (
+        Closed {
+            tenures,
+            lanes,
+            costs,
+        },
+        overlaps,
+    ) = super::end_run(
+        sim.ledger,
+        &sim.rebalance_times,
+        &mut sim.downtime,
+        start,
+        end,
+    );
     Ok(Run {
         protocol: s.protocol,
         static_membership: s.client.static_membership,
@@ -436,15 +415,9 @@ impl<'a> Sim<'a> {
                 if !self.clients[c].up {
                     return;
                 }
-                let owned = std::mem::take(&mut self.clients[c].owned);
-                if self.clients[c].consuming {
-                    for &p in &owned {
-                        let u = self.uncommitted(c, p);
-                        self.ledger.end(p, self.now, u);
-                    }
-                }
+                let lost = self.lose_owned(c);
                 self.down(c);
-                self.happen(Some(c), "crash", format!("The member dies without a word: no commit, no leave heartbeat. It stops {} partitions.", owned.len()));
+                self.happen(Some(c), "crash", format!("The member dies without a word: no commit, no leave heartbeat. It stops {lost} partitions."));
             }
             Act::SlowBatch(ms) => {
                 if !self.clients[c].up {
@@ -493,14 +466,26 @@ impl<'a> Sim<'a> {
     /// A network cut or a batch that does not end: it keeps its partitions but consumes
     /// none.
     fn suspend(&mut self, c: usize) {
-        let owned = self.clients[c].owned.clone();
+        self.stop_consuming(c);
+        self.clients[c].consuming = false;
+    }
+
+    /// Its partitions stop being consumed now, with no commit: the next owner reads again
+    /// what it processed since its last one.
+    fn stop_consuming(&mut self, c: usize) {
         if self.clients[c].consuming {
-            for &p in &owned {
+            for p in self.clients[c].owned.clone() {
                 let u = self.uncommitted(c, p);
                 self.ledger.end(p, self.now, u);
             }
         }
-        self.clients[c].consuming = false;
+    }
+
+    /// It loses what it owns, with no commit (a crash, a poll timeout, a fence); returns
+    /// how many partitions.
+    fn lose_owned(&mut self, c: usize) -> usize {
+        self.stop_consuming(c);
+        std::mem::take(&mut self.clients[c].owned).len()
     }
 
     /// It consumes what it still owns again.
@@ -577,13 +562,7 @@ impl<'a> Sim<'a> {
         if cl.incarnation != inc || !cl.up || cl.slow_until <= self.now {
             return;
         }
-        let owned = std::mem::take(&mut self.clients[c].owned);
-        if self.clients[c].consuming {
-            for &p in &owned {
-                let u = self.uncommitted(c, p);
-                self.ledger.end(p, self.now, u);
-            }
-        }
+        self.lose_owned(c);
         self.happen(Some(c), "poll timeout", "max.poll.interval.ms passed inside one batch: it sends a leave heartbeat, goes stale and loses its partitions; it joins again at its next poll().".into());
         if let Some(id) = self.clients[c].member.take() {
             if self.s.client.static_membership {
@@ -996,18 +975,12 @@ impl<'a> Sim<'a> {
         };
         let Some(assignment) = assignment else {
             // fenced: onPartitionsLost, then join again with epoch 0
-            let owned = std::mem::take(&mut self.clients[c].owned);
-            if self.clients[c].consuming {
-                for &p in &owned {
-                    let u = self.uncommitted(c, p);
-                    self.ledger.end(p, now, u);
-                }
-            }
+            let lost = self.lose_owned(c);
             let cl = &mut self.clients[c];
             cl.consuming = true;
             cl.fenced = false;
             cl.member = None;
-            self.happen(Some(c), "lost", format!("Heartbeat: UNKNOWN_MEMBER_ID; onPartitionsLost ({} partitions), and it joins again with epoch 0.", owned.len()));
+            self.happen(Some(c), "lost", format!("Heartbeat: UNKNOWN_MEMBER_ID; onPartitionsLost ({} partitions), and it joins again with epoch 0.", lost));
             self.push_heartbeat(c, now, true);
             return;
         };

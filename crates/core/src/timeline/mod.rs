@@ -380,6 +380,49 @@ pub fn speed_cases() -> Vec<(&'static str, &'static str, Group, Settings, Story)
     .collect()
 }
 
+/// Each partition's (topic index, partition) by its index across the group's topics, and
+/// each topic's first index: how both protocols' runs number partitions.
+pub(crate) fn partition_layout(group: &Group) -> (Vec<(usize, u32)>, Vec<usize>) {
+    let mut partitions = Vec::new();
+    let mut topic_base = Vec::new();
+    for (ti, (_, n)) in group.topics.iter().enumerate() {
+        topic_base.push(partitions.len());
+        partitions.extend((0..*n).map(|p| (ti, p)));
+    }
+    (partitions, topic_base)
+}
+
+/// A run's members: the group's (name, subscription), then the `added` members a story
+/// brings (`new-1`, `new-2`, ..., each subscribed to every topic).
+pub(crate) fn members_with(group: &Group, added: usize) -> Vec<(String, Vec<String>)> {
+    let all_topics: Vec<String> = group.topics.iter().map(|(t, _)| t.clone()).collect();
+    let mut members = group.members.clone();
+    members.extend((1..=added).map(|i| (format!("new-{i}"), all_topics.clone())));
+    members
+}
+
+/// Ends a run at `end`: its ledger closed (a lane for every member), the rebalances counted
+/// from `start` (the story's start), each member's downtime still open closed at `end`, and
+/// how often a partition had two consumers.
+pub(crate) fn end_run(
+    ledger: ledger::Ledger,
+    rebalance_times: &[i64],
+    downtime: &mut [Vec<(i64, i64)>],
+    start: i64,
+    end: i64,
+) -> (ledger::Closed, u32) {
+    let rebalances = rebalance_times.iter().filter(|t| **t >= start).count() as u32;
+    let overlaps = ledger.overlaps();
+    let mut closed = ledger.finish(end, rebalances);
+    closed.lanes.resize(downtime.len(), Vec::new());
+    for span in downtime.iter_mut().flatten() {
+        if span.1 == i64::MAX {
+            span.1 = end;
+        }
+    }
+    (closed, overlaps)
+}
+
 /// What only `a` holds and what only `b` holds, of two ascending lists (a member's owned
 /// partitions and its new assignment: what it revokes and what it is given).
 pub fn differences(a: &[usize], b: &[usize]) -> (Vec<usize>, Vec<usize>) {
