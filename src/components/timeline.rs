@@ -24,6 +24,8 @@ const PAGE_PARTITIONS: u64 = 20_000;
 /// The drawing's width in its own units (the SVG scales to the panel).
 const WIDTH: f64 = 1000.0;
 const LANE: f64 = 14.0;
+/// The drawing's left margin, where each lane's name is written.
+const GUTTER: f64 = 110.0;
 
 /// A span of a lane: from, to, the colour slot, and whether the member was down.
 struct Span {
@@ -167,11 +169,11 @@ fn open(props: &OpenProps) -> Html {
         <section class="timeline" aria-labelledby="timeline-title">
             <h2 id="timeline-title">{ "Over time" }</h2>
             <ul class="timeline-presets">{ for presets }</ul>
+            <div id="timeline-run" aria-live="polite">{ result }</div>
             { settings_form(&spec, set, bad.clone()) }
             if let Some((_, m)) = bad.as_ref().filter(|(s, _)| *s == spec) {
                 <p class="alert" role="alert" id="timeline-field-error">{ m.clone() }</p>
             }
-            <div id="timeline-run" aria-live="polite">{ result }</div>
             <p>
                 if run.is_ok() && !props.asking {
                     <button id="timeline-compare" onclick={on_compare}>{ "Compare eager, cooperative, static members and the consumer protocol" }</button>
@@ -249,7 +251,9 @@ fn totals(run: &Run) -> Html {
 fn lanes(run: &Run, scenario: &Scenario, colours: &Colours, by_partition: bool) -> Html {
     let from = (run.start_ms - 5_000).max(0);
     let span = (run.end_ms - from).max(1) as f64;
-    let x = |t: i64| ((t.max(from) - from) as f64 / span * WIDTH).clamp(0.0, WIDTH);
+    let x = |t: i64| {
+        GUTTER + ((t.max(from) - from) as f64 / span * (WIDTH - GUTTER)).clamp(0.0, WIDTH - GUTTER)
+    };
     let slot_of = |m: usize| -> u32 {
         let name = &run.members[m];
         colours
@@ -334,6 +338,7 @@ fn lanes(run: &Run, scenario: &Scenario, colours: &Colours, by_partition: bool) 
                     let y = i as f64 * LANE;
                     html! {
                         <g class="lane" data-name={name.clone()}>
+                            <text class="lane-name" x="2" y={format!("{:.1}", y + LANE - 3.0)}>{ short_name(name) }</text>
                             { for spans.iter().map(|Span { from: s, to: e, slot, down }| {
                                 let (x0, x1) = (x(*s), x(*e));
                                 let class = if *down { classes!("down") } else { classes!("bar", slot_class(*slot)) };
@@ -359,6 +364,18 @@ fn lanes(run: &Run, scenario: &Scenario, colours: &Colours, by_partition: bool) 
                 <span class="legend"><span class="swatch rebalance" aria-hidden="true"></span>{ " a rebalance begins" }</span>
             </figcaption>
         </figure>
+    }
+}
+
+/// A lane's name as the drawing's margin has room for it.
+fn short_name(name: &str) -> String {
+    const ROOM: usize = 18;
+    if name.chars().count() <= ROOM {
+        name.to_string()
+    } else {
+        let mut s: String = name.chars().take(ROOM - 1).collect();
+        s.push('…');
+        s
     }
 }
 
