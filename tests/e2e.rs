@@ -1902,12 +1902,21 @@ async fn the_grid_from_the_keyboard() {
         ("round-forward", "round-forward"),
         ("round-back", "round-forward"),
     ] {
-        c.execute(
-            &format!("document.getElementById('{key}').focus();"),
-            vec![],
-        )
-        .await
-        .unwrap();
+        // (focused once the repaint of the step before is done: a button it replaces
+        // would take the focus with it)
+        until(&format!("the focus on #{key}"), || {
+            let c = c.clone();
+            async move {
+                c.execute(
+                    &format!("document.getElementById('{key}').focus();"),
+                    vec![],
+                )
+                .await
+                .ok()?;
+                (active(c).await == key).then_some(())
+            }
+        })
+        .await;
         press(&c, "\u{E007}").await;
         until(&format!("the focus on #{then} after #{key}"), || {
             let c = c.clone();
