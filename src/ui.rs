@@ -167,7 +167,8 @@ pub fn app() -> Html {
                     }
                     <components::grid::Grid computed={computed.clone()} colours={colours.clone()}
                         selected={state.selected_topic.clone()} {picked} {picking} owners_hidden={predict.is_some()}
-                        lag={state.imported.clone().filter(|_| *lag_on)} dispatch={dispatch.clone()} />
+                        lag={state.imported.clone().filter(|_| *lag_on)} shows={AttrValue::from(state.group_shown())}
+                        dispatch={dispatch.clone()} />
                     // The explanation of what is on screen comes right after it, not below the fold.
                     // (neither has anything to say while a large group's worker computes)
                     <components::explain::Explain computed={computed.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />

@@ -1959,6 +1959,29 @@ async fn page_axe(c: &Client, axe: &str, state: &str) {
 }
 
 /// The lesson's text at `id`, once it is there.
+/// Waits until the sentence above the grid, which says which group it shows, starts with
+/// `start`.
+async fn grid_shows(c: &Client, start: &str) {
+    until(&format!("the grid to show {start}"), || async {
+        text_of(c, "#grid-shows")
+            .await
+            .filter(|t| t.starts_with(start))
+    })
+    .await;
+}
+
+/// Types each member's count into a lesson step's boxes.
+async fn type_counts(c: &Client, counts: &[(&str, &str)]) {
+    for (m, n) in counts {
+        c.find(Locator::Css(&format!("#lesson input[data-count='{m}']")))
+            .await
+            .unwrap()
+            .send_keys(n)
+            .await
+            .unwrap();
+    }
+}
+
 async fn lesson_text(c: &Client, id: &str) -> String {
     text_of(c, &format!("#{id}")).await.unwrap_or_default()
 }
@@ -1998,14 +2021,16 @@ async fn hidden_state(c: &Client) -> (Value, Value, Value) {
 /// The range lesson: opened from the header, walked from the first step to the last, with one wrong
 /// prediction (an option), right ones typed and clicked (counts, then cells in the grid),
 /// the answer shown on the others; the owners hidden while a step asks; then two steps back,
-/// and a reload lands on the same step with the same outcomes. axe finds nothing serious on
-/// a step that asks and on one that tells.
+/// and a reload lands on the same step with the same outcomes; leaving then brings back the
+/// group from before the lesson. axe finds nothing serious on a step that asks and on one
+/// that tells.
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
 async fn lesson_the_range_lesson_from_start_to_end_and_back() {
     let axe = axe_script();
     let (_d, c, base) = session().await;
     open(&c, &base).await;
+    let own = read_grid(&c).await;
     click(&c, Locator::Id("lesson-open")).await;
     on_step(&c, 1).await;
     // Step 1 asks; the owners are hidden until it is checked.
@@ -2053,18 +2078,15 @@ async fn lesson_the_range_lesson_from_start_to_end_and_back() {
             // the range rule's counts, typed: 7 partitions over consumer-c, -a, -b
             3 => {
                 assert_eq!(hidden_state(&c).await.0, json!("counts"));
-                for (m, n) in [
-                    ("consumer-a", "3"),
-                    ("consumer-b", "2"),
-                    ("consumer-c", "2"),
-                ] {
-                    c.find(Locator::Css(&format!("#lesson input[data-count='{m}']")))
-                        .await
-                        .unwrap()
-                        .send_keys(n)
-                        .await
-                        .unwrap();
-                }
+                type_counts(
+                    &c,
+                    &[
+                        ("consumer-a", "3"),
+                        ("consumer-b", "2"),
+                        ("consumer-c", "2"),
+                    ],
+                )
+                .await;
                 click(&c, Locator::Id("lesson-check")).await;
                 appears(&c, "right", "#lesson-feedback[data-right='true']").await;
             }
@@ -2146,20 +2168,23 @@ async fn lesson_the_range_lesson_from_start_to_end_and_back() {
     assert!(lesson_text(&c, "lesson-progress")
         .await
         .contains("2 right, 1 wrong"));
-    // Leaving after a reload, with no other group kept in the page, keeps the group on
-    // screen.
-    let before = read_grid(&c).await;
+    // Leaving after a reload brings back the group on screen before the lesson: the link
+    // kept it.
     click(&c, Locator::Id("lesson-leave")).await;
     until("the lesson to go", || async {
         c.find(Locator::Id("lesson")).await.is_err().then_some(())
     })
     .await;
-    assert_eq!(read_grid(&c).await, before);
+    until("the group from before the lesson", || async {
+        (read_grid(&c).await == own).then_some(())
+    })
+    .await;
     finish(c).await;
 }
 
 /// The story and the lesson show groups of their own; leaving either brings the person's
-/// own group back as it was, its pin too (it stayed on screen before).
+/// own group back as it was, its pin too (it stayed on screen before), also after a reload
+/// in the middle of the lesson.
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
 async fn leaving_the_story_or_the_lesson_brings_your_group_back() {
@@ -2177,9 +2202,12 @@ async fn leaving_the_story_or_the_lesson_brings_your_group_back() {
     })
     .await;
     let link = c.current_url().await.unwrap().to_string();
+    // the grid says which group it shows: a what-if against the pin, the story's, the lesson's
+    grid_shows(&c, "A what-if: the pinned group changed to 3 members").await;
     // the story
     click(&c, Locator::Id("story-start")).await;
     appears(&c, "the story", "#story").await;
+    grid_shows(&c, "The story's group, step 1 of").await;
     click(&c, Locator::Id("story-forward")).await;
     click(&c, Locator::Id("story-exit")).await;
     until("the story gone", || async {
@@ -2200,15 +2228,23 @@ async fn leaving_the_story_or_the_lesson_brings_your_group_back() {
     on_step(&c, 1).await;
     click(&c, Locator::Id("lesson-forward")).await;
     on_step(&c, 2).await;
+    grid_shows(&c, "The lesson's group, step 2 of 17").await;
+    // a reload in the middle of the lesson: the link (and storage) kept the person's group
+    c.refresh().await.unwrap();
+    wait_for_app(&c).await;
+    on_step(&c, 2).await;
     click(&c, Locator::Id("lesson-leave")).await;
     until("the lesson gone", || async {
         c.find(Locator::Id("lesson")).await.is_err().then_some(())
     })
     .await;
-    assert_eq!(
-        read_grid(&c).await.0,
-        grid,
-        "the lesson's group left on screen"
+    until("the person's group after the reload", || async {
+        (read_grid(&c).await.0 == grid).then_some(())
+    })
+    .await;
+    assert!(
+        c.find(Locator::Id("unpin")).await.is_ok(),
+        "the pin came back after the reload"
     );
     until("the same link", || async {
         (c.current_url().await.ok()?.to_string() == link).then_some(())
@@ -2261,15 +2297,7 @@ async fn the_lesson_asks_once_keeps_what_was_typed_and_ends_with_a_summary() {
     on_step(&c, 2).await;
     click(&c, Locator::Id("lesson-forward")).await;
     on_step(&c, 3).await;
-    let count = |m: &'static str| format!("#lesson input[data-count='{m}']");
-    for (m, n) in [("consumer-a", "3"), ("consumer-c", "2")] {
-        c.find(Locator::Css(&count(m)))
-            .await
-            .unwrap()
-            .send_keys(n)
-            .await
-            .unwrap();
-    }
+    type_counts(&c, &[("consumer-a", "3"), ("consumer-c", "2")]).await;
     click(&c, Locator::Id("lesson-check")).await;
     appears(&c, "the refusal", "#lesson-refused").await;
     let typed = |c: Client, m: &'static str| async move {
@@ -2283,12 +2311,7 @@ async fn the_lesson_asks_once_keeps_what_was_typed_and_ends_with_a_summary() {
     };
     assert_eq!(typed(c.clone(), "consumer-a").await, "3");
     assert_eq!(typed(c.clone(), "consumer-c").await, "2");
-    c.find(Locator::Css(&count("consumer-b")))
-        .await
-        .unwrap()
-        .send_keys("2")
-        .await
-        .unwrap();
+    type_counts(&c, &[("consumer-b", "2")]).await;
     click(&c, Locator::Id("lesson-check")).await;
     appears(&c, "right", "#lesson-feedback[data-right='true']").await;
     // Back and Forward: the attempt and its feedback again
@@ -2314,16 +2337,37 @@ async fn the_lesson_asks_once_keeps_what_was_typed_and_ends_with_a_summary() {
     assert!(lesson_text(&c, "lesson-progress")
         .await
         .contains("2 right, 0 wrong"));
-    // the end: a summary
+    // the end: a summary, which says what the one wrong answer (step 9) was
     for k in 4..=17 {
         click(&c, Locator::Id("lesson-forward")).await;
         on_step(&c, k).await;
+        if k == 9 {
+            type_counts(&c, &[("consumer-a", "3"), ("consumer-b", "2")]).await;
+            click(&c, Locator::Id("lesson-check")).await;
+            appears(&c, "wrong", "#lesson-feedback[data-right='false']").await;
+            let why = lesson_text(&c, "lesson-feedback").await;
+            assert!(
+                why.contains("gives that partition to consumer-a"),
+                "the wrong count is explained: {why}"
+            );
+        }
     }
     click(&c, Locator::Id("lesson-show")).await;
     appears(&c, "the summary", "#lesson-summary").await;
     let end = lesson_text(&c, "lesson-summary").await;
-    assert!(end.contains("2 right, 0 wrong"), "{end}");
+    assert!(end.contains("2 right, 1 wrong"), "{end}");
     assert!(end.contains("To look at again"), "{end}");
+    let nine = c
+        .find(Locator::Css("#lesson-summary li[data-again-step='9']"))
+        .await
+        .expect("step 9 is to look at again")
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        nine.contains("wrong at first: 1 of 2 right. Assigning a topic without metadata"),
+        "the summary says what the mistake was: {nine}"
+    );
     page_axe(&c, &axe, "the lesson's end").await;
     finish(c).await;
 }
@@ -2375,6 +2419,45 @@ async fn every_cell_names_its_owner_unless_a_lesson_asks() {
             .then_some(())
     })
     .await;
+    finish(c).await;
+}
+
+/// A focused cell's full name follows its marks, not only its owner: a cell that moved since
+/// the pinned baseline says so, and once the baseline is unpinned (its owner unchanged) no
+/// longer does.
+#[tokio::test(flavor = "multi_thread")]
+#[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
+async fn a_focused_cell_s_name_follows_its_marks() {
+    let (_d, c, base) = session().await;
+    // range gives c-a orders-0 and orders-1; the baseline had c-b own orders-1
+    open(
+        &c,
+        &format!("{base}#v1;a=r;t=orders*4;m=c-a***B,c-b***B;xb=c-a%2Cc-b%7Corders%3A0.1.1.1"),
+    )
+    .await;
+    let cell = "#grid .cell[data-topic='orders'][data-partition='1']";
+    appears(&c, "the moved cell", &format!("{cell}[data-from='c-b']")).await;
+    c.execute(
+        "const e = document.querySelector(arguments[0]);
+         if (!e.hasAttribute('tabindex')) e.setAttribute('tabindex', '-1');
+         e.focus();",
+        vec![json!(cell)],
+    )
+    .await
+    .unwrap();
+    let name = attr_of(&c, cell, "aria-label").await.unwrap_or_default();
+    assert_eq!(
+        name,
+        "orders partition 1: owned by c-a, moved from c-b since the baseline"
+    );
+    click(&c, Locator::Id("unpin")).await;
+    until("the name without the move", || async {
+        attr_of(&c, cell, "aria-label")
+            .await
+            .filter(|n| n == "orders partition 1: owned by c-a")
+    })
+    .await;
+    no_panic(&c).await;
     finish(c).await;
 }
 
@@ -3251,6 +3334,26 @@ g      payments  8          -               160741976       -      c-2          
     assert!(unknown.contains("the Java client's default"), "{unknown}");
     assert!(unknown.contains("Partition counts"), "{unknown}");
     appears(&c, "the leader said to be a guess", "#leader-guessed").await;
+    assert!(
+        text_of(&c, "#group tr[data-vote-member='c-1'] td.name")
+            .await
+            .unwrap_or_default()
+            .contains("(leader)"),
+        "the first line's member leads until told otherwise"
+    );
+    // who joined first can be said: c-2 then leads
+    click(&c, Locator::Css("#group button[data-join-first='c-2']")).await;
+    until("c-2 leading", || async {
+        text_of(&c, "#group tr[data-vote-member='c-2'] td.name")
+            .await
+            .filter(|t| t.contains("(leader)"))
+    })
+    .await;
+    assert_eq!(
+        link_state(&c).await.scenario.members[0].id,
+        "c-2",
+        "the link keeps the join order"
+    );
     assert_eq!(
         attr_of(&c, "[data-assignor-source]", "data-assignor-source")
             .await
@@ -3558,6 +3661,47 @@ async fn import_paste_plan_and_export() {
         "{md}"
     );
     assert!(md.contains("| Lag |"), "{md}");
+    // past 8 members the exported picture still tells every member apart: the planner's
+    // largest group, tried, then exported as SVG (colour and pattern, as on the page)
+    let most = rebalance_lab_core::scenario::planner::last_count(&s, 1_100);
+    assert!(most > 8, "the planner reaches past 8 members: {most}");
+    click(&c, Locator::Id(&format!("plan-try-{most}"))).await;
+    until("the largest group", || async {
+        (link_state(&c).await.scenario.members.len() == most as usize).then_some(())
+    })
+    .await;
+    c.execute("window.rlLastDownload = null;", vec![])
+        .await
+        .unwrap();
+    click(&c, Locator::Id("export-svg")).await;
+    let svg = downloaded(&c, ".svg").await;
+    let svg_text = svg["text"].as_str().unwrap().to_string();
+    let doc = roxmltree::Document::parse(&svg_text).unwrap();
+    let looks: Vec<(String, String)> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("swatch"))
+        .map(|n| {
+            let over = n
+                .next_sibling_element()
+                .filter(|p| p.attribute("class") == Some("pattern"))
+                .and_then(|p| p.attribute("fill"))
+                .unwrap_or("none");
+            (
+                n.attribute("fill").unwrap_or("").to_string(),
+                over.to_string(),
+            )
+        })
+        .collect();
+    let distinct: std::collections::BTreeSet<&(String, String)> = looks.iter().collect();
+    assert!(
+        looks.len() > most as usize,
+        "a key entry per member (and unassigned): {looks:?}"
+    );
+    assert_eq!(
+        distinct.len(),
+        looks.len(),
+        "no two members look alike: {looks:?}"
+    );
     no_panic(&c).await;
     finish(c).await;
 }

@@ -122,6 +122,8 @@ pub struct Props {
     pub owners_hidden: bool,
     /// An imported group's lag, while it is shown on the grid.
     pub lag: Option<Rc<crate::state::Imported>>,
+    /// Which group the grid shows, in a sentence ([`crate::state::AppState::group_shown`]).
+    pub shows: AttrValue,
     pub dispatch: Callback<Action>,
 }
 
@@ -387,12 +389,6 @@ fn paint(
             match o {
                 None => {
                     cell.set_class_name("cell unowned");
-                    if !owners_hidden {
-                        let _ = cell.set_attribute(
-                            "aria-label",
-                            &format!("{topic} partition {i}: nobody owns it"),
-                        );
-                    }
                     let _ = cell.remove_attribute("data-owner");
                     let _ = cell.remove_attribute("data-moved");
                     let _ = cell.remove_attribute("data-from");
@@ -405,12 +401,6 @@ fn paint(
                     }
                     if was.map(|x| &x.id) != Some(&o.id) {
                         let _ = cell.set_attribute("data-owner", &o.id);
-                        if !owners_hidden {
-                            let _ = cell.set_attribute(
-                                "aria-label",
-                                &format!("{topic} partition {i}: {}", o.id),
-                            );
-                        }
                     }
                     if was.map(|x| &x.from) != Some(&o.from) {
                         match &o.from {
@@ -433,6 +423,11 @@ fn paint(
                     }
                 }
             }
+            // Its name follows every mark, not only its owner (a moved or extra mark
+            // alone changes what the focused cell says).
+            if !owners_hidden {
+                let _ = cell.set_attribute("aria-label", &cell_title(&cell));
+            }
         }
     }
     drawn.topic = topic.clone();
@@ -449,6 +444,10 @@ fn mark_lag(drawn: &mut Drawn, lag: &[CellLag]) {
         return;
     }
     let n = drawn.owners.len();
+    // (the cell with the focus has its detailed name, which tells its lag)
+    let focused = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element());
     for p in 0..n {
         let (was, now) = (
             drawn.lag.get(p).copied().flatten(),
@@ -469,6 +468,9 @@ fn mark_lag(drawn: &mut Drawn, lag: &[CellLag]) {
                 let _ = cell.remove_attribute("data-lag");
                 let _ = cell.remove_attribute("data-lag-value");
             }
+        }
+        if focused.as_ref() == Some(&cell) && !drawn.owners_hidden {
+            let _ = cell.set_attribute("aria-label", &cell_title(&cell));
         }
     }
     drawn.lag = lag.to_vec();
@@ -864,6 +866,7 @@ pub fn Grid(props: &Props) -> Html {
     let view = html! {
         <div class="grid-wrap">
             { crate::components::glossary::heading("h2", "Assignment".into(), &["assignment"]) }
+            <p class="grid-shows" id="grid-shows">{ props.shows.clone() }</p>
             if a.topics.is_empty() {
                 <p class="notice">{ "No member subscribes to any topic yet." }</p>
             }

@@ -286,7 +286,7 @@ fn group_fields(p: &Props) -> Html {
     let set_id = d.reform(|e: InputEvent| Action::SetGroupId(input_of(&e)));
     let set_n = d.reform(|e: InputEvent| Action::SetOffsetsPartitions(input_of(&e)));
     let refusal = match &p.refusal {
-        Some((f, m)) if f == "offsets-partitions" || f.ends_with("-protocols") => {
+        Some((f, m)) if f == "offsets-partitions" || f == "group" || f.ends_with("-protocols") => {
             html! { <div class="refusal" role="alert" data-field={f.clone()}>{ m.clone() }</div> }
         }
         _ => html! {},
@@ -418,7 +418,7 @@ fn group_panel(
             { group_fields(p) }
             { crate::components::markup("coordinator-wrap", markup::coordinator(&coord)) }
             <table class="votes">
-                <tr><th>{ if p.imported { "member (in the order of the pasted lines: who joined first is not printed)" } else { "member (joins in list order)" } }</th><th>{ "partition.assignment.strategy" }</th><th>{ "vote" }</th></tr>
+                <tr><th>{ if p.imported { "member (joins in list order; the paste does not say who joined first)" } else { "member (joins in list order)" } }</th><th>{ "partition.assignment.strategy" }</th><th>{ "vote" }</th></tr>
                 { for s.members.iter().take(shown).enumerate().map(|(i, m)| {
                     let v = vote.votes.iter().find(|v| v.id == m.id);
                     let refused = vote.refused.iter().find(|r| r.id == m.id);
@@ -433,8 +433,14 @@ fn group_panel(
                         _ => (None, None, String::new()),
                     };
                     let cell = html! { <td data-refused={refused} data-member-vote={voted}>{ text }</td> };
+                    // Who joined first is the person's to say (an import cannot know it), while
+                    // the list is the join order: nobody has left.
+                    let first = (i > 0 && p.group_log.is_empty()).then(|| html! {
+                        <button class="join-first" data-join-first={m.id.clone()} aria-label={format!("{} joined first", m.id)}
+                            onclick={d.reform(move |_| Action::JoinFirst(i))}>{ "Joined first" }</button>
+                    });
                     html! { <tr data-vote-member={m.id.clone()}>
-                        <td class="name">{ m.id.clone() }{ if m.id == leader { " (leader)" } else { "" } }</td>
+                        <td class="name">{ m.id.clone() }{ if m.id == leader { " (leader)" } else { "" } }{ for first }</td>
                         <td>{ strategy(i, &m.protocols, d, typed) }</td>
                         { cell }
                     </tr> }
@@ -443,7 +449,7 @@ fn group_panel(
             { crate::components::show_all_toggle(all, s.members.len(), "group") }
             { crate::components::markup("vote-wrap", markup::vote_and_leader(vote, &leader, &next, last_why)) }
             if p.imported && !leader.is_empty() {
-                <p class="hint" id="leader-guessed">{ format!("kafka-consumer-groups.sh does not print who joined first: {leader} leads here because its line comes first, and the group's real leader may be another member.") }</p>
+                <p class="hint" id="leader-guessed">{ format!("kafka-consumer-groups.sh does not print who joined first. {leader} leads here because it is first in the list (the order of the pasted lines, until you press \"Joined first\" beside another member); the group's real leader may be another member.") }</p>
             }
             <p class="assignor-source">{ "Assignor: " }{ s.assignor.name() }{ ", " }{ source }</p>
             <p class="leader-client">

@@ -190,12 +190,23 @@ fn summary(on: &LessonOn, d: &Callback<Action>) -> Html {
     let steps = on.lesson.steps;
     let (right, wrong) = on.progress.tally();
     let asked = steps.iter().filter(|s| s.question.is_some()).count();
-    let again: Vec<(usize, &str, Outcome)> = steps
+    let again: Vec<(usize, &str, String)> = steps
         .iter()
         .enumerate()
         .filter(|(_, s)| s.question.is_some())
-        .map(|(i, s)| (i, s.title, on.progress.outcome(i)))
-        .filter(|(_, _, o)| *o != Outcome::Right)
+        .filter_map(|(i, s)| {
+            let said = match on.progress.outcome(i) {
+                Outcome::Right => return None,
+                Outcome::Unanswered => " (not answered)".to_string(),
+                // what the mistake was, when this page saw the first check (a link carries
+                // only that it was wrong)
+                Outcome::Wrong => match on.attempts.get(&i).and_then(|a| a.first_wrong.as_ref()) {
+                    Some(f) => format!(" (wrong at first: {})", f.summary),
+                    None => " (wrong)".to_string(),
+                },
+            };
+            Some((i, s.title, said))
+        })
         .collect();
     html! {
         <div class="lesson-summary" id="lesson-summary">
@@ -205,10 +216,10 @@ fn summary(on: &LessonOn, d: &Callback<Action>) -> Html {
             if !again.is_empty() {
                 <p>{ "To look at again:" }</p>
                 <ul>
-                    { for again.into_iter().map(|(i, title, o)| html! {
-                        <li>
+                    { for again.into_iter().map(|(i, title, said)| html! {
+                        <li data-again-step={(i + 1).to_string()}>
                             <button onclick={d.reform(move |_| Action::LessonGo(i))}>{ format!("{}. {title}", i + 1) }</button>
-                            { if o == Outcome::Wrong { " (wrong)" } else { " (not answered)" } }
+                            { said }
                         </li>
                     }) }
                 </ul>

@@ -141,6 +141,9 @@ pub(super) fn check(next: &mut AppState) -> Outcome {
                 Answered::Wrong
             },
         );
+        if !f.right {
+            on.attempt_mut().first_wrong = Some(f.clone());
+        }
     }
     on.attempt_mut().checked = Some((p, f));
     on.revealed = true;

@@ -121,9 +121,14 @@ pub(super) fn link(next: &mut AppState, state: LinkState) -> Outcome {
     }
     // Who joined and left: the link's, kept in step with its member list.
     next.group_log = state.group_log;
-    // (a link back to a page without the story or the lesson is the person's own group)
+    // (a link back to a page without the story or the lesson is the person's own group;
+    // one on the story or a lesson brings back the person's group it kept, if it kept one)
+    // (a story or lesson link without one keeps the group this page kept, if any)
     if next.story_step.is_none() && next.lesson.is_none() {
         next.own_group = None;
+    } else if let Some(own) = state.own {
+        let theirs = AppState::default().apply(super::Action::LoadLink(own));
+        next.own_group = Some(Rc::new(theirs.group_on_screen()));
     }
     Outcome::Changed(HistoryMode::None)
 }

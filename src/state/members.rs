@@ -78,3 +78,22 @@ pub(super) fn remove(next: &mut AppState, index: usize) -> Outcome {
     }
     Outcome::Changed(HistoryMode::Push)
 }
+
+/// Who joined first, when the person knows it (an import cannot: kafka-consumer-groups.sh
+/// does not print it): the member moves to the head of the list, which is the join order
+/// while nobody has left; the others keep their order.
+pub(super) fn join_first(next: &mut AppState, index: usize) -> Outcome {
+    if !next.group_log.is_empty() {
+        return Outcome::refused(
+            "group",
+            "a member has left since the members joined: the joins and leaves decide the order, not the list".into(),
+        );
+    }
+    let s = Rc::make_mut(&mut next.scenario);
+    if index >= s.members.len() {
+        return Outcome::refused("group", format!("there is no member {}", index + 1));
+    }
+    let m = s.members.remove(index);
+    s.members.insert(0, m);
+    Outcome::Changed(HistoryMode::Push)
+}

@@ -129,20 +129,25 @@ impl AppState {
     /// the person's own is the one from before both).
     fn keep_own_group(&mut self) {
         if self.own_group.is_none() {
-            self.own_group = Some(Rc::new(OwnGroup {
-                scenario: self.scenario.clone(),
-                baseline: self.baseline.clone(),
-                pinned: self.pinned.clone(),
-                colours: self.colours.clone(),
-                group_log: self.group_log.clone(),
-                imported: self.imported.clone(),
-                preset: self.preset,
-                selected_topic: self.selected_topic.clone(),
-                bytes_member: self.bytes_member.clone(),
-                hex_drafts: self.hex_drafts.clone(),
-                versions: self.versions.clone(),
-                timeline: self.timeline,
-            }));
+            self.own_group = Some(Rc::new(self.group_on_screen()));
+        }
+    }
+
+    /// The group on screen, and what the page shows of it, as the person's own.
+    fn group_on_screen(&self) -> OwnGroup {
+        OwnGroup {
+            scenario: self.scenario.clone(),
+            baseline: self.baseline.clone(),
+            pinned: self.pinned.clone(),
+            colours: self.colours.clone(),
+            group_log: self.group_log.clone(),
+            imported: self.imported.clone(),
+            preset: self.preset,
+            selected_topic: self.selected_topic.clone(),
+            bytes_member: self.bytes_member.clone(),
+            hex_drafts: self.hex_drafts.clone(),
+            versions: self.versions.clone(),
+            timeline: self.timeline,
         }
     }
 
@@ -200,6 +205,9 @@ pub struct LessonOn {
 pub struct Attempt {
     pub entered: Entered,
     pub checked: Option<(Prediction, Feedback)>,
+    /// The feedback on the step's first check, when it was wrong: the lesson's summary
+    /// says what each mistake was, also after the learner put it right.
+    pub first_wrong: Option<Feedback>,
 }
 
 impl LessonOn {
@@ -303,6 +311,8 @@ pub enum Action {
         on: bool,
     },
     RemoveMember(usize),
+    /// The member at this index joined first (the list is the join order while nobody left).
+    JoinFirst(usize),
     SetAssignor(AssignorKind),
     LoadPreset(&'static str),
     /// What kafka-consumer-groups.sh printed, read: the group replaces the one on
@@ -449,6 +459,7 @@ impl AppState {
                 members::set_subscribed(n, index, &topic, on)
             }
             Action::RemoveMember(index) => members::remove(n, index),
+            Action::JoinFirst(index) => members::join_first(n, index),
             Action::ShowBytes(i) => bytes::show(n, i),
             Action::SetSubscriptionHex { index, text } => bytes::set_hex(n, index, text),
             Action::SetSubscriptionVersion { index, version } => {
@@ -508,6 +519,74 @@ impl AppState {
         }
     }
 
+    /// Which group the grid shows, in a sentence: a lesson's, the story's, a what-if against
+    /// the pinned group, the pinned or imported group itself, a preset, or the person's own.
+    pub fn group_shown(&self) -> String {
+        let s = &self.scenario;
+        let assignor = s.assignor.name();
+        let named = s
+            .group_id
+            .as_deref()
+            .map_or(String::new(), |g| format!(" (group.id {g})"));
+        let back = if self.own_group.is_some() {
+            "your own group comes back when you leave"
+        } else {
+            "this group stays on screen when you leave"
+        };
+        if let Some(on) = &self.lesson {
+            let k = on.progress.step();
+            let title = on.step().map_or("", |st| st.title);
+            return format!(
+                "The lesson's group, step {} of {}: {title}. Its group is the lesson's own: {back} the lesson.",
+                k + 1,
+                on.lesson.steps.len()
+            );
+        }
+        if let Some(k) = self.story_step {
+            return format!(
+                "The story's group, step {} of {}: {back} the story.",
+                k + 1,
+                rebalance_lab_core::scenario::whatif::story().len()
+            );
+        }
+        let whose = if self.imported.is_some() {
+            "Your imported group"
+        } else {
+            "Your group"
+        };
+        match (&self.pinned, &self.baseline) {
+            (Some((p, _)), Some(_)) if **s != *p => {
+                let count = |n: u64, one: &str| {
+                    format!("{n} {one}{}", if n == 1 { "" } else { "s" })
+                };
+                format!(
+                    "A what-if: the pinned group{named} changed to {} over {} (pinned: {} over {}), assigned by {assignor}; a corner marks a partition that moved from its pinned owner.",
+                    count(s.members.len() as u64, "member"),
+                    count(s.total_partitions(), "partition"),
+                    count(p.members.len() as u64, "member"),
+                    count(p.total_partitions(), "partition"),
+                )
+            }
+            (_, Some(_)) if self.imported.is_some() => format!(
+                "{whose}{named}, as {assignor} would assign it now; its assignment as observed is pinned, and a corner marks a partition that would move."
+            ),
+            (Some(_), Some(_)) => format!(
+                "{whose}{named}, assigned by {assignor}, and pinned: changes from here are compared with this assignment."
+            ),
+            // (a link may carry a pinned assignment without the group it came from)
+            (None, Some(_)) => format!(
+                "{whose}{named}, assigned by {assignor}, compared with a pinned assignment: a corner marks a partition that moved from its pinned owner."
+            ),
+            _ => match self
+                .preset
+                .and_then(|k| presets::PRESETS.iter().find(|p| p.key == k))
+            {
+                Some(p) => format!("The preset \"{}\", assigned by {assignor}.", p.label),
+                None => format!("{whose}{named}, assigned by {assignor}."),
+            },
+        }
+    }
+
     /// The state a link carries: the scenario, the chosen versions, the baseline, the story
     /// step, and hex still being typed that is not hex yet (so nothing typed is lost).
     pub fn link_state(&self) -> LinkState {
@@ -556,6 +635,16 @@ impl AppState {
             lag: self.imported.as_ref().map(|i| i.lag.clone()),
             said: self.imported.as_ref().map(|i| i.said.clone()),
             extra: Vec::new(),
+            // (the person's group, kept while the story or a lesson shows its own: a reload
+            // or a shared link brings it back when they leave)
+            own: self.own_group.as_ref().map(|own| {
+                let mut theirs = AppState {
+                    own_group: Some(own.clone()),
+                    ..AppState::default()
+                };
+                theirs.restore_own_group();
+                Box::new(theirs.link_state())
+            }),
         }
     }
 
@@ -800,8 +889,14 @@ mod tests {
         assert!(on.revealed);
         let f = to_fragment(&again.link_state());
         assert!(f.contains(";xl=range.3.--w"), "{f}");
-        // the link opens on the same step, with the outcomes, the answer shown
-        let back = start(&f);
+        // the link opens on the same step, with the outcomes, the answer shown (here without
+        // the group the page kept from before the lesson, as a lesson link written by hand)
+        let (bare, kept) = f.split_once(";xo=").expect("the page's group is kept");
+        assert!(
+            !kept.contains(';'),
+            "the kept group is the last section: {f}"
+        );
+        let back = start(bare);
         let on = back.lesson.as_ref().unwrap();
         assert_eq!(
             (on.progress.step(), on.progress.outcome(2)),
@@ -911,6 +1006,107 @@ mod tests {
             .apply(Action::LessonGo(0))
             .apply(Action::LoadPreset("seven-three"));
         assert!(chose.own_group.is_none());
+    }
+
+    /// Who joined first can be set (an import guesses it from the order of the pasted lines):
+    /// the member leads; once a member has left, the group's log decides and it is refused.
+    #[test]
+    fn who_joined_first_can_be_said() {
+        let s = start("v1;a=r;t=t*4;m=b***B,a***B,c***B");
+        let n = s.apply(Action::JoinFirst(2));
+        let ids: Vec<&str> = n.scenario.members.iter().map(|m| m.id.as_str()).collect();
+        assert_eq!(ids, ["c", "b", "a"]);
+        assert_eq!(n.history, HistoryMode::Push);
+        assert_eq!(n.colours, s.colours, "colours follow the members");
+        let left = s.apply(Action::RemoveMember(0));
+        let refused = left.apply(Action::JoinFirst(1));
+        assert_eq!(refused.scenario, left.scenario);
+        assert!(refused
+            .refusal
+            .unwrap()
+            .1
+            .contains("joins and leaves decide"));
+        assert!(s.apply(Action::JoinFirst(9)).refusal.is_some());
+    }
+
+    /// The grid says which group it shows: the person's, a preset, an imported group with
+    /// its observed assignment pinned, a what-if against the pin, the story's or a lesson's.
+    #[test]
+    fn the_grid_says_which_group_it_shows() {
+        let own = start("v1;a=o;t=mine*5;m=me***B,you***B");
+        assert_eq!(own.group_shown(), "Your group, assigned by roundrobin.");
+        assert!(AppState::default()
+            .group_shown()
+            .starts_with("The preset \""));
+        let pinned = own.apply(Action::PinBaseline);
+        assert!(
+            pinned.group_shown().contains("and pinned"),
+            "{}",
+            pinned.group_shown()
+        );
+        let what_if = pinned.apply(Action::AddMember);
+        assert_eq!(
+            what_if.group_shown(),
+            "A what-if: the pinned group changed to 3 members over 5 partitions (pinned: 2 members over 5 partitions), assigned by roundrobin; a corner marks a partition that moved from its pinned owner."
+        );
+        let story = what_if.apply(Action::StoryStep(1));
+        assert!(story
+            .group_shown()
+            .starts_with("The story's group, step 2 of"));
+        assert!(story.group_shown().contains("your own group comes back"));
+        let lesson = what_if.apply(Action::LessonOpen);
+        assert!(
+            lesson
+                .group_shown()
+                .starts_with("The lesson's group, step 1 of 17: One owner per partition."),
+            "{}",
+            lesson.group_shown()
+        );
+        let text = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/crates/core/tests/fixtures/kafka-consumer-groups/3.x-all-views.txt"
+        ))
+        .unwrap();
+        let imported = own.apply(Action::Import(Box::new(
+            rebalance_lab_core::import::parse(&text).unwrap(),
+        )));
+        assert!(
+            imported.group_shown().starts_with(
+                "Your imported group (group.id orders-app), as roundrobin would assign it now; its assignment as observed is pinned"
+            ),
+            "{}",
+            imported.group_shown()
+        );
+    }
+
+    /// The person's group kept during the lesson or the story is in the link (and so in
+    /// storage): a reload, or the link opened on another page, brings it back on leaving.
+    #[test]
+    fn a_reload_during_the_lesson_keeps_the_person_s_group() {
+        let own = start("v1;a=o;t=mine*5;m=me***B,you***B")
+            .apply(Action::PinBaseline)
+            .apply(Action::AddMember);
+        for away in [
+            own.apply(Action::LessonOpen).apply(Action::LessonGo(3)),
+            own.apply(Action::StoryStep(2)),
+        ] {
+            let fragment = away.link_fragment();
+            assert!(fragment.contains(";xo="), "{fragment}");
+            let reloaded = start(&fragment);
+            assert_eq!(reloaded.scenario, away.scenario);
+            let back = if reloaded.lesson.is_some() {
+                reloaded.apply(Action::LessonLeave)
+            } else {
+                reloaded.apply(Action::ExitStory)
+            };
+            assert_eq!(back.scenario, own.scenario);
+            assert_eq!(back.baseline, own.baseline);
+            assert_eq!(back.pinned, own.pinned);
+            assert_eq!(back.colours, own.colours);
+            assert!(!back.link_fragment().contains(";xo="));
+        }
+        // the person's own page carries no second group
+        assert!(!own.link_fragment().contains(";xo="));
     }
 
     /// What only changes the view (a topic explained, bytes opened, a cell picked for a

@@ -352,6 +352,14 @@ fn reasons_in_the_lesson_s_words() {
         "range works per topic: each topic is split on its own over its subscribers, so C0 gets the extra partition of every topic"
     ));
     assert!(reason("mistake-no-metadata").starts_with("audit is not in the cluster metadata"));
+    // (the wrong answer's extra partition is accounted for: where consumer-a's 3 comes from)
+    assert!(
+        reason("mistake-no-metadata").ends_with(
+            "Counting it as a topic of 1 partition gives that partition to consumer-a, first in range's order, one more than it really gets"
+        ),
+        "{}",
+        reason("mistake-no-metadata")
+    );
     assert!(reason("mistake-unsubscribed").starts_with("consumer-b did not subscribe to payments"));
     assert!(reason("mistake-idle").starts_with("consumer-c gets nothing but is still in the group"));
     assert!(reason("mistake-text").contains("ff ff ff ff is -1, which means null"));

@@ -89,7 +89,7 @@ fn unknowns(i: &Imported, s: &Scenario) -> Html {
         "Partition counts: the tool shows only the partitions the group owns or has committed, so each topic here has the highest partition shown plus one. A topic with more has the rest unassigned here: set its count under Topics.".to_string(),
     ];
     if s.members.len() > 1 {
-        said.push("Join order: the tool does not say who joined first, and the first to join leads the group (it computes the assignment). The page takes the order of the lines, so which member leads is a guess.".to_string());
+        said.push("Join order: the tool does not say who joined first, and the first to join leads the group (it computes the assignment). The page takes the order of the lines, so which member leads is a guess until you say who joined first (\"Joined first\" in the group panel).".to_string());
     }
     let strategy = i
         .said

@@ -274,13 +274,21 @@ pub fn reason(mistake: Mistake, step: &LoadedStep) -> String {
                 .map(|(t, _)| t)
                 .collect();
             if missing.is_empty() {
-                "a topic missing from the cluster metadata is skipped: nobody gets it".into()
-            } else {
-                format!(
-                    "{} is not in the cluster metadata: the leader does not know its partitions, so nobody gets it",
-                    missing.join(", ")
-                )
+                return "a topic missing from the cluster metadata is skipped: nobody gets it"
+                    .into();
             }
+            // Where the wrong count comes from: the invented partition goes to the topic's
+            // first subscriber in range's order.
+            let first = order
+                .iter()
+                .map(|i| &input.members[*i])
+                .find(|m| m.topics.iter().any(|t| missing.contains(t)))
+                .map_or("its first subscriber", |m| m.id.as_str());
+            format!(
+                "{} is not in the cluster metadata: the leader does not know its partitions, so nobody gets it. \
+                 Counting it as a topic of {ASSUMED_PARTITIONS} partition gives that partition to {first}, first in range's order, one more than it really gets",
+                missing.join(", ")
+            )
         }
         Mistake::UnsubscribedTopic => {
             for (t, _) in subscribed_topics(input) {

@@ -132,6 +132,9 @@ pub struct LinkState {
     pub timeline: Option<crate::timeline::spec::Spec>,
     /// App state from a newer build of the same format, kept in order.
     pub extra: Vec<(String, String)>,
+    /// The person's own group, kept while the story or a lesson shows its own (`xo`): a link
+    /// of its own, without a story, a lesson or an own group inside.
+    pub own: Option<Box<LinkState>>,
 }
 
 #[cfg(test)]
@@ -207,11 +210,46 @@ mod tests {
             lag: None,
             said: None,
             extra: vec![("base".into(), "x;y=z".into())],
+            // the person's own group, with a pin of its own (a link in a link in a link)
+            own: Some(Box::new(LinkState {
+                scenario: sample(),
+                baseline: Some(Ok(crate::scenario::whatif::Baseline::of(&sample()))),
+                pinned: Some((sample(), Vec::new())),
+                colours: Some(vec![1, 0]),
+                ..Default::default()
+            })),
         };
         let f = to_fragment(&st);
         assert!(f.contains(";xl=range.4.rw-r"), "{f}");
         assert_eq!(from_fragment(&f).unwrap(), st);
         assert_eq!(from_fragment(&format!("http://h/#{f}")).unwrap(), st);
+    }
+
+    /// The person's own group is a plain group: one that carries a story, a lesson or an
+    /// own group of its own is refused, and an error inside it says both positions.
+    #[test]
+    fn an_own_group_is_a_plain_group() {
+        let base = "v1;a=r;t=orders*7;m=c***B;xl=range.2";
+        let own = |inner: &str| {
+            let mut v = String::new();
+            text::escape(inner, &mut v);
+            from_fragment(&format!("{base};xo={v}"))
+        };
+        let ok = own("v1;a=o;t=mine*3;m=me***B").unwrap();
+        assert_eq!(ok.own.unwrap().scenario.topics[0].name, "mine");
+        for inner in [
+            "v1;a=o;t=mine*3;m=me***B;xl=range.2",
+            "v1;a=o;t=mine*3;m=me***B;xs=1",
+        ] {
+            let e = own(inner).unwrap_err();
+            assert!(e.message.contains("cannot carry a story, a lesson"), "{e}");
+            assert_eq!(e.position, base.len() + ";xo=".len());
+        }
+        let e = own("v1;a=o;t=mine*3;m=me***Z").unwrap_err();
+        assert!(
+            e.message.starts_with("your own group (xo), its character "),
+            "{e}"
+        );
     }
 
     /// A lesson part that cannot be read is refused with its position and what is wrong.

@@ -347,6 +347,21 @@ fn read_extra(
             let renames = state.pinned.take().map(|p| p.1).unwrap_or_default();
             state.pinned = Some((inner.scenario, renames));
         }
+        "o" => {
+            // The person's own group is a link of its own: read it as one, and say where.
+            let inner = from_fragment(&v).map_err(|e| {
+                val.err(format!(
+                    "your own group (xo), its character {}: {}",
+                    e.position, e.message
+                ))
+            })?;
+            if inner.own.is_some() || inner.lesson.is_some() || inner.story_step.is_some() {
+                return Err(val.err(
+                    "your own group (xo) cannot carry a story, a lesson or an own group of its own",
+                ));
+            }
+            state.own = Some(Box::new(inner));
+        }
         "t" => {
             let spec = crate::timeline::spec::Spec::parse(&v).map_err(|e| LinkError {
                 position: val.at + e.position,

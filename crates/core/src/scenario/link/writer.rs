@@ -384,6 +384,10 @@ fn write_app_state(s: &Scenario, state: &LinkState, out: &mut String) {
         out.push_str(";xj=");
         out.push_str(&super::log::write_group_log(&s.members, &state.group_log));
     }
+    if let Some(own) = &state.own {
+        out.push_str(";xo=");
+        escape(&to_fragment(own), out);
+    }
 }
 
 /// The whole link for a base address such as `http://127.0.0.1:8080/`.
