@@ -969,6 +969,12 @@ async fn a_large_group_s_what_if_comes_after_the_repaint_and_is_the_same() {
         .unwrap()
         .length();
     assert!(pending > 0);
+    assert!(
+        root.query_selector("#assignor-changes tr[data-pending][data-moved]")
+            .unwrap()
+            .is_none(),
+        "a line still computing shows no figures"
+    );
     computed(&root).await;
     assert!(root
         .query_selector("#assignor-changes tr[data-pending]")
@@ -1192,4 +1198,78 @@ async fn a_large_grid_paints_its_later_rows_after_the_repaint() {
         assert_eq!(owners(&root, &t.topic), want, "{}", t.topic);
     }
     root.remove();
+}
+
+/// 10,000 cells as the grid writes them, each a virtual node of a yew component.
+#[derive(yew::Properties, PartialEq)]
+struct NodeCellsProps {
+    /// Added to every owner: a new shift repaints every cell, as a switch of assignor does.
+    shift: usize,
+}
+
+#[yew::function_component]
+fn NodeCells(p: &NodeCellsProps) -> yew::Html {
+    use yew::html;
+    html! {
+        <div>{ for (0..50).map(|t| html! {
+            <div class="grid-row">
+                <div class="topic-head">{ format!("topic-{t}") }</div>
+                <div class="cells">{ for (0..200).map(|q| {
+                    let m = (t * 200 + q + p.shift) % 1000;
+                    html! {
+                        <span class={format!("cell c{}", m % 8)} data-topic={format!("topic-{t}")}
+                            data-partition={q.to_string()} data-owner={format!("c-{m:02}")}>{ q }</span>
+                    }
+                }) }</div>
+            </div>
+        }) }</div>
+    }
+}
+
+/// Why the grid's cells, and nothing else on the page, are written as markup: 10,000 cells
+/// as one virtual node each (a yew component, first drawn and then with every owner
+/// changed) beside the same cells written as markup, with the page's stylesheets. Prints
+/// BENCH lines (the figures are in the grid's doc comment); asserts nothing about time.
+#[wasm_bindgen_test]
+async fn bench_cells_as_virtual_nodes_beside_markup() {
+    let style = document().create_element("style").unwrap();
+    style.set_text_content(Some(concat!(
+        include_str!("../styles/tokens.css"),
+        include_str!("../styles/layout.css"),
+        include_str!("../styles/grid.css"),
+    )));
+    document().head().unwrap().append_child(&style).unwrap();
+    let perf = web_sys::window().unwrap().performance().unwrap();
+    let (mut markup, mut first, mut repaint) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..5 {
+        markup.push(plain_cells(&perf));
+        let root = document().create_element("div").unwrap();
+        document().body().unwrap().append_child(&root).unwrap();
+        let t0 = perf.now();
+        let mut app = yew::Renderer::<NodeCells>::with_root_and_props(
+            root.clone(),
+            NodeCellsProps { shift: 0 },
+        )
+        .render();
+        yew::scheduler::flush().await;
+        settle(&root);
+        first.push(perf.now() - t0);
+        assert_eq!(root.query_selector_all(".cell").unwrap().length(), 10_000);
+        drain().await;
+        let t0 = perf.now();
+        app.update(NodeCellsProps { shift: 1 });
+        yew::scheduler::flush().await;
+        settle(&root);
+        repaint.push(perf.now() - t0);
+        app.destroy();
+        root.remove();
+        drain().await;
+    }
+    let (markup, first, repaint) = (median(markup), median(first), median(repaint));
+    console_log!(
+        "BENCH 10,000 cells as virtual nodes, with the page's stylesheets: first drawn {first:.0} ms, every owner changed {repaint:.0} ms; as markup {markup:.1} ms ({:.1}x and {:.1}x)",
+        first / markup,
+        repaint / markup
+    );
+    style.remove();
 }

@@ -1,7 +1,6 @@
 //! The arithmetic of one topic, with the real numbers, and the common mistakes that apply.
 
 use crate::components::{members_shown, show_all_toggle};
-use crate::markup::escape_into;
 use crate::state::Action;
 use crate::Computed;
 use rebalance_lab_core::assignor::explain::{explain_topic, partition_list};
@@ -38,76 +37,56 @@ pub fn Explain(p: &Props) -> Html {
         ))
     });
     let range = matches!(a.assignor, AssignorKind::Range | AssignorKind::ServerRange);
-    // The table as one escaped markup string: a row per subscriber (up to 200 until "Show
-    // all"), each of which would otherwise be several virtual nodes.
-    let mut t = String::new();
-    if range && e.partitions > 0 {
-        t.push_str(&format!(
-            "<p class=\"arith\" data-n=\"{0}\" data-m=\"{1}\">n = {0}, m = {1}: n div m = {2}, n mod m = {3}</p>",
-            e.partitions, e.subscribers, e.per_member, e.extra
-        ));
-    }
-    for line in &e.summary {
-        t.push_str("<p>");
-        escape_into(line, &mut t);
-        t.push_str("</p>");
-    }
-    t.push_str("<table class=\"arith-table\"><thead><tr><th>i</th><th>member</th>");
-    if range {
-        t.push_str("<th>first</th>");
-    }
-    t.push_str("<th>count</th><th>partitions</th></tr></thead><tbody>");
-    for r in e.rows.iter().take(members_shown(*all, e.rows.len())) {
-        t.push_str("<tr data-explain-member=\"");
-        escape_into(&r.member, &mut t);
-        t.push_str(&format!("\"><td>{}</td><td>", r.index));
-        escape_into(&r.member, &mut t);
-        if r.is_static {
-            t.push_str(" (static)");
-        }
-        t.push_str("</td>");
-        if range {
-            match r.first {
-                Some(f) => t.push_str(&format!("<td>{f}</td>")),
-                None => t.push_str("<td>–</td>"),
+    let rows = e
+        .rows
+        .iter()
+        .take(members_shown(*all, e.rows.len()))
+        .map(|r| {
+            html! {
+                <tr data-explain-member={r.member.clone()}>
+                    <td>{ r.index }</td>
+                    <td>{ r.member.clone() }{ if r.is_static { " (static)" } else { "" } }</td>
+                    if range {
+                        <td>{ r.first.map_or("–".to_string(), |f| f.to_string()) }</td>
+                    }
+                    <td>{ r.count }</td>
+                    <td>{ partition_list(&r.partitions) }</td>
+                </tr>
             }
-        }
-        t.push_str(&format!("<td>{}</td><td>", r.count));
-        escape_into(&partition_list(&r.partitions), &mut t);
-        t.push_str("</td></tr>");
-    }
-    t.push_str("</tbody></table>");
+        });
     html! {
         <section class="explain" id="explain" data-explain-topic={e.topic.clone()}>
             <h2>
                 { "Why: " }
                 <select aria-label="Topic to explain" onchange={on_pick}>
-                    { Html::from_html_unchecked({
-                        let mut m = String::new();
-                        for x in &a.topics {
-                            m.push_str("<option value=\"");
-                            escape_into(&x.topic, &mut m);
-                            m.push_str(if x.topic == e.topic { "\" selected>" } else { "\">" });
-                            escape_into(&x.topic, &mut m);
-                            m.push_str("</option>");
-                        }
-                        m.into()
+                    { for a.topics.iter().map(|x| html! {
+                        <option value={x.topic.clone()} selected={x.topic == e.topic}>{ x.topic.clone() }</option>
                     }) }
                 </select>
             </h2>
-            { crate::components::markup("arith-wrap", t) }
+            <div class="arith-wrap">
+                if range && e.partitions > 0 {
+                    <p class="arith" data-n={e.partitions.to_string()} data-m={e.subscribers.to_string()}>
+                        { format!("n = {}, m = {}: n div m = {}, n mod m = {}", e.partitions, e.subscribers, e.per_member, e.extra) }
+                    </p>
+                }
+                { for e.summary.iter().map(|line| html! { <p>{ line.clone() }</p> }) }
+                <table class="arith-table">
+                    <thead><tr>
+                        <th>{ "i" }</th><th>{ "member" }</th>
+                        if range {
+                            <th>{ "first" }</th>
+                        }
+                        <th>{ "count" }</th><th>{ "partitions" }</th>
+                    </tr></thead>
+                    <tbody>{ for rows }</tbody>
+                </table>
+            </div>
             { show_all_toggle(&all, e.rows.len(), "explain") }
             if !e.mistakes.is_empty() {
-                { crate::components::markup("mistakes-wrap", {
-                    let mut m = String::from("<ul class=\"mistakes\">");
-                    for x in &e.mistakes {
-                        m.push_str("<li class=\"mistake\">");
-                        escape_into(x, &mut m);
-                        m.push_str("</li>");
-                    }
-                    m.push_str("</ul>");
-                    m
-                }) }
+                <div class="mistakes-wrap">
+                    <ul class="mistakes">{ for e.mistakes.iter().map(|x| html! { <li class="mistake">{ x.clone() }</li> }) }</ul>
+                </div>
             }
         </section>
     }

@@ -260,7 +260,11 @@ pub fn grid_keys(e: KeyboardEvent) {
     }
 }
 
-/// The markup of a whole row of cells (names escaped).
+/// The markup of a whole row of cells (names escaped). The cells are the one part of the
+/// grid written as markup rather than `html!`: 10,000 cells as one virtual node each took
+/// 60 ms to draw and 31 ms to repaint with every owner changed, against 7.7 ms as markup,
+/// with the page's stylesheets (`bench_cells_as_virtual_nodes_beside_markup` in
+/// `tests/web.rs`); a grid holds up to 20,000 cells in view.
 fn row_markup(topic: &str, owners: &[Option<Owner>], owners_hidden: bool) -> String {
     let mut t = String::new();
     escape_into(topic, &mut t);
@@ -872,17 +876,20 @@ pub fn Grid(props: &Props) -> Html {
             }
             <div class="grid" id="grid" role={(!a.topics.is_empty()).then_some("grid")} data-lag-on={props.lag.is_some().then_some("")}
                 aria-label="Partitions by topic and owner" onkeydown={Callback::from(grid_keys)}>{ for rows }</div>
-            { Html::from_html_unchecked(format!(
-                "<p class=\"grid-key\">Each cell is a partition, labelled with its number and coloured by its owner (hover or focus a cell to read who; the arrow keys move between cells). {}{}</p><h3>Partitions per member, in assignor order</h3>",
-                if a.assignor == AssignorKind::Range { "<span class=\"key-extra\">A dot marks the extra partitions range gives the first members (n mod m per topic). </span>" } else { "" },
-                if c.diff.is_some() { "<span class=\"key-moved\">A corner in another colour marks a partition that moved; the corner is its previous owner's colour.</span>" } else { "" },
-            ).into()) }
+            <p class="grid-key">
+                { "Each cell is a partition, labelled with its number and coloured by its owner (hover or focus a cell to read who; the arrow keys move between cells). " }
+                if a.assignor == AssignorKind::Range {
+                    <span class="key-extra">{ "A dot marks the extra partitions range gives the first members (n mod m per topic). " }</span>
+                }
+                if c.diff.is_some() {
+                    <span class="key-moved">{ "A corner in another colour marks a partition that moved; the corner is its previous owner's colour." }</span>
+                }
+            </p>
+            <h3>{ "Partitions per member, in assignor order" }</h3>
             <ol class="totals" id="totals">{ for bars }</ol>
             { show_all_toggle(&all, a.order.len(), "totals") }
             { counts_table(c, a, &slots, *all) }
-            { Html::from_html_unchecked(format!(
-                "<p class=\"skew\" id=\"skew\" data-max=\"{max}\" data-min=\"{min}\">max {max}, min {min}, max/min {ratio}</p>"
-            ).into()) }
+            <p class="skew" id="skew" data-max={max.to_string()} data-min={min.to_string()}>{ format!("max {max}, min {min}, max/min {ratio}") }</p>
         </div>
     };
     *last.borrow_mut() = view.clone();
@@ -1003,34 +1010,10 @@ fn counts_table(
             per
         })
         .collect();
-    // Written as markup in one string (names escaped), not hundreds of virtual nodes: at 50
-    // members x 12 topics the table cost as much as the whole grid to re-render.
-    let mut m_ = String::with_capacity(64 * a.order.len() * (topics.len() + 2));
-    let push = |s: &mut String, text: &str| escape_into(text, s);
-    m_.push_str("<table class=\"counts\" id=\"counts\"><caption>Partitions per member and topic");
-    if a.topics.iter().filter(|t| t.partitions > 0).count() > TABLE_TOPICS {
-        m_.push_str(&format!(" (first {TABLE_TOPICS} topics)"));
-    }
-    m_.push_str("</caption><thead><tr><th scope=\"col\">member</th>");
-    for t in &topics {
-        m_.push_str("<th scope=\"col\" class=\"topic-title\">");
-        push(&mut m_, &t.topic);
-        m_.push_str("</th>");
-    }
-    m_.push_str("<th scope=\"col\">total</th></tr></thead><tbody>");
-    for m in a.order.iter().take(members_shown(all, a.order.len())) {
+    let more = a.topics.iter().filter(|t| t.partitions > 0).count() > TABLE_TOPICS;
+    let rows = a.order.iter().take(members_shown(all, a.order.len())).map(|m| {
         let member = &c.input.members[*m as usize];
-        m_.push_str("<tr data-count-member=\"");
-        push(&mut m_, &member.id);
-        m_.push_str(&format!(
-            "\"><th scope=\"row\"><span class=\"swatch {}\" aria-hidden=\"true\"></span><span class=\"member-name\" title=\"",
-            slot_class(slots[*m as usize])
-        ));
-        push(&mut m_, &member.id);
-        m_.push_str("\">");
-        push(&mut m_, &display_id(&member.id));
-        m_.push_str("</span></th>");
-        for (t, counts) in topics.iter().zip(&counts) {
+        let cells = topics.iter().zip(&counts).map(|(t, counts)| {
             let n = counts.get(*m as usize).copied().unwrap_or(0);
             let extra = range
                 && !t.rack_aware
@@ -1038,22 +1021,37 @@ fn counts_table(
                     .iter()
                     .find(|s| s.member == *m)
                     .is_some_and(|s| s.index < t.extra());
-            m_.push_str("<td data-count-topic=\"");
-            push(&mut m_, &t.topic);
-            m_.push_str(&format!("\" data-count=\"{n}\""));
-            if extra {
-                m_.push_str(&format!(
-                    " class=\"extra\">{n}<span class=\"plus-one\" title=\"one of the n mod m extra partitions\"> +1</span></td>"
-                ));
-            } else {
-                m_.push_str(&format!(">{n}</td>"));
+            html! {
+                <td data-count-topic={t.topic.clone()} data-count={n.to_string()} class={extra.then_some("extra")}>
+                    { n }
+                    if extra {
+                        <span class="plus-one" title="one of the n mod m extra partitions">{ " +1" }</span>
+                    }
+                </td>
             }
+        });
+        html! {
+            <tr data-count-member={member.id.clone()}>
+                <th scope="row">
+                    <span class={classes!("swatch", slot_class(slots[*m as usize]))} aria-hidden="true"></span>
+                    <span class="member-name" title={member.id.clone()}>{ display_id(&member.id) }</span>
+                </th>
+                { for cells }
+                <td class="count-total">{ a.totals[*m as usize] }</td>
+            </tr>
         }
-        m_.push_str(&format!(
-            "<td class=\"count-total\">{}</td></tr>",
-            a.totals[*m as usize]
-        ));
+    });
+    html! {
+        <div class="counts-wrap">
+            <table class="counts" id="counts">
+                <caption>{ "Partitions per member and topic" }{ if more { format!(" (first {TABLE_TOPICS} topics)") } else { String::new() } }</caption>
+                <thead><tr>
+                    <th scope="col">{ "member" }</th>
+                    { for topics.iter().map(|t| html! { <th scope="col" class="topic-title">{ t.topic.clone() }</th> }) }
+                    <th scope="col">{ "total" }</th>
+                </tr></thead>
+                <tbody>{ for rows }</tbody>
+            </table>
+        </div>
     }
-    m_.push_str("</tbody></table>");
-    crate::components::markup("counts-wrap", m_)
 }

@@ -50,16 +50,6 @@ pub fn show_all_toggle(all: &UseStateHandle<bool>, total: usize, list: &'static 
     }
 }
 
-/// Markup written into the page as one string (`markup`: written by the app, every name in
-/// it escaped: `crate::markup`), in a `div` of class `class`: for read-only tables whose
-/// hundreds of cells would otherwise each be a virtual node (and each `html!` element code in
-/// the bundle). yew's raw node: replaced when the string changes, in the same render.
-pub fn markup(class: &'static str, markup: String) -> Html {
-    // The wrapper in the markup too: a class attribute in `html!` that is not a literal goes
-    // through yew's class set, whose code the page otherwise does without.
-    Html::from_html_unchecked(format!("<div class=\"{class}\">{markup}</div>").into())
-}
-
 /// After the repaint a press causes, the focus goes to the first of `ids` that is on the page
 /// and enabled: the pressed button's own id first, then the one to fall back on when the
 /// press removed or disabled it (Back on the first step, Leave the story). A button yew

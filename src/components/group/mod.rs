@@ -3,7 +3,8 @@
 //! round step by step with what eager and cooperative rebalancing stop. Every sentence
 //! comes from the core (`group`, `scenario::classic`); this file only lays it out.
 
-use crate::markup;
+mod views;
+
 use crate::state::DEFAULT_VERSION;
 use crate::state::{group_leader, Action};
 use crate::Computed;
@@ -315,7 +316,7 @@ fn consumer_protocol_panel(p: &Props, coord: &rebalance_lab_core::group::Coordin
         <section class="panel group" id="group" data-protocol="consumer">
             <h2>{ "The group" }</h2>
             { group_fields(p) }
-            { crate::components::markup("coordinator-wrap", markup::coordinator(coord)) }
+            { views::coordinator(coord) }
             <p id="consumer-protocol-group">
                 { "Under the consumer protocol (group.protocol=consumer, KIP-848) there is no vote, no leader and no JoinGroup or SyncGroup round: each member sends ConsumerGroupHeartbeat to this coordinator, which computes every member's target assignment itself with the group's server-side assignor (group.remote.assignor=" }
                 { assignor }
@@ -416,7 +417,7 @@ fn group_panel(
         <section class="panel group" id="group">
             <h2>{ "The group" }</h2>
             { group_fields(p) }
-            { crate::components::markup("coordinator-wrap", markup::coordinator(&coord)) }
+            { views::coordinator(&coord) }
             <table class="votes">
                 <tr><th>{ if p.imported { "member (joins in list order; the paste does not say who joined first)" } else { "member (joins in list order)" } }</th><th>{ "partition.assignment.strategy" }</th><th>{ "vote" }</th></tr>
                 { for s.members.iter().take(shown).enumerate().map(|(i, m)| {
@@ -447,7 +448,7 @@ fn group_panel(
                 }) }
             </table>
             { crate::components::show_all_toggle(all, s.members.len(), "group") }
-            { crate::components::markup("vote-wrap", markup::vote_and_leader(vote, &leader, &next, last_why)) }
+            { views::vote_and_leader(vote, &leader, &next, last_why) }
             if p.imported && !leader.is_empty() {
                 <p class="hint" id="leader-guessed">{ format!("kafka-consumer-groups.sh does not print who joined first. {leader} leads here because it is first in the list (the order of the pasted lines, until you press \"Joined first\" beside another member); the group's real leader may be another member.") }</p>
             }
@@ -491,10 +492,10 @@ fn group_panel(
                     </p>
                 }
             </div>
-            { crate::components::markup("stops-wrap", markup::stops(&rebalance_lab_core::group::Revocations {
+            { views::stops(&rebalance_lab_core::group::Revocations {
                 eager: rev.eager.iter().take(shown).cloned().collect(),
                 cooperative: rev.cooperative.iter().take(shown).cloned().collect(),
-            }, cooperative_error.as_deref())) }
+            }, cooperative_error.as_deref()) }
         </section>
     }
 }
