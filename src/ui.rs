@@ -37,45 +37,16 @@ pub fn app() -> Html {
             }
         }
     });
-    let bytes_panel = state.bytes_member_index().and_then(|i| {
-        let member = state.scenario.members.get(i)?.clone();
-        let draft = state.hex_drafts.get(&member.id).cloned();
-        let assigned = computed.assigned_to(i);
-        Some(html! {
-            <components::bytes::BytesPanel index={i} {member} {draft} version={state.version_of(i)} {assigned}
-                dispatch={dispatch.clone()} />
-        })
-    });
-    let broken = state.broken_link.as_ref().map(|b| {
-        let said = if b.partial {
-            "The scenario opened, but without this part of the link, shown as it came:".to_string()
-        } else {
-            format!("The page shows {} instead. The link as it came, to copy or fix:", b.fallback)
-        };
-        html! {
-            <div class="alert" role="alert" id="link-error">
-                <strong>{ "This link could not be opened. " }</strong>
-                <span class="alert-message">{ b.message.clone() }</span>
-                <p>{ said }</p>
-                <textarea id="link-error-raw" aria-label="The link as it came" readonly=true rows="3" value={b.raw.clone()} />
-                <button id="link-error-dismiss" onclick={dispatch.reform(|_| Action::DismissBrokenLink)}>{ "Dismiss" }</button>
-            </div>
-        }
-    });
-    // The cells a lesson step's prediction picked, and whether it asks for cells now.
-    let picked = state
-        .lesson
+    let bytes_panel = bytes_panel(&state, &computed, &dispatch);
+    let broken = state
+        .broken_link
         .as_ref()
-        .and_then(|on| on.attempt())
-        .map(|a| a.entered.cells.clone())
-        .unwrap_or_default();
-    let picking = state.lesson.as_ref().is_some_and(|on| {
-        !on.revealed
-            && matches!(
-                on.step().and_then(|s| s.question),
-                Some(rebalance_lab_core::lesson::Question::Cells { .. })
-            )
-    });
+        .map(|b| broken_link_alert(b, &dispatch));
+    let LessonOnGrid {
+        picked,
+        picking,
+        asks_over_time,
+    } = lesson_on_grid(&state);
     // Your own group: the import box and what it read, the planner, the exports.
     // View state: an imported group's lag shown on the grid.
     let lag_on = use_state(|| false);
@@ -93,21 +64,6 @@ pub fn app() -> Html {
         use_effect(move || components::lesson::light(step));
     }
     let lesson_open = dispatch.reform(|_: MouseEvent| Action::LessonOpen);
-    // A step that asks about the group over time: the timeline holds its totals back.
-    let asks_over_time = predict.is_some()
-        && state
-            .lesson
-            .as_ref()
-            .and_then(|on| on.step())
-            .is_some_and(|s| {
-                matches!(
-                    s.question,
-                    Some(rebalance_lab_core::lesson::Question::Choice {
-                        fact: rebalance_lab_core::lesson::Fact::Timeline(_),
-                        ..
-                    })
-                )
-            });
     let flip_round = {
         let round2 = round2.clone();
         use_callback(*round2, move |_: MouseEvent, shown| round2.set(!*shown))
@@ -187,6 +143,79 @@ pub fn app() -> Html {
                 </section>
             </main>
         </div>
+    }
+}
+
+/// The bytes panel of the member whose bytes are open, if one is.
+fn bytes_panel(
+    state: &state::AppState,
+    computed: &crate::Computed,
+    dispatch: &Callback<Action>,
+) -> Option<Html> {
+    let i = state.bytes_member_index()?;
+    let member = state.scenario.members.get(i)?.clone();
+    let draft = state.hex_drafts.get(&member.id).cloned();
+    let assigned = computed.assigned_to(i);
+    Some(html! {
+        <components::bytes::BytesPanel index={i} {member} {draft} version={state.version_of(i)} {assigned}
+            dispatch={dispatch.clone()} />
+    })
+}
+
+/// A link that could not be opened: what failed, what the page shows instead, and the link
+/// as it came, to copy or fix.
+fn broken_link_alert(b: &state::BrokenLink, dispatch: &Callback<Action>) -> Html {
+    let said = if b.partial {
+        "The scenario opened, but without this part of the link, shown as it came:".to_string()
+    } else {
+        format!(
+            "The page shows {} instead. The link as it came, to copy or fix:",
+            b.fallback
+        )
+    };
+    html! {
+        <div class="alert" role="alert" id="link-error">
+            <strong>{ "This link could not be opened. " }</strong>
+            <span class="alert-message">{ b.message.clone() }</span>
+            <p>{ said }</p>
+            <textarea id="link-error-raw" aria-label="The link as it came" readonly=true rows="3" value={b.raw.clone()} />
+            <button id="link-error-dismiss" onclick={dispatch.reform(|_| Action::DismissBrokenLink)}>{ "Dismiss" }</button>
+        </div>
+    }
+}
+
+/// What a lesson step asks of the grid and the timeline.
+struct LessonOnGrid {
+    /// The cells the step's prediction picked.
+    picked: Vec<(String, u32)>,
+    /// The step asks for cells now: a click on a cell picks it.
+    picking: bool,
+    /// The step asks about the group over time: the timeline holds its totals back.
+    asks_over_time: bool,
+}
+
+fn lesson_on_grid(state: &state::AppState) -> LessonOnGrid {
+    use rebalance_lab_core::lesson::{Fact, Question};
+    let on = state.lesson.as_ref();
+    let asking = on
+        .filter(|on| !on.revealed)
+        .and_then(|on| on.step()?.question);
+    LessonOnGrid {
+        picked: on
+            .and_then(|on| on.attempt())
+            .map(|a| a.entered.cells.clone())
+            .unwrap_or_default(),
+        picking: matches!(asking, Some(Question::Cells { .. })),
+        asks_over_time: components::lesson::predicting(on).is_some()
+            && on.and_then(|on| on.step()).is_some_and(|s| {
+                matches!(
+                    s.question,
+                    Some(Question::Choice {
+                        fact: Fact::Timeline(_),
+                        ..
+                    })
+                )
+            }),
     }
 }
 

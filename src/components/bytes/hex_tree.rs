@@ -62,6 +62,119 @@ pub const BYTES_DRAWN: usize = 16 * 1024;
 /// See [`BYTES_DRAWN`].
 pub const FIELDS_DRAWN: usize = 2_000;
 
+/// What the view has painted into the page: each byte drawn with its colour, the fields
+/// drawn, the bytes shaded and the field marked.
+#[derive(Default)]
+struct Painted {
+    bytes: Vec<(u8, u8)>,
+    fields: Rc<Vec<Field>>,
+    shaded: Vec<usize>,
+    marked: Option<usize>,
+}
+
+impl Painted {
+    /// The bytes and the field tree on the page brought to `bytes` and `fields`: each byte with
+    /// the colour of the deepest field that holds it (`owners`), only what changed rewritten;
+    /// the shading and the tree's mark of what was rewritten let go.
+    fn repaint(
+        &mut self,
+        bytes_ref: &NodeRef,
+        tree_ref: &NodeRef,
+        owners: &[Option<usize>],
+        bytes: &[u8],
+        fields: &Rc<Vec<Field>>,
+    ) {
+        let cells: Vec<(u8, u8)> = bytes
+            .iter()
+            .take(BYTES_DRAWN)
+            .enumerate()
+            .map(|(i, b)| {
+                let colour = owners.get(i).copied().flatten().map_or(0, field_colour);
+                (*b, colour)
+            })
+            .collect();
+        if let Some(el) = bytes_ref.cast::<web_sys::Element>() {
+            patch(&el, &self.bytes, &cells, |i, (b, c), s| {
+                byte_cell(i, *b, *c, s)
+            });
+            // Rewritten bytes lost their shading: clear the record of it.
+            let children = el.children();
+            for i in self.shaded.drain(..) {
+                if let Some(c) = children.item(i as u32) {
+                    unshade(&c);
+                }
+            }
+        }
+        if let Some(el) = tree_ref.cast::<web_sys::Element>() {
+            patch(
+                &el,
+                &self.fields[..self.fields.len().min(FIELDS_DRAWN)],
+                &fields[..fields.len().min(FIELDS_DRAWN)],
+                field_row,
+            );
+            if let Some(c) = self
+                .marked
+                .take()
+                .and_then(|i| el.children().item(i as u32))
+            {
+                let _ = c.class_list().remove_1("selected");
+            }
+        }
+        self.bytes = cells;
+        self.fields = fields.clone();
+    }
+
+    /// The field at `index` marked in the tree, and its bytes shaded (`sel`: its prefix and
+    /// payload), or the bytes where the decode failed (`error`, and whether they are only
+    /// unfinished); the previous shading and mark let go.
+    fn shade(
+        &mut self,
+        bytes_ref: &NodeRef,
+        tree_ref: &NodeRef,
+        index: Option<usize>,
+        sel: Option<(Option<Span>, Span)>,
+        error: Option<(Span, bool)>,
+    ) {
+        if let Some(el) = bytes_ref.cast::<web_sys::Element>() {
+            let children = el.children();
+            let shaded = &mut self.shaded;
+            for i in shaded.drain(..) {
+                if let Some(c) = children.item(i as u32) {
+                    unshade(&c);
+                }
+            }
+            let mut mark = |range: std::ops::Range<usize>, class: &str| {
+                for i in range {
+                    if let Some(c) = children.item(i as u32) {
+                        let _ = c.class_list().add_1(class);
+                        shaded.push(i);
+                    }
+                }
+            };
+            if let Some((prefix, payload)) = sel {
+                if let Some(pr) = prefix {
+                    mark(pr.start..pr.end, "pre");
+                }
+                mark(payload.start..payload.end, "pay");
+            }
+            if let Some((span, incomplete)) = error {
+                let class = if incomplete { "incomplete" } else { "err" };
+                mark(span.start..span.end.max(span.start + 1), class);
+            }
+        }
+        if let Some(el) = tree_ref.cast::<web_sys::Element>() {
+            let children = el.children();
+            if let Some(c) = self.marked.and_then(|i| children.item(i as u32)) {
+                let _ = c.class_list().remove_1("selected");
+            }
+            self.marked = index;
+            if let Some(c) = index.and_then(|i| children.item(i as u32)) {
+                let _ = c.class_list().add_1("selected");
+            }
+        }
+    }
+}
+
 /// Bytes beside their field tree: hovering or focusing a field shades its bytes (prefix and
 /// payload apart), hovering a byte shows its field. Both are painted straight into the DOM
 /// (a 4 KiB message has 4,096 bytes and hundreds of fields) and their shading updated in
@@ -71,9 +184,7 @@ pub(super) fn bytes_and_tree(p: &ViewProps) -> Html {
     let selected = use_state(|| None::<usize>);
     let bytes_ref = use_node_ref();
     let tree_ref = use_node_ref();
-    let shaded = use_mut_ref(Vec::<usize>::new);
-    let marked = use_mut_ref(|| None::<usize>);
-    let drawn = use_mut_ref(|| (Vec::<(u8, u8)>::new(), Rc::new(Vec::<Field>::new())));
+    let painted = use_mut_ref(Painted::default);
     // The deepest field holding each byte: fields come in wire order, parents before their
     // children, so later fields overwrite.
     let owners = {
@@ -91,55 +202,18 @@ pub(super) fn bytes_and_tree(p: &ViewProps) -> Html {
         })
     };
     {
-        let (bytes_ref, tree_ref, shaded, marked, owners) = (
+        let (bytes_ref, tree_ref, painted, owners) = (
             bytes_ref.clone(),
             tree_ref.clone(),
-            shaded.clone(),
-            marked.clone(),
+            painted.clone(),
             owners.clone(),
         );
         use_effect_with(
             (p.bytes.clone(), p.fields.clone()),
             move |(bytes, fields)| {
-                let mut drawn = drawn.borrow_mut();
-                // Each byte with the colour of the deepest field that holds it.
-                let cells: Vec<(u8, u8)> = bytes
-                    .iter()
-                    .take(BYTES_DRAWN)
-                    .enumerate()
-                    .map(|(i, b)| {
-                        let colour = owners.get(i).copied().flatten().map_or(0, field_colour);
-                        (*b, colour)
-                    })
-                    .collect();
-                if let Some(el) = bytes_ref.cast::<web_sys::Element>() {
-                    patch(&el, &drawn.0, &cells, |i, (b, c), s| {
-                        byte_cell(i, *b, *c, s)
-                    });
-                    // Rewritten bytes lost their shading: clear the record of it.
-                    let children = el.children();
-                    for i in shaded.borrow_mut().drain(..) {
-                        if let Some(c) = children.item(i as u32) {
-                            unshade(&c);
-                        }
-                    }
-                }
-                if let Some(el) = tree_ref.cast::<web_sys::Element>() {
-                    patch(
-                        &el,
-                        &drawn.1[..drawn.1.len().min(FIELDS_DRAWN)],
-                        &fields[..fields.len().min(FIELDS_DRAWN)],
-                        field_row,
-                    );
-                    if let Some(c) = marked
-                        .borrow_mut()
-                        .take()
-                        .and_then(|i| el.children().item(i as u32))
-                    {
-                        let _ = c.class_list().remove_1("selected");
-                    }
-                }
-                *drawn = (cells, fields.clone());
+                painted
+                    .borrow_mut()
+                    .repaint(&bytes_ref, &tree_ref, &owners, bytes, fields)
             },
         );
     }
@@ -151,44 +225,9 @@ pub(super) fn bytes_and_tree(p: &ViewProps) -> Html {
         use_effect_with(
             (p.bytes.clone(), p.fields.clone(), *selected, sel, p.error),
             move |(_, _, index, sel, error)| {
-                if let Some(el) = bytes_ref.cast::<web_sys::Element>() {
-                    let children = el.children();
-                    let mut shaded = shaded.borrow_mut();
-                    for i in shaded.drain(..) {
-                        if let Some(c) = children.item(i as u32) {
-                            unshade(&c);
-                        }
-                    }
-                    let mut mark = |range: std::ops::Range<usize>, class: &str| {
-                        for i in range {
-                            if let Some(c) = children.item(i as u32) {
-                                let _ = c.class_list().add_1(class);
-                                shaded.push(i);
-                            }
-                        }
-                    };
-                    if let Some((prefix, payload)) = sel {
-                        if let Some(pr) = prefix {
-                            mark(pr.start..pr.end, "pre");
-                        }
-                        mark(payload.start..payload.end, "pay");
-                    }
-                    if let Some((span, incomplete)) = error {
-                        let class = if *incomplete { "incomplete" } else { "err" };
-                        mark(span.start..span.end.max(span.start + 1), class);
-                    }
-                }
-                if let Some(el) = tree_ref.cast::<web_sys::Element>() {
-                    let children = el.children();
-                    let mut marked = marked.borrow_mut();
-                    if let Some(c) = marked.and_then(|i| children.item(i as u32)) {
-                        let _ = c.class_list().remove_1("selected");
-                    }
-                    *marked = *index;
-                    if let Some(c) = index.and_then(|i| children.item(i as u32)) {
-                        let _ = c.class_list().add_1("selected");
-                    }
-                }
+                painted
+                    .borrow_mut()
+                    .shade(&bytes_ref, &tree_ref, *index, *sel, *error)
             },
         );
     }

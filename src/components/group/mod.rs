@@ -373,13 +373,6 @@ fn group_panel(
     let rev = revocations(&members);
     let k = (**step).min(steps.len() - 1);
 
-    let set_client = d.reform(|e: Event| {
-        Action::SetLeaderClient(if value_of(&e) == "librdkafka" {
-            LeaderClient::Librdkafka
-        } else {
-            LeaderClient::Java
-        })
-    });
     // The round's Back and Forward (the focus stays on the pressed one, or goes to the other
     // when it became disabled at either end).
     let go = |to: usize, ids: &'static [&'static str]| {
@@ -390,24 +383,7 @@ fn group_panel(
         })
     };
     let last = steps.len() - 1;
-    let source = if s.assignor_by_vote {
-        // (a protocol no client assignor of this page answers to, a custom one say, keeps it)
-        let text = match voted {
-            None if !winner.is_empty() => {
-                format!("kept: the vote chose {winner}, which this page does not run")
-            }
-            _ => "chosen by the vote".to_string(),
-        };
-        html! { <span data-assignor-source="vote">{ text }</span> }
-    } else if voted == Some(s.assignor) {
-        // (chosen by hand, but the same as the vote's: nothing is overridden)
-        html! { <span data-assignor-source="vote">{ "chosen, and the vote's too" }</span> }
-    } else {
-        html! { <>
-            <span data-assignor-source="override">{ format!("overridden (the vote chose {winner})") }</span>
-            <button id="follow-vote" onclick={d.reform(|_| Action::FollowVote)}>{ "Follow the vote" }</button>
-        </> }
-    };
+    let source = assignor_source(s, voted, &winner, d);
     let last_why = lead
         .steps
         .last()
@@ -418,61 +394,14 @@ fn group_panel(
             <h2>{ "The group" }</h2>
             { group_fields(p) }
             { views::coordinator(&coord) }
-            <table class="votes">
-                <tr><th>{ if p.imported { "member (joins in list order; the paste does not say who joined first)" } else { "member (joins in list order)" } }</th><th>{ "partition.assignment.strategy" }</th><th>{ "vote" }</th></tr>
-                { for s.members.iter().take(shown).enumerate().map(|(i, m)| {
-                    let v = vote.votes.iter().find(|v| v.id == m.id);
-                    let refused = vote.refused.iter().find(|r| r.id == m.id);
-                    // One cell, three readings: refused, a vote (or none), or not in the vote.
-                    let (refused, voted, text) = match (refused, v) {
-                        (Some(r), _) => (Some("true"), None, format!("{}: {}", r.error.name(), r.why)),
-                        (_, Some(v)) => {
-                            let name = v.vote.as_ref().map(|x| x.0.clone());
-                            let text = format!("{} — {}", name.as_deref().unwrap_or("none"), v.why);
-                            (None, Some(name.unwrap_or_default()), text)
-                        }
-                        _ => (None, None, String::new()),
-                    };
-                    let cell = html! { <td data-refused={refused} data-member-vote={voted}>{ text }</td> };
-                    // Who joined first is the person's to say (an import cannot know it), while
-                    // the list is the join order: nobody has left.
-                    let first = (i > 0 && p.group_log.is_empty()).then(|| html! {
-                        <button class="join-first" data-join-first={m.id.clone()} aria-label={format!("{} joined first", m.id)}
-                            onclick={d.reform(move |_| Action::JoinFirst(i))}>{ "Joined first" }</button>
-                    });
-                    html! { <tr data-vote-member={m.id.clone()}>
-                        <td class="name">{ m.id.clone() }{ if m.id == leader { " (leader)" } else { "" } }{ for first }</td>
-                        <td>{ strategy(i, &m.protocols, d, typed) }</td>
-                        { cell }
-                    </tr> }
-                }) }
-            </table>
+            { votes_table(p, vote, &leader, shown, typed) }
             { crate::components::show_all_toggle(all, s.members.len(), "group") }
             { views::vote_and_leader(vote, &leader, &next, last_why) }
             if p.imported && !leader.is_empty() {
                 <p class="hint" id="leader-guessed">{ format!("kafka-consumer-groups.sh does not print who joined first. {leader} leads here because it is first in the list (the order of the pasted lines, until you press \"Joined first\" beside another member); the group's real leader may be another member.") }</p>
             }
             <p class="assignor-source">{ "Assignor: " }{ s.assignor.name() }{ ", " }{ source }</p>
-            <p class="leader-client">
-                <label for="leader-client">{ "The leader's client " }</label>
-                <select id="leader-client" onchange={set_client}>
-                    <option value="java" selected={s.leader_client == LeaderClient::Java}>{ "Java" }</option>
-                    <option value="librdkafka" selected={s.leader_client == LeaderClient::Librdkafka}>{ "librdkafka" }</option>
-                </select>
-                <span data-disagree={n_differ.to_string()}>{
-                    if !matches!(s.assignor, AssignorKind::Range | AssignorKind::RoundRobin) {
-                        " orders members for range and round-robin only.".to_string()
-                    } else if n_differ == 0 {
-                        " Java and librdkafka order this group's members alike: same assignment.".to_string()
-                    } else {
-                        let mut t = format!(" Java and librdkafka disagree on {n_differ} partition(s):");
-                        for (topic, part, a, b) in &differ {
-                            t.push_str(&format!(" {topic} {part} (Java {a}, librdkafka {b});"));
-                        }
-                        t
-                    }
-                }</span>
-            </p>
+            { leader_client(s, &differ, n_differ, d) }
             <h3>{ "One rebalance, step by step" }</h3>
             <div class="round" data-round-step={steps[k].name}>
                 <button id="round-back" disabled={k == 0} onclick={go(k.saturating_sub(1), &["round-back", "round-forward"])}>{ "Back" }</button>
@@ -497,5 +426,115 @@ fn group_panel(
                 cooperative: rev.cooperative.iter().take(shown).cloned().collect(),
             }, cooperative_error.as_deref()) }
         </section>
+    }
+}
+
+/// Each member's strategies and vote, who leads, and "Joined first" while the list is the
+/// join order (nobody has left): the first `shown` members.
+fn votes_table(
+    p: &Props,
+    vote: &rebalance_lab_core::group::ProtocolSelection,
+    leader: &str,
+    shown: usize,
+    typed: &Typed,
+) -> Html {
+    let (s, d) = (&p.scenario, &p.dispatch);
+    html! {
+        <table class="votes">
+            <tr><th>{ if p.imported { "member (joins in list order; the paste does not say who joined first)" } else { "member (joins in list order)" } }</th><th>{ "partition.assignment.strategy" }</th><th>{ "vote" }</th></tr>
+            { for s.members.iter().take(shown).enumerate().map(|(i, m)| {
+                let v = vote.votes.iter().find(|v| v.id == m.id);
+                let refused = vote.refused.iter().find(|r| r.id == m.id);
+                // One cell, three readings: refused, a vote (or none), or not in the vote.
+                let (refused, voted, text) = match (refused, v) {
+                    (Some(r), _) => (Some("true"), None, format!("{}: {}", r.error.name(), r.why)),
+                    (_, Some(v)) => {
+                        let name = v.vote.as_ref().map(|x| x.0.clone());
+                        let text = format!("{} — {}", name.as_deref().unwrap_or("none"), v.why);
+                        (None, Some(name.unwrap_or_default()), text)
+                    }
+                    _ => (None, None, String::new()),
+                };
+                let cell = html! { <td data-refused={refused} data-member-vote={voted}>{ text }</td> };
+                // Who joined first is the person's to say (an import cannot know it), while
+                // the list is the join order: nobody has left.
+                let first = (i > 0 && p.group_log.is_empty()).then(|| html! {
+                    <button class="join-first" data-join-first={m.id.clone()} aria-label={format!("{} joined first", m.id)}
+                        onclick={d.reform(move |_| Action::JoinFirst(i))}>{ "Joined first" }</button>
+                });
+                html! { <tr data-vote-member={m.id.clone()}>
+                    <td class="name">{ m.id.clone() }{ if m.id == leader { " (leader)" } else { "" } }{ for first }</td>
+                    <td>{ strategy(i, &m.protocols, d, typed) }</td>
+                    { cell }
+                </tr> }
+            }) }
+        </table>
+    }
+}
+
+/// The leader's client (Java or librdkafka) and where the two would order the members
+/// differently (`data-disagree`).
+fn leader_client(
+    s: &Scenario,
+    differ: &[(String, u32, String, String)],
+    n_differ: usize,
+    d: &Callback<Action>,
+) -> Html {
+    let set_client = d.reform(|e: Event| {
+        Action::SetLeaderClient(if value_of(&e) == "librdkafka" {
+            LeaderClient::Librdkafka
+        } else {
+            LeaderClient::Java
+        })
+    });
+    html! {
+        <p class="leader-client">
+            <label for="leader-client">{ "The leader's client " }</label>
+            <select id="leader-client" onchange={set_client}>
+                <option value="java" selected={s.leader_client == LeaderClient::Java}>{ "Java" }</option>
+                <option value="librdkafka" selected={s.leader_client == LeaderClient::Librdkafka}>{ "librdkafka" }</option>
+            </select>
+            <span data-disagree={n_differ.to_string()}>{
+                if !matches!(s.assignor, AssignorKind::Range | AssignorKind::RoundRobin) {
+                    " orders members for range and round-robin only.".to_string()
+                } else if n_differ == 0 {
+                    " Java and librdkafka order this group's members alike: same assignment.".to_string()
+                } else {
+                    let mut t = format!(" Java and librdkafka disagree on {n_differ} partition(s):");
+                    for (topic, part, a, b) in differ {
+                        t.push_str(&format!(" {topic} {part} (Java {a}, librdkafka {b});"));
+                    }
+                    t
+                }
+            }</span>
+        </p>
+    }
+}
+
+/// Where the assignor comes from: the vote, chosen by hand and the vote's too, or chosen by
+/// hand over the vote (with "Follow the vote").
+fn assignor_source(
+    s: &Scenario,
+    voted: Option<AssignorKind>,
+    winner: &str,
+    d: &Callback<Action>,
+) -> Html {
+    if s.assignor_by_vote {
+        // (a protocol no client assignor of this page answers to, a custom one say, keeps it)
+        let text = match voted {
+            None if !winner.is_empty() => {
+                format!("kept: the vote chose {winner}, which this page does not run")
+            }
+            _ => "chosen by the vote".to_string(),
+        };
+        html! { <span data-assignor-source="vote">{ text }</span> }
+    } else if voted == Some(s.assignor) {
+        // (chosen by hand, but the same as the vote's: nothing is overridden)
+        html! { <span data-assignor-source="vote">{ "chosen, and the vote's too" }</span> }
+    } else {
+        html! { <>
+            <span data-assignor-source="override">{ format!("overridden (the vote chose {winner})") }</span>
+            <button id="follow-vote" onclick={d.reform(|_| Action::FollowVote)}>{ "Follow the vote" }</button>
+        </> }
     }
 }

@@ -204,6 +204,49 @@ pub fn rest_of_topic(input: &GroupInput, t: &TopicAssignment, shown: usize) -> S
 
 /// Explains one topic of an assignment.
 pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) -> TopicExplanation {
+    let rows = rows_of(input, a, t);
+    let n = t.partitions;
+    let m = t.subscribers() as u32;
+    let (div, rem) = (t.per_member(), t.extra());
+    let mut summary = Vec::new();
+    if n == 0 {
+        summary.push(format!(
+            "{} is subscribed to but missing from the cluster metadata (or has 0 partitions): Kafka skips it and nobody gets it.",
+            t.topic
+        ));
+    } else if matches!(a.assignor, AssignorKind::Range | AssignorKind::ServerRange) {
+        range_summary(a, t, &mut summary);
+    } else if matches!(
+        a.assignor,
+        AssignorKind::Sticky | AssignorKind::CooperativeSticky
+    ) {
+        sticky_summary(input, a, t, &mut summary);
+    } else if a.assignor == AssignorKind::Uniform {
+        uniform_summary(input, a, &mut summary);
+    } else {
+        round_robin_summary(input, a, t, &mut summary);
+    }
+    // (uniform orders members as a Java HashMap of their ids does, not by string)
+    let by_string = a.assignor != AssignorKind::Uniform;
+    if by_string && rows.iter().any(|r| r.is_static) {
+        summary.push("Static members (with a group.instance.id) come first, ordered by instance id; then dynamic members by member id.".into());
+    }
+    let mistakes = mistakes_of(input, a, t, &rows);
+    TopicExplanation {
+        topic: t.topic.clone(),
+        partitions: n,
+        subscribers: m,
+        per_member: div,
+        extra: rem,
+        rows,
+        summary,
+        mistakes,
+    }
+}
+
+/// A row per subscriber of `t`, in assignor order: its partitions (one pass over the
+/// topic), and for range where its run starts.
+fn rows_of(input: &GroupInput, a: &Assignment, t: &TopicAssignment) -> Vec<Row> {
     // Each subscriber's partitions, in one pass over the topic.
     let mut position = vec![usize::MAX; input.members.len()];
     for (i, s) in t.shares().iter().enumerate() {
@@ -215,8 +258,7 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
             list.push(p as u32);
         }
     }
-    let rows: Vec<Row> = t
-        .shares()
+    t.shares()
         .iter()
         .zip(owned)
         .map(|(s, partitions)| {
@@ -234,88 +276,92 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
                 partitions,
             }
         })
-        .collect();
-    let n = t.partitions;
-    let m = t.subscribers() as u32;
+        .collect()
+}
+
+/// Range's arithmetic for `t`: n div m each, the first n mod m one more, where member i
+/// starts; more subscribers than partitions; the broker's range; rack awareness.
+fn range_summary(a: &Assignment, t: &TopicAssignment, summary: &mut Vec<String>) {
+    let (n, m) = (t.partitions, t.subscribers() as u32);
     let (div, rem) = (t.per_member(), t.extra());
-    let mut summary = Vec::new();
-    let mut mistakes = Vec::new();
-    if n == 0 {
+    summary.push(if rem == 0 {
+        format!("{n} partitions over {m} subscribers: {n} div {m} = {div} each, and {n} mod {m} = 0, so they split evenly.")
+    } else {
+        format!(
+            "{n} partitions over {m} subscribers: {n} div {m} = {div} each, and {n} mod {m} = {rem}, so the first {} one more.",
+            plural(rem, "subscriber gets", "subscribers get")
+        )
+    });
+    if rem > 0 {
         summary.push(format!(
-            "{} is subscribed to but missing from the cluster metadata (or has 0 partitions): Kafka skips it and nobody gets it.",
-            t.topic
+            "Member i starts at partition {div} × i + min(i, {rem}). The first members in the order get the extra partitions because range hands out the remainder from the front of the sorted list."
         ));
-    } else if matches!(a.assignor, AssignorKind::Range | AssignorKind::ServerRange) {
-        summary.push(if rem == 0 {
-            format!("{n} partitions over {m} subscribers: {n} div {m} = {div} each, and {n} mod {m} = 0, so they split evenly.")
+    }
+    if div == 0 {
+        summary.push(format!(
+            "There are more subscribers than partitions: {} get nothing from this topic.",
+            plural(m - n, "subscriber", "subscribers")
+        ));
+    }
+    if a.assignor == AssignorKind::ServerRange {
+        summary.push("The broker computes this (KIP-848, group.protocol=consumer, group.remote.assignor=range), not a member: the arithmetic is the classic RangeAssignor's, topic by topic, members in the same order (static first by instance id, then by member id), but it ignores the previous assignment (it is not sticky), places no partition by rack, and the members' partition.assignment.strategy plays no part.".into());
+    }
+    if t.rack_aware {
+        summary.push("Rack awareness applied (KIP-881): members first took partitions with a replica on their own rack, within the same quotas, then the plain rule placed the rest.".into());
+    }
+}
+
+/// Round-robin's deal for `t`: the circle in assignor order, and where the deal of this
+/// topic starts.
+fn round_robin_summary(
+    input: &GroupInput,
+    a: &Assignment,
+    t: &TopicAssignment,
+    summary: &mut Vec<String>,
+) {
+    summary.push(format!(
+        "Round-robin deals every partition of every subscribed topic, topics in name order, to the members in a circle, skipping members not subscribed to {}.",
+        t.topic
+    ));
+    let circle: Vec<&str> = a
+        .order
+        .iter()
+        .map(|m| input.members[*m as usize].id.as_str())
+        .collect();
+    summary.push(format!(
+        "The circle, in assignor order: {}.",
+        circle.join(", ")
+    ));
+    let position = a
+        .topics
+        .iter()
+        .position(|x| x.topic == t.topic)
+        .unwrap_or(0);
+    if let Some(first) = t.owners.first().filter(|o| **o != UNASSIGNED) {
+        let who = &input.members[*first as usize].id;
+        summary.push(if position == 0 {
+            format!("{} is the first topic in name order, so the deal starts with {who}.", t.topic)
         } else {
             format!(
-                "{n} partitions over {m} subscribers: {n} div {m} = {div} each, and {n} mod {m} = {rem}, so the first {} one more.",
-                plural(rem, "subscriber gets", "subscribers get")
+                "The deal goes on from where the previous topic ({}) stopped, so {}-0 goes to {who}.",
+                a.topics[position - 1].topic,
+                t.topic
             )
         });
-        if rem > 0 {
-            summary.push(format!(
-                "Member i starts at partition {div} × i + min(i, {rem}). The first members in the order get the extra partitions because range hands out the remainder from the front of the sorted list."
-            ));
-        }
-        if div == 0 {
-            summary.push(format!(
-                "There are more subscribers than partitions: {} get nothing from this topic.",
-                plural(m - n, "subscriber", "subscribers")
-            ));
-        }
-        if a.assignor == AssignorKind::ServerRange {
-            summary.push("The broker computes this (KIP-848, group.protocol=consumer, group.remote.assignor=range), not a member: the arithmetic is the classic RangeAssignor's, topic by topic, members in the same order (static first by instance id, then by member id), but it ignores the previous assignment (it is not sticky), places no partition by rack, and the members' partition.assignment.strategy plays no part.".into());
-        }
-        if t.rack_aware {
-            summary.push("Rack awareness applied (KIP-881): members first took partitions with a replica on their own rack, within the same quotas, then the plain rule placed the rest.".into());
-        }
-    } else if matches!(
-        a.assignor,
-        AssignorKind::Sticky | AssignorKind::CooperativeSticky
-    ) {
-        sticky_summary(input, a, t, &mut summary);
-    } else if a.assignor == AssignorKind::Uniform {
-        uniform_summary(input, a, &mut summary);
-    } else {
-        summary.push(format!(
-            "Round-robin deals every partition of every subscribed topic, topics in name order, to the members in a circle, skipping members not subscribed to {}.",
-            t.topic
-        ));
-        let circle: Vec<&str> = a
-            .order
-            .iter()
-            .map(|m| input.members[*m as usize].id.as_str())
-            .collect();
-        summary.push(format!(
-            "The circle, in assignor order: {}.",
-            circle.join(", ")
-        ));
-        let position = a
-            .topics
-            .iter()
-            .position(|x| x.topic == t.topic)
-            .unwrap_or(0);
-        if let Some(first) = t.owners.first().filter(|o| **o != UNASSIGNED) {
-            let who = &input.members[*first as usize].id;
-            summary.push(if position == 0 {
-                format!("{} is the first topic in name order, so the deal starts with {who}.", t.topic)
-            } else {
-                format!(
-                    "The deal goes on from where the previous topic ({}) stopped, so {}-0 goes to {who}.",
-                    a.topics[position - 1].topic,
-                    t.topic
-                )
-            });
-        }
     }
-    // (uniform orders members as a Java HashMap of their ids does, not by string)
-    let by_string = a.assignor != AssignorKind::Uniform;
-    if by_string && rows.iter().any(|r| r.is_static) {
-        summary.push("Static members (with a group.instance.id) come first, ordered by instance id; then dynamic members by member id.".into());
-    }
+}
 
+/// The common mistakes that apply to `t`: numeric order, one assignment across topics,
+/// members not subscribed, idle members.
+fn mistakes_of(
+    input: &GroupInput,
+    a: &Assignment,
+    t: &TopicAssignment,
+    rows: &[Row],
+) -> Vec<String> {
+    let mut mistakes = Vec::new();
+    let by_string = a.assignor != AssignorKind::Uniform;
+    let (n, rem) = (t.partitions, t.extra());
     // Numeric instead of string order.
     let dynamic: Vec<&str> = rows
         .iter()
@@ -385,16 +431,7 @@ pub fn explain_topic(input: &GroupInput, a: &Assignment, t: &TopicAssignment) ->
             if idle.len() == 1 { "is" } else { "are" }
         ));
     }
-    TopicExplanation {
-        topic: t.topic.clone(),
-        partitions: n,
-        subscribers: m,
-        per_member: div,
-        extra: rem,
-        rows,
-        summary,
-        mistakes,
-    }
+    mistakes
 }
 
 /// What the sticky assignors did with one topic: they balance each member's total over all

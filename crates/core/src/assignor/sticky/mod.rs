@@ -236,31 +236,15 @@ fn transferring(prep: &Prep<'_>, lists: &Lists, order: &[u32]) -> Vec<(Tp, u32)>
 fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
     let input = prep.input;
     let n = input.members.len();
-    // every subscribed topic name, Java order, with its subscribers in member id order
     let names = &prep.subs.names;
-    let mut ids: Vec<u32> = (0..names.len() as u32).collect();
-    input::sort_ids(&mut ids, &|a, b| {
-        string_compare(names[a as usize], names[b as usize])
-    });
-    let sorted: Vec<usize> = ids.into_iter().map(|i| i as usize).collect();
-    let mut slot = vec![0usize; names.len()];
-    for (i, s) in sorted.iter().enumerate() {
-        slot[*s] = i;
-    }
+    let (sorted, slot) = names_in_java_order(names);
     // (when every member lists the same topics, each topic's subscribers are all of them)
     let shared = prep.subs.one_list;
-    let mut subscribers: Vec<Vec<u32>> = Vec::new();
-    if !shared {
-        subscribers = vec![Vec::new(); names.len()];
-        for &m in &prep.by_rank {
-            for id in prep.subs.of(m) {
-                let s = &mut subscribers[slot[*id as usize]];
-                if s.last() != Some(&m) {
-                    s.push(m);
-                }
-            }
-        }
-    }
+    let mut subscribers = if shared {
+        Vec::new()
+    } else {
+        subscribers_by_topic(prep, &slot)
+    };
     // Every partition's owner by dense index (topics in Java name order, as `sorted`),
     // split into the topics at the end.
     let mut owners = vec![UNASSIGNED; prep.total as usize];
@@ -348,82 +332,9 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
             owners[d] = *m;
         }
     }
-    crate::collections::sort_by(&mut unsubscribed, |a, b| (a.0, a.1).cmp(&(b.0, b.1)));
-    for group in unsubscribed.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
-        let (r, t, _) = group[0];
-        let member = &input.members[prep.by_rank[r as usize] as usize];
-        let topic = prep.topics[t as usize].name;
-        let list = group
-            .iter()
-            .map(|g| g.2.to_string())
-            .collect::<Vec<_>>()
-            .join(", ");
-        notes.push(if member.topics.is_empty() {
-            Note {
-                kind: NoteKind::EmptySubscription,
-                text: format!(
-                    "{} subscribes to nothing but gets {topic} [{list}]: this is what Java does, \
-                     because its equal-subscriptions check starts over when it meets an empty \
-                     subscription, so the group counts as equally subscribed and every member \
-                     gets a share",
-                    member.id
-                ),
-            }
-        } else {
-            Note {
-                kind: NoteKind::UnsubscribedTopic,
-                text: format!(
-                    "{} gets {topic} [{list}] without subscribing to {topic}: this is what Java \
-                     does, because balancing gives a partition back to its previous owner (from \
-                     an older generation) without checking that it still subscribes",
-                    member.id
-                ),
-            }
-        });
-    }
-    if raw.stopped_early {
-        notes.push(Note {
-            kind: NoteKind::StoppedBalancing,
-            text: "balancing stopped after a bounded amount of work: Java's balancing loop \
-                   would have gone on, possibly forever, so this is the assignment at that point"
-                .into(),
-        });
-    }
-    if prep.map_order.len() < n {
-        notes.push(Note {
-            kind: NoteKind::DuplicateMember,
-            text: "some members share an id: Java keys members by id, so only the last of them \
-                   takes part"
-                .into(),
-        });
-    }
-    // in (topic name, partition) order: topic indices are in Java name order
-    crate::collections::sort_by(&mut raw.withheld, |a, b| a.0.cmp(&b.0));
-    let mut withheld: Vec<Withheld> = raw
-        .withheld
-        .iter()
-        .map(|(tp, to)| Withheld {
-            topic: prep.topics[tp.t as usize].name.to_string(),
-            partition: tp.p,
-            to: *to,
-            from: Vec::new(),
-        })
-        .collect();
-    // Who claimed each withheld partition, members in map order: one pass over the owned
-    // lists, each partition looked up in the sorted withheld ones (not a scan of every
-    // member's list per partition: quadratic when many partitions move).
-    if !withheld.is_empty() {
-        for &m in &prep.map_order {
-            for tp in &prep.member_data[m as usize] {
-                if let Ok(k) = raw.withheld.binary_search_by(|x| x.0.cmp(tp)) {
-                    let from = &mut withheld[k].from;
-                    if from.last() != Some(&m) {
-                        from.push(m);
-                    }
-                }
-            }
-        }
-    }
+    notes.extend(unsubscribed_notes(prep, &mut unsubscribed));
+    notes.extend(run_notes(prep, raw.stopped_early));
+    let withheld = withheld_of(prep, &mut raw.withheld);
     let rack_aware = Racks::new(prep).rack_aware;
     // Each topic's shares are counted from its owners when first read (`Shares::counted`);
     // everyone on one list: one list of subscribers for every topic.
@@ -465,6 +376,132 @@ fn convert(prep: &Prep<'_>, raw: Raw, kind: AssignorKind) -> Assignment {
         extra,
         withheld,
     }
+}
+
+/// Every subscribed topic name's index in Java's name order (`String.compareTo`), and each
+/// name's place in that order.
+fn names_in_java_order(names: &[&str]) -> (Vec<usize>, Vec<usize>) {
+    let mut ids: Vec<u32> = (0..names.len() as u32).collect();
+    input::sort_ids(&mut ids, &|a, b| {
+        string_compare(names[a as usize], names[b as usize])
+    });
+    let sorted: Vec<usize> = ids.into_iter().map(|i| i as usize).collect();
+    let mut slot = vec![0usize; names.len()];
+    for (i, s) in sorted.iter().enumerate() {
+        slot[*s] = i;
+    }
+    (sorted, slot)
+}
+
+/// Each topic's subscribers (by its place in Java's name order, `slot`), in member id
+/// order.
+fn subscribers_by_topic(prep: &Prep<'_>, slot: &[usize]) -> Vec<Vec<u32>> {
+    let mut subscribers = vec![Vec::new(); slot.len()];
+    for &m in &prep.by_rank {
+        for id in prep.subs.of(m) {
+            let s = &mut subscribers[slot[*id as usize]];
+            if s.last() != Some(&m) {
+                s.push(m);
+            }
+        }
+    }
+    subscribers
+}
+
+/// A note per member and topic it got without subscribing to it (`unsubscribed`: member
+/// rank, topic, partition, in grant order): Java's empty-subscription and previous-owner
+/// quirks.
+fn unsubscribed_notes(prep: &Prep<'_>, unsubscribed: &mut [(u32, u32, i32)]) -> Vec<Note> {
+    let input = prep.input;
+    let mut notes = Vec::new();
+    crate::collections::sort_by(unsubscribed, |a, b| (a.0, a.1).cmp(&(b.0, b.1)));
+    for group in unsubscribed.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+        let (r, t, _) = group[0];
+        let member = &input.members[prep.by_rank[r as usize] as usize];
+        let topic = prep.topics[t as usize].name;
+        let list = group
+            .iter()
+            .map(|g| g.2.to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        notes.push(if member.topics.is_empty() {
+            Note {
+                kind: NoteKind::EmptySubscription,
+                text: format!(
+                    "{} subscribes to nothing but gets {topic} [{list}]: this is what Java does, \
+                     because its equal-subscriptions check starts over when it meets an empty \
+                     subscription, so the group counts as equally subscribed and every member \
+                     gets a share",
+                    member.id
+                ),
+            }
+        } else {
+            Note {
+                kind: NoteKind::UnsubscribedTopic,
+                text: format!(
+                    "{} gets {topic} [{list}] without subscribing to {topic}: this is what Java \
+                     does, because balancing gives a partition back to its previous owner (from \
+                     an older generation) without checking that it still subscribes",
+                    member.id
+                ),
+            }
+        });
+    }
+    notes
+}
+
+/// What the run itself says: balancing stopped early, or members sharing an id.
+fn run_notes(prep: &Prep<'_>, stopped_early: bool) -> Vec<Note> {
+    let mut notes = Vec::new();
+    if stopped_early {
+        notes.push(Note {
+            kind: NoteKind::StoppedBalancing,
+            text: "balancing stopped after a bounded amount of work: Java's balancing loop \
+                   would have gone on, possibly forever, so this is the assignment at that point"
+                .into(),
+        });
+    }
+    if prep.map_order.len() < prep.input.members.len() {
+        notes.push(Note {
+            kind: NoteKind::DuplicateMember,
+            text: "some members share an id: Java keys members by id, so only the last of them \
+                   takes part"
+                .into(),
+        });
+    }
+    notes
+}
+
+/// The partitions cooperative-sticky withholds this round, in (topic name, partition)
+/// order, each with who gets it next round and who claimed it (members in map order).
+fn withheld_of(prep: &Prep<'_>, raw_withheld: &mut [(Tp, u32)]) -> Vec<Withheld> {
+    // in (topic name, partition) order: topic indices are in Java name order
+    crate::collections::sort_by(raw_withheld, |a, b| a.0.cmp(&b.0));
+    let mut withheld: Vec<Withheld> = raw_withheld
+        .iter()
+        .map(|(tp, to)| Withheld {
+            topic: prep.topics[tp.t as usize].name.to_string(),
+            partition: tp.p,
+            to: *to,
+            from: Vec::new(),
+        })
+        .collect();
+    // Who claimed each withheld partition, members in map order: one pass over the owned
+    // lists, each partition looked up in the sorted withheld ones (not a scan of every
+    // member's list per partition: quadratic when many partitions move).
+    if !withheld.is_empty() {
+        for &m in &prep.map_order {
+            for tp in &prep.member_data[m as usize] {
+                if let Ok(k) = raw_withheld.binary_search_by(|x| x.0.cmp(tp)) {
+                    let from = &mut withheld[k].from;
+                    if from.last() != Some(&m) {
+                        from.push(m);
+                    }
+                }
+            }
+        }
+    }
+    withheld
 }
 
 /// Shared by both assignors: runs and converts.

@@ -640,72 +640,110 @@ fn read_member<'a>(
         Some((p, raw)) if raw == subscriptions && p.subscription.is_none() => {
             m.topics = p.topics.clone()
         }
-        _ => {
-            let subs = f[3].split('!');
-            let mask = &subs[0];
-            let mut bits = vec![false; topics.len()];
-            for (k, c) in mask.text.bytes().enumerate() {
-                let v = b64_value(c).ok_or_else(|| LinkError {
-                    position: mask.at + k,
-                    message: format!(
-                        "member {}: subscriptions: \"{}\" is not a base64url character",
-                        i + 1,
-                        c as char
-                    ),
-                })?;
-                for bit in 0..6 {
-                    if v & (1 << bit) != 0 {
-                        let ti = k * 6 + bit;
-                        if ti >= topics.len() {
-                            return Err(LinkError {
-                                position: mask.at + k,
-                                message: format!(
-                                    "member {}: subscribes to topic #{} but the link lists {} \
-                                     topics",
-                                    i + 1,
-                                    ti + 1,
-                                    topics.len()
-                                ),
-                            });
-                        }
-                        bits[ti] = true;
-                    }
-                }
-            }
-            // Topics named after the mask: one in the topic list counts as its bit (so the
-            // member's topics come back the same however the link spelled them); a repeated
-            // one once.
-            let mut others: Vec<String> = Vec::new();
-            for extra in &subs[1..] {
-                let t = extra.unescape("subscribed topic")?;
-                if t.is_empty() {
-                    return Err(extra.err(format!(
-                        "member {}: a subscribed topic name cannot be empty",
-                        i + 1
-                    )));
-                }
-                match topic_index.get(&t) {
-                    Some(k) => bits[*k as usize] = true,
-                    None if !others.contains(&t) => others.push(t),
-                    None => {}
-                }
-            }
-            m.topics = topics
-                .iter()
-                .zip(&bits)
-                .filter(|(_, b)| **b)
-                .map(|(t, _)| t.name.clone())
-                .chain(others)
-                .collect::<Vec<_>>()
-                .into();
-        }
+        _ => m.topics = read_subscriptions(&f[3], i, topics, topic_index)?.into(),
     }
     let has_fields = !m.topics.is_empty();
-    let mut version = None;
-    let mut given = [false; 4];
-    let mut bytes_at = None;
-    let mut owned_given = false;
-    for opt in &f[4..] {
+    let Options {
+        version,
+        given,
+        bytes_at,
+        owned_given,
+    } = read_options(&mut m, &f[4..], i)?;
+    if let Some(b) = bytes_at {
+        // With bytes, the topics, generation and owned partitions come from them alone: a
+        // link that also spells them out is ambiguous.
+        if has_fields || given[0] || owned_given {
+            return Err(b.err(format!(
+                "member {}: has subscription bytes (b) and also topics, a generation or owned partitions; with bytes, those come from the bytes",
+                i + 1
+            )));
+        }
+    }
+    Ok((m, version, subscriptions))
+}
+
+/// A member's subscriptions field: a base64url bitmask over the link's topics, then
+/// `!name` for each subscribed topic not in the list (one in the list counts as its bit).
+fn read_subscriptions(
+    field: &Part<'_>,
+    i: usize,
+    topics: &[Topic],
+    topic_index: &Names,
+) -> Result<Vec<String>, LinkError> {
+    let subs = field.split('!');
+    let mask = &subs[0];
+    let mut bits = vec![false; topics.len()];
+    for (k, c) in mask.text.bytes().enumerate() {
+        let v = b64_value(c).ok_or_else(|| LinkError {
+            position: mask.at + k,
+            message: format!(
+                "member {}: subscriptions: \"{}\" is not a base64url character",
+                i + 1,
+                c as char
+            ),
+        })?;
+        for bit in 0..6 {
+            if v & (1 << bit) != 0 {
+                let ti = k * 6 + bit;
+                if ti >= topics.len() {
+                    return Err(LinkError {
+                        position: mask.at + k,
+                        message: format!(
+                            "member {}: subscribes to topic #{} but the link lists {} \
+                             topics",
+                            i + 1,
+                            ti + 1,
+                            topics.len()
+                        ),
+                    });
+                }
+                bits[ti] = true;
+            }
+        }
+    }
+    // Topics named after the mask: one in the topic list counts as its bit (so the
+    // member's topics come back the same however the link spelled them); a repeated
+    // one once.
+    let mut others: Vec<String> = Vec::new();
+    for extra in &subs[1..] {
+        let t = extra.unescape("subscribed topic")?;
+        if t.is_empty() {
+            return Err(extra.err(format!(
+                "member {}: a subscribed topic name cannot be empty",
+                i + 1
+            )));
+        }
+        match topic_index.get(&t) {
+            Some(k) => bits[*k as usize] = true,
+            None if !others.contains(&t) => others.push(t),
+            None => {}
+        }
+    }
+    Ok(topics
+        .iter()
+        .zip(&bits)
+        .filter(|(_, b)| **b)
+        .map(|(t, _)| t.name.clone())
+        .chain(others)
+        .collect())
+}
+
+/// What a member's options said beyond the member itself: the version its bytes view
+/// shows, which of `g`, `v`, `b`, `s` were given, where its bytes were, and whether owned
+/// partitions were.
+#[derive(Default)]
+struct Options<'a> {
+    version: Option<i16>,
+    given: [bool; 4],
+    bytes_at: Option<Part<'a>>,
+    owned_given: bool,
+}
+
+/// Member `i`'s options (`*g…`, `*v…`, `*o…`, `*s…`, `*b…`), each read into `m`: one match
+/// over the format's option letters.
+fn read_options<'a>(m: &mut Member, opts: &[Part<'a>], i: usize) -> Result<Options<'a>, LinkError> {
+    let mut o = Options::default();
+    for opt in opts {
         let rest = opt.skip(1);
         let once = |given: &mut [bool; 4], k: usize| {
             if std::mem::replace(&mut given[k], true) {
@@ -720,16 +758,16 @@ fn read_member<'a>(
         };
         match opt.text.as_bytes().first() {
             Some(b'g') => {
-                once(&mut given, 0)?;
+                once(&mut o.given, 0)?;
                 m.generation = Some(rest.number("generation", "in the int32 range")?)
             }
             Some(b'v') => {
-                once(&mut given, 1)?;
+                once(&mut o.given, 1)?;
                 let v: i16 = rest.number("subscription version", "from 0 to 3")?;
                 if !(0..=3).contains(&v) {
                     return Err(rest.err(format!("subscription version {v} is not 0 to 3")));
                 }
-                version = Some(v);
+                o.version = Some(v);
             }
             Some(b'o') => {
                 let (t, ps) =
@@ -750,10 +788,10 @@ fn read_member<'a>(
                     }
                 }
                 m.owned.insert(t, list);
-                owned_given = true;
+                o.owned_given = true;
             }
             Some(b's') => {
-                once(&mut given, 3)?;
+                once(&mut o.given, 3)?;
                 m.protocols.clear();
                 if !rest.text.is_empty() {
                     for p in rest.split(':') {
@@ -769,8 +807,8 @@ fn read_member<'a>(
                 }
             }
             Some(b'b') => {
-                once(&mut given, 2)?;
-                bytes_at = Some(*opt);
+                once(&mut o.given, 2)?;
+                o.bytes_at = Some(*opt);
                 let bytes = rest.b64("subscription bytes")?;
                 let d = crate::protocol::decode_subscription(&bytes);
                 // Bytes that do not decode are kept as they are: the member shows the error.
@@ -790,15 +828,5 @@ fn read_member<'a>(
             }
         }
     }
-    if let Some(b) = bytes_at {
-        // With bytes, the topics, generation and owned partitions come from them alone: a
-        // link that also spells them out is ambiguous.
-        if has_fields || given[0] || owned_given {
-            return Err(b.err(format!(
-                "member {}: has subscription bytes (b) and also topics, a generation or owned partitions; with bytes, those come from the bytes",
-                i + 1
-            )));
-        }
-    }
-    Ok((m, version, subscriptions))
+    Ok(o)
 }

@@ -155,21 +155,6 @@ pub fn story() -> Vec<Step> {
     let join_moved = moved_under_range(&join_base, &join);
     let leave_moved = moved_under_range(&leave_base, &leave);
     let restart_moved = moved_under_range(&restart_base, &restart);
-    // Scale out by one under cooperative-sticky: the same join as step 2.
-    let coop_join = Scenario {
-        assignor: AssignorKind::CooperativeSticky,
-        ..join.clone()
-    };
-    let coop_start = Scenario {
-        assignor: AssignorKind::CooperativeSticky,
-        ..start.clone()
-    };
-    let versus = compare_assignors(
-        &start,
-        &[],
-        &join,
-        &[AssignorKind::Range, AssignorKind::CooperativeSticky],
-    );
     let static_moved = moved_under_range(&static_base, &static_restart);
     let mut steps = vec![
         Step {
@@ -242,40 +227,63 @@ pub fn story() -> Vec<Step> {
             group_log: Vec::new(),
         },
     ];
-    steps.push(
-        Step {
-            title: "Scale out by one: range vs cooperative-sticky",
-            sentence: format!(
-                "The same fourth member joins a group that runs cooperative-sticky (Java's second default): range moves {join_moved} of {total} partitions and every member stops consuming all {} it owns until the new assignment arrives; cooperative-sticky moves {} and pauses only those, over {} rebalances, while the rest keep flowing.",
-                versus[0].paused,
-                versus[1].moved,
-                versus[1].rebalances
-            ),
-            baseline: Some(Baseline::of(&coop_start)),
-            scenario: coop_join,
-            previous: Some(coop_start),
-            renames: Vec::new(),
-            group_log: Vec::new(),
-        },
+    steps.push(scale_out_step(&start, &join, join_moved, total));
+    steps.push(leader_leaves_step(&ids, &leave, leaver, total));
+    steps
+}
+
+/// Scale out by one under cooperative-sticky: the same join as the story's second step,
+/// range beside cooperative-sticky.
+fn scale_out_step(start: &Scenario, join: &Scenario, join_moved: u32, total: u32) -> Step {
+    let coop_join = Scenario {
+        assignor: AssignorKind::CooperativeSticky,
+        ..join.clone()
+    };
+    let coop_start = Scenario {
+        assignor: AssignorKind::CooperativeSticky,
+        ..start.clone()
+    };
+    let versus = compare_assignors(
+        start,
+        &[],
+        join,
+        &[AssignorKind::Range, AssignorKind::CooperativeSticky],
     );
-    // The leader leaves: members join in list order, the second leaves (step 3), then the
-    // first, who led; the coordinator's members HashMap decides who leads next.
+    Step {
+        title: "Scale out by one: range vs cooperative-sticky",
+        sentence: format!(
+            "The same fourth member joins a group that runs cooperative-sticky (Java's second default): range moves {join_moved} of {total} partitions and every member stops consuming all {} it owns until the new assignment arrives; cooperative-sticky moves {} and pauses only those, over {} rebalances, while the rest keep flowing.",
+            versus[0].paused,
+            versus[1].moved,
+            versus[1].rebalances
+        ),
+        baseline: Some(Baseline::of(&coop_start)),
+        scenario: coop_join,
+        previous: Some(coop_start),
+        renames: Vec::new(),
+        group_log: Vec::new(),
+    }
+}
+
+/// The leader leaves: members join in list order, the second leaves (the story's third
+/// step), then the first, who led; the coordinator's members HashMap decides who leads next.
+fn leader_leaves_step(ids: &[String], leave: &Scenario, leaver: &str, total: u32) -> Step {
     use crate::group::GroupEvent;
     let mut log: Vec<GroupEvent> = ids.iter().map(|id| GroupEvent::Join(id.clone())).collect();
-    log.push(GroupEvent::Leave(leaver.clone()));
+    log.push(GroupEvent::Leave(leaver.to_string()));
     let leader = ids[0].clone();
     log.push(GroupEvent::Leave(leader.clone()));
     let history = crate::group::run_events_briefly(&log);
     let next = history.leader.clone().unwrap_or_default();
     let mut headless = leave.clone();
     headless.members.retain(|m| m.id != leader);
-    let headless_base = Baseline::of(&leave);
+    let headless_base = Baseline::of(leave);
     let second = &headless.members[0].id;
-    steps.push(Step {
+    Step {
         title: "The leader leaves",
         sentence: format!(
             "The {} member in range's order ({}) leaves, and it led the group (the first to join): the coordinator makes the first key of its members HashMap the leader, {}{}; range moves {} of {total} partitions.",
-            ordinal(range_position(&leave, &leader)),
+            ordinal(range_position(leave, &leader)),
             display_id(&leader),
             display_id(&next),
             if &next == second {
@@ -293,6 +301,5 @@ pub fn story() -> Vec<Step> {
         previous: Some(leave.clone()),
         renames: Vec::new(),
         group_log: log,
-    });
-    steps
+    }
 }

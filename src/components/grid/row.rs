@@ -1,59 +1,21 @@
-//! The colored grid: one row of partition cells per topic, each cell labelled with its
-//! partition number and coloured by its owner's own colour (which follows the member, not
-//! its position: [`rebalance_lab_core::scenario::colours`]); the partitions range hands to the first
-//! members as the n mod m extra ones are marked; in a what-if, a moved cell carries a corner
-//! in its previous owner's colour. Then one bar per member with its total, in assignor
-//! order, and a members x topics table of counts.
-//!
-//! Cells carry only what a person and a test need (class, data attributes, label) and are
-//! painted straight into the DOM, touching only the cells whose owner changed.
+//! A topic's row of cells, painted straight into the DOM: written as markup when new, then
+//! patched cell by cell; rows past the first thousands painted after the repaint, in
+//! batches.
 
-use crate::components::{members_shown, show_all_toggle};
+use super::{CELLS_AT_ONCE, CELLS_REPAINTED_AT_ONCE};
 use crate::markup::escape_into;
 use crate::state::Action;
-use crate::Computed;
-use rebalance_lab_core::assignor::{explain, AssignorKind, TopicAssignment, UNASSIGNED};
-use rebalance_lab_core::scenario::colours::{self, Colours};
-use rebalance_lab_core::scenario::member_id::display_id;
+use rebalance_lab_core::scenario::colours;
 use std::fmt::Write;
 use std::rc::Rc;
 use yew::prelude::*;
-
-/// Colours cycle over this many (Okabe-Ito) CSS custom properties.
-pub const PALETTE: usize = colours::PALETTE as usize;
-
-/// The CSS classes of a colour slot: colour and pattern.
-pub fn slot_class(slot: u32) -> String {
-    let (c, p) = colours::classes(slot);
-    format!("c{c} p{p}")
-}
-
-/// At most this many cells are drawn per topic, and in all: a million cells would freeze the
-/// page for most of a minute. A row that stops early says who owns the rest.
-pub const CELLS_PER_TOPIC: usize = 2_000;
-/// See [`CELLS_PER_TOPIC`].
-pub const CELLS_IN_ALL: usize = 20_000;
-/// A new row that starts after the grid's first this many cells is painted after the
-/// repaint, in a later task (the row is `aria-busy` until then; a row that starts before is
-/// painted whole, so up to this many plus a row's 2,000 are painted at once): writing 20,000
-/// cells in one task held the main thread 100 to 270 ms more, at the sticky assignors' bound
-/// and at 500,000 partitions (tests/web.rs, the longest-task benchmarks).
-pub const CELLS_AT_ONCE: usize = 4_000;
-
-/// The same for a row already on screen, whose repaint rewrites its markup: cheaper than a
-/// first draw, and every later task gives the browser a frame in which it lays the whole page
-/// out again. Switching the assignor at 1,000 x 10,000 with the page's stylesheets: about 35
-/// ms with every row repainted at once, about 60 to 75 with the first 4,000 cells at once
-/// (tests/web.rs, `bench_a_thousand_members_beside_the_floor`); at 500,000 partitions the
-/// longest task stays under the 200 ms goal.
-pub const CELLS_REPAINTED_AT_ONCE: usize = 10_000;
 
 /// The rows painted after the repaint, run in tasks of about [`CELLS_AT_ONCE`] cells each:
 /// a task per row let the browser lay the whole page out again between rows (switching the
 /// assignor at 1,000 x 10,000 spent more time there than painting), and one task for all of
 /// them held the main thread too long at 20,000 cells.
 #[derive(Clone, Default)]
-struct LaterPaints(Rc<std::cell::RefCell<PaintQueue>>);
+pub(super) struct LaterPaints(Rc<std::cell::RefCell<PaintQueue>>);
 
 #[derive(Default)]
 struct PaintQueue {
@@ -109,24 +71,6 @@ impl LaterPaints {
     }
 }
 
-#[derive(Properties, PartialEq)]
-pub struct Props {
-    pub computed: Rc<Computed>,
-    pub colours: Rc<Colours>,
-    pub selected: Option<String>,
-    /// The cells the learner picked for a lesson step's prediction: (topic, partition).
-    pub picked: Vec<(String, u32)>,
-    /// A lesson step asks for cells: a click, or Space or Enter, picks a cell or lets it go.
-    pub picking: bool,
-    /// A lesson step asks (whatever its question): the owners are hidden.
-    pub owners_hidden: bool,
-    /// An imported group's lag, while it is shown on the grid.
-    pub lag: Option<Rc<crate::state::Imported>>,
-    /// Which group the grid shows, in a sentence ([`crate::state::AppState::group_shown`]).
-    pub shows: AttrValue,
-    pub dispatch: Callback<Action>,
-}
-
 /// A cell's lag as the grid shows it: a level from 0 to 4 (relative to the largest lag on
 /// the grid; `data-lag`, a bar whose height says it: styles/grid.css) and the lag itself.
 pub type CellLag = Option<(u8, i64)>;
@@ -146,27 +90,27 @@ pub struct Owner {
 }
 
 #[derive(Properties, PartialEq)]
-struct RowProps {
-    topic: AttrValue,
-    status: AttrValue,
-    owners: Rc<Vec<Option<Owner>>>,
+pub(super) struct RowProps {
+    pub(super) topic: AttrValue,
+    pub(super) status: AttrValue,
+    pub(super) owners: Rc<Vec<Option<Owner>>>,
     /// For a row drawn in part: who owns the partitions not drawn.
-    rest: Option<AttrValue>,
+    pub(super) rest: Option<AttrValue>,
     /// How many cells the grid draws before this row's: past [`CELLS_AT_ONCE`] (a new row)
     /// or [`CELLS_REPAINTED_AT_ONCE`] (a row on screen), the row is painted after the
     /// repaint, in the grid's queue.
-    starts_at: usize,
-    queue: LaterPaints,
-    selected: bool,
+    pub(super) starts_at: usize,
+    pub(super) queue: LaterPaints,
+    pub(super) selected: bool,
     /// The partitions of this topic picked for a lesson's prediction (`aria-selected`).
-    picked: Rc<Vec<u32>>,
+    pub(super) picked: Rc<Vec<u32>>,
     /// A lesson step asks for cells: clicking a cell picks it.
-    picking: bool,
+    pub(super) picking: bool,
     /// A lesson step asks: the owners are hidden, in the cells' names too.
-    owners_hidden: bool,
+    pub(super) owners_hidden: bool,
     /// Each cell's lag, while an imported group's lag is shown (empty otherwise).
-    lag: Rc<Vec<CellLag>>,
-    dispatch: Callback<Action>,
+    pub(super) lag: Rc<Vec<CellLag>>,
+    pub(super) dispatch: Callback<Action>,
 }
 
 /// A cell's class attribute.
@@ -215,7 +159,7 @@ fn focus(p: usize) -> &'static str {
 /// keys move between cells, left and right in a topic, up and down to the same partition
 /// (or the last one) of the topic above or below; Home and End go to a topic's first and
 /// last cell. The cell reached gets the focus (and so its accessible name, [`cell_title`]).
-pub fn grid_keys(e: KeyboardEvent) {
+pub(super) fn grid_keys(e: KeyboardEvent) {
     let Some(cell) = e.target_dyn_into::<web_sys::Element>() else {
         return;
     };
@@ -541,7 +485,7 @@ fn cell_title(cell: &web_sys::Element) -> String {
 }
 
 #[function_component(GridRow)]
-fn grid_row(p: &RowProps) -> Html {
+pub(super) fn grid_row(p: &RowProps) -> Html {
     // A lesson step asking for cells: a click on a cell, or Space or Enter on it, picks it
     // or lets it go.
     let pick = {
@@ -681,377 +625,6 @@ fn grid_row(p: &RowProps) -> Html {
             if let Some(rest) = &p.rest {
                 <p class="rest" role="gridcell" data-rest-topic={p.topic.clone()}>{ rest.clone() }</p>
             }
-        </div>
-    }
-}
-
-/// The grid: repainted only when its props change (the computation, the colours, the topic
-/// explained, a lesson's picks). Its rows are components too: each repaints only when its
-/// own cells change.
-#[function_component]
-pub fn Grid(props: &Props) -> Html {
-    // Before any early return: hooks run in the same order on every render.
-    let all = use_state(|| false);
-    // The rows painted after the repaint, batched.
-    let queue = use_memo((), |_| LaterPaints::default());
-    // The last grid drawn: kept on screen, unchanged (the app says it is computing, and the
-    // panel is busy), while a large group's worker computes the next; rebuilding it twice
-    // (taken down, then drawn again) cost more than the repaint of the cells that change.
-    let last = use_mut_ref(Html::default);
-    let c = &props.computed;
-    let Some(a) = c.assignment() else {
-        if c.pending {
-            return last.borrow().clone();
-        }
-        *last.borrow_mut() = Html::default();
-        return html! {
-            <p class="notice" role="status">{ match c.failure() {
-                Some(e) => format!("No assignment to draw: {e}"),
-                None => "No assignment to draw.".to_string(),
-            } }</p>
-        };
-    };
-    let slots: Vec<u32> = c
-        .input
-        .members
-        .iter()
-        .map(|m| props.colours.slot(&m.id).unwrap_or(0))
-        .collect();
-    let ids: Vec<AttrValue> = c
-        .input
-        .members
-        .iter()
-        .map(|m| AttrValue::from(m.id.clone()))
-        .collect();
-    let (max, min) = a.max_min();
-    let mut budget = CELLS_IN_ALL;
-    // Cooperative-sticky's revoked partitions, by topic (one pass, not a search per cell).
-    let mut revoked: std::collections::HashMap<String, u32> = Default::default();
-    let mut revoked_runs: Vec<&[rebalance_lab_core::assignor::sticky::Withheld]> = Vec::new();
-    for run in a.withheld.chunk_by(|x, y| x.topic == y.topic) {
-        revoked.insert(run[0].topic.clone(), revoked_runs.len() as u32);
-        revoked_runs.push(run);
-    }
-    // An imported group's lag on the cells drawn (never below 0), each cell's level relative
-    // to the largest of them.
-    let lag_of = |t: &str, p: usize| -> Option<i64> {
-        (*props.lag.as_ref()?.lag.get(t)?.get(p)?).map(|l| l.max(0))
-    };
-    let largest_lag = props.lag.as_ref().map_or(0, |_| {
-        a.topics
-            .iter()
-            .flat_map(|t| {
-                (0..t.owners.len().min(CELLS_PER_TOPIC)).filter_map(|p| lag_of(&t.topic, p))
-            })
-            .max()
-            .unwrap_or(0)
-    });
-    let rows = a.topics.iter().enumerate().map(|(ti, t)| {
-        let moved = c.diff.as_ref().and_then(|d| d.moved_cells.get(ti));
-        let status = if t.partitions == 0 {
-            "missing from metadata: skipped".to_string()
-        } else {
-            format!("{} partitions, {} subscribers", t.partitions, t.subscribers())
-        };
-        let shown = t.owners.len().min(CELLS_PER_TOPIC).min(budget);
-        // (a row past the grid's budget draws no cells: nothing to paint later)
-        let starts_at = CELLS_IN_ALL - budget;
-        budget -= shown;
-        let rest = (shown < t.owners.len())
-            .then(|| AttrValue::from(explain::rest_of_topic(&c.input, t, shown)));
-        let extra = extra_partitions(a.assignor, t);
-        let mut revoked_at: Vec<Option<&rebalance_lab_core::assignor::sticky::Withheld>> = Vec::new();
-        if let Some(run) = revoked.get(t.topic.as_str()).map(|i| revoked_runs[*i as usize]) {
-            revoked_at.resize(shown, None);
-            for w in run {
-                if let Some(x) = usize::try_from(w.partition).ok().and_then(|p| revoked_at.get_mut(p)) {
-                    *x = Some(w);
-                }
-            }
-        }
-        let owners: Vec<Option<Owner>> = t.owners[..shown]
-            .iter()
-            .enumerate()
-            .map(|(p, o)| {
-                (*o != UNASSIGNED).then(|| {
-                    let from = moved
-                        .and_then(|m| m.get(p))
-                        .copied()
-                        .unwrap_or(false)
-                        .then(|| c.baseline.as_ref().and_then(|b| b.owner(&t.topic, p)))
-                        .flatten()
-                        .map(|id| {
-                            (
-                                AttrValue::from(id.to_string()),
-                                props.colours.slot(id).unwrap_or(0),
-                            )
-                        });
-                    Owner {
-                        slot: slots[*o as usize],
-                        id: ids[*o as usize].clone(),
-                        from,
-                        extra: extra.get(p).copied().unwrap_or(false),
-                        revoking: false,
-                    }
-                })
-                .or_else(|| {
-                    // cooperative-sticky round 1: revoked now, handed over in round 2
-                    let w = revoked_at.get(p).copied().flatten()?;
-                    let to = ids.get(w.to as usize)?.clone();
-                    let from = w.from.first().and_then(|f| {
-                        Some((ids.get(*f as usize)?.clone(), *slots.get(*f as usize)?))
-                    });
-                    Some(Owner {
-                        slot: *slots.get(w.to as usize)?,
-                        id: to,
-                        from,
-                        extra: false,
-                        revoking: true,
-                    })
-                })
-            })
-            .collect();
-        let lag: Vec<CellLag> = if props.lag.is_some() {
-            (0..shown)
-                .map(|p| {
-                    let l = lag_of(&t.topic, p)?;
-                    let level = if largest_lag <= 0 || l == 0 {
-                        0
-                    } else {
-                        1 + (i128::from(l) * 3 / i128::from(largest_lag)).min(3) as u8
-                    };
-                    Some((level, l))
-                })
-                .collect()
-        } else {
-            Vec::new()
-        };
-        html! {
-            <GridRow key={t.topic.clone()} topic={AttrValue::from(t.topic.clone())} status={AttrValue::from(status)}
-                lag={Rc::new(lag)}
-                owners={Rc::new(owners)} rest={rest} {starts_at} queue={(*queue).clone()}
-                selected={props.selected.as_deref() == Some(t.topic.as_str())}
-                picked={Rc::new(props.picked.iter().filter(|(topic, _)| *topic == t.topic).map(|(_, p)| *p).collect::<Vec<_>>())}
-                picking={props.picking} owners_hidden={props.owners_hidden} dispatch={props.dispatch.clone()} />
-        }
-    });
-    let highlight = highlight_callbacks();
-    let bars = a.order.iter().take(members_shown(*all, a.order.len())).enumerate().map(|(pos, m)| {
-        let member = &c.input.members[*m as usize];
-        let total = a.totals[*m as usize];
-        // The bar's share of the largest total, in the track's 1,000 units.
-        let width = if max == 0 { 0.0 } else { 1000.0 * f64::from(total) / f64::from(max) };
-        html! {
-            <li key={member.id.clone()} class="member-total" data-member={member.id.clone()} data-total={total.to_string()}
-                tabindex="0" onmouseenter={highlight.0.clone()} onmouseleave={highlight.1.clone()} onfocus={highlight.2.clone()} onblur={highlight.3.clone()}>
-                <span class={classes!("swatch", slot_class(slots[*m as usize]))} aria-hidden="true">{ pos + 1 }</span>
-                <span class="member-name" title={member.id.clone()}>{ display_id(&member.id) }</span>
-                <span class="badge-slot">
-                    if let Some(instance) = &member.instance_id {
-                        <span class="badge" title={format!("group.instance.id = {instance}")}>{ "static" }</span>
-                    }
-                </span>
-                // An SVG rectangle: its width is an attribute, not an inline style (the page's
-                // Content-Security-Policy allows none).
-                <svg class="bar-track" viewBox="0 0 1000 10" preserveAspectRatio="none" aria-hidden="true" focusable="false">
-                    <rect class={classes!("bar", format!("c{}", slots[*m as usize] % PALETTE as u32))} width={format!("{width:.1}")} height="10" />
-                </svg>
-                <span class="total">{ if total == 0 { "idle".to_string() } else { total.to_string() } }</span>
-            </li>
-        }
-    });
-    let ratio = if min == 0 && max == 0 {
-        "–".to_string()
-    } else if min == 0 {
-        "∞ (a member is idle)".to_string()
-    } else {
-        explain::ratio(max, min)
-    };
-    let view = html! {
-        <div class="grid-wrap">
-            { crate::components::glossary::heading("h2", "Assignment".into(), &["assignment"]) }
-            <p class="grid-shows" id="grid-shows">{ props.shows.clone() }</p>
-            if a.topics.is_empty() {
-                <p class="notice">{ "No member subscribes to any topic yet." }</p>
-            }
-            <div class="grid" id="grid" role={(!a.topics.is_empty()).then_some("grid")} data-lag-on={props.lag.is_some().then_some("")}
-                aria-label="Partitions by topic and owner" onkeydown={Callback::from(grid_keys)}>{ for rows }</div>
-            <p class="grid-key">
-                { "Each cell is a partition, labelled with its number and coloured by its owner (hover or focus a cell to read who; the arrow keys move between cells). " }
-                if a.assignor == AssignorKind::Range {
-                    <span class="key-extra">{ "A dot marks the extra partitions range gives the first members (n mod m per topic). " }</span>
-                }
-                if c.diff.is_some() {
-                    <span class="key-moved">{ "A corner in another colour marks a partition that moved; the corner is its previous owner's colour." }</span>
-                }
-            </p>
-            <h3>{ "Partitions per member, in assignor order" }</h3>
-            <ol class="totals" id="totals">{ for bars }</ol>
-            { show_all_toggle(&all, a.order.len(), "totals") }
-            { counts_table(c, a, &slots, *all) }
-            <p class="skew" id="skew" data-max={max.to_string()} data-min={min.to_string()}>{ format!("max {max}, min {min}, max/min {ratio}") }</p>
-        </div>
-    };
-    *last.borrow_mut() = view.clone();
-    view
-}
-
-/// Per partition of `t`, whether it is one of the n mod m extra partitions range gives the
-/// first members: each of the first n mod m subscribers gets one more, and the last of its
-/// range is that one. Only for plain range (rack-aware ranges are not contiguous).
-fn extra_partitions(kind: AssignorKind, t: &TopicAssignment) -> Vec<bool> {
-    let mut out = vec![false; t.owners.len()];
-    if kind != AssignorKind::Range || t.rack_aware || t.extra() == 0 {
-        return out;
-    }
-    for s in t.shares().iter().filter(|s| s.index < t.extra()) {
-        if let Some(first) = s.first {
-            let last = (first + s.quota).saturating_sub(1) as usize;
-            if let Some(x) = out.get_mut(last) {
-                *x = t.owners[last] == s.member;
-            }
-        }
-    }
-    out
-}
-
-/// Hovering or focusing a member's total lights its cells in every topic (and dims the
-/// rest): enter, leave, focus, blur.
-fn highlight_callbacks() -> (
-    Callback<MouseEvent>,
-    Callback<MouseEvent>,
-    Callback<FocusEvent>,
-    Callback<FocusEvent>,
-) {
-    fn set(e: &Event, on: bool) {
-        let Some(li) = e.current_target().and_then(|t| {
-            use wasm_bindgen::JsCast;
-            t.dyn_into::<web_sys::Element>().ok()
-        }) else {
-            return;
-        };
-        let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
-            return;
-        };
-        let Some(grid) = doc.get_element_by_id("grid") else {
-            return;
-        };
-        if let Ok(lit) = grid.query_selector_all(".cell.lit") {
-            for i in 0..lit.length() {
-                if let Some(el) = lit.item(i).and_then(|n| {
-                    use wasm_bindgen::JsCast;
-                    n.dyn_into::<web_sys::Element>().ok()
-                }) {
-                    let _ = el.class_list().remove_1("lit");
-                }
-            }
-        }
-        let _ = li.class_list().toggle_with_force("lit", on);
-        let id = li.get_attribute("data-member").unwrap_or_default();
-        if !on {
-            let _ = grid.class_list().remove_1("highlighting");
-            return;
-        }
-        let _ = grid.class_list().add_1("highlighting");
-        // Compare attribute values in code, not in a selector: an id may hold any character.
-        if let Ok(cells) = grid.query_selector_all(".cell[data-owner]") {
-            for i in 0..cells.length() {
-                if let Some(el) = cells.item(i).and_then(|n| {
-                    use wasm_bindgen::JsCast;
-                    n.dyn_into::<web_sys::Element>().ok()
-                }) {
-                    if el.get_attribute("data-owner").as_deref() == Some(id.as_str()) {
-                        let _ = el.class_list().add_1("lit");
-                    }
-                }
-            }
-        }
-    }
-    (
-        Callback::from(|e: MouseEvent| set(&e, true)),
-        Callback::from(|e: MouseEvent| set(&e, false)),
-        Callback::from(|e: FocusEvent| set(&e, true)),
-        Callback::from(|e: FocusEvent| set(&e, false)),
-    )
-}
-
-/// Topics the counts table shows at most (it is a summary; the grid has every topic).
-const TABLE_TOPICS: usize = 12;
-
-/// Members x topics: how many partitions of each topic each member got, the extra one of
-/// range's first members marked "+1", so "the first member gets the extra partition of every
-/// topic" shows at one look.
-fn counts_table(
-    c: &Computed,
-    a: &rebalance_lab_core::assignor::Assignment,
-    slots: &[u32],
-    all: bool,
-) -> Html {
-    let topics: Vec<&TopicAssignment> = a
-        .topics
-        .iter()
-        .filter(|t| t.partitions > 0)
-        .take(TABLE_TOPICS)
-        .collect();
-    if topics.is_empty() || a.order.is_empty() {
-        return html! {};
-    }
-    let range = a.assignor == AssignorKind::Range;
-    // Per topic, each member's count: one pass over the topic's owners (not one per member).
-    let counts: Vec<Vec<u32>> = topics
-        .iter()
-        .map(|t| {
-            let mut per = vec![0u32; c.input.members.len()];
-            for o in &t.owners {
-                if let Some(x) = per.get_mut(*o as usize) {
-                    *x += 1;
-                }
-            }
-            per
-        })
-        .collect();
-    let more = a.topics.iter().filter(|t| t.partitions > 0).count() > TABLE_TOPICS;
-    let rows = a.order.iter().take(members_shown(all, a.order.len())).map(|m| {
-        let member = &c.input.members[*m as usize];
-        let cells = topics.iter().zip(&counts).map(|(t, counts)| {
-            let n = counts.get(*m as usize).copied().unwrap_or(0);
-            let extra = range
-                && !t.rack_aware
-                && t.shares()
-                    .iter()
-                    .find(|s| s.member == *m)
-                    .is_some_and(|s| s.index < t.extra());
-            html! {
-                <td data-count-topic={t.topic.clone()} data-count={n.to_string()} class={extra.then_some("extra")}>
-                    { n }
-                    if extra {
-                        <span class="plus-one" title="one of the n mod m extra partitions">{ " +1" }</span>
-                    }
-                </td>
-            }
-        });
-        html! {
-            <tr data-count-member={member.id.clone()}>
-                <th scope="row">
-                    <span class={classes!("swatch", slot_class(slots[*m as usize]))} aria-hidden="true"></span>
-                    <span class="member-name" title={member.id.clone()}>{ display_id(&member.id) }</span>
-                </th>
-                { for cells }
-                <td class="count-total">{ a.totals[*m as usize] }</td>
-            </tr>
-        }
-    });
-    html! {
-        <div class="counts-wrap">
-            <table class="counts" id="counts">
-                <caption>{ "Partitions per member and topic" }{ if more { format!(" (first {TABLE_TOPICS} topics)") } else { String::new() } }</caption>
-                <thead><tr>
-                    <th scope="col">{ "member" }</th>
-                    { for topics.iter().map(|t| html! { <th scope="col" class="topic-title">{ t.topic.clone() }</th> }) }
-                    <th scope="col">{ "total" }</th>
-                </tr></thead>
-                <tbody>{ for rows }</tbody>
-            </table>
         </div>
     }
 }
