@@ -618,8 +618,8 @@ async fn painted(root: &web_sys::Element) {
     settle(root);
 }
 
-/// The floor: 10,000 cells written as plain markup (the grid's own cell markup: class,
-/// topic, partition, owner), laid out.
+/// The floor: 10,000 cells written as plain markup, the grid's own cell markup (class with
+/// colour and pattern, role, accessible name, topic, partition, owner), laid out.
 fn plain_cells(perf: &web_sys::Performance) -> f64 {
     let mut html = String::with_capacity(10_000 * 80);
     for t in 0..50 {
@@ -630,8 +630,9 @@ fn plain_cells(perf: &web_sys::Performance) -> f64 {
         for p in 0..200 {
             let m = (t * 200 + p) % 1000;
             html.push_str(&format!(
-                "<span class=\"cell c{}\" data-topic=\"topic-{t}\" data-partition=\"{p}\" data-owner=\"c-{m:02}\">{p}</span>",
-                m % 8
+                "<span class=\"cell c{} p{}\" role=\"gridcell\" aria-label=\"topic-{t} partition {p}: c-{m:02}\" data-topic=\"topic-{t}\" data-partition=\"{p}\" data-owner=\"c-{m:02}\">{p}</span>",
+                m % 8,
+                m / 8 % 4
             ));
         }
         html.push_str("</div></div>");

@@ -206,9 +206,9 @@ pub(super) fn grid_keys(e: KeyboardEvent) {
 
 /// The markup of a whole row of cells (names escaped). The cells are the one part of the
 /// grid written as markup rather than `html!`: 10,000 cells as one virtual node each took
-/// 60 ms to draw and 31 ms to repaint with every owner changed, against 7.7 ms as markup,
-/// with the page's stylesheets (`bench_cells_as_virtual_nodes_beside_markup` in
-/// `tests/web.rs`); a grid holds up to 20,000 cells in view.
+/// 54 to 60 ms to draw and 31 to 35 ms to repaint with every owner changed, against 8 to
+/// 11 ms as markup, with the page's stylesheets (`bench_cells_as_virtual_nodes_beside_markup`
+/// in `tests/web.rs`, three runs); a grid holds up to 20,000 cells in view.
 fn row_markup(topic: &str, owners: &[Option<Owner>], owners_hidden: bool) -> String {
     let mut t = String::new();
     escape_into(topic, &mut t);
