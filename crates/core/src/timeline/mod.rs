@@ -285,6 +285,18 @@ pub struct Group {
 }
 
 impl Group {
+    /// Its topics as the assignors read them (no replica racks).
+    pub(crate) fn topic_metas(&self) -> Vec<crate::assignor::TopicMeta> {
+        self.topics
+            .iter()
+            .map(|(name, n)| crate::assignor::TopicMeta {
+                name: name.clone(),
+                partitions: *n,
+                racks: Vec::new(),
+            })
+            .collect()
+    }
+
     /// The group of a scenario's assignor input.
     pub fn of_input(input: &GroupInput) -> Group {
         Group {
@@ -401,10 +413,56 @@ pub(crate) fn members_with(group: &Group, added: usize) -> Vec<(String, Vec<Stri
     members
 }
 
+/// What the two protocols' simulators share with the driver that runs a story on them.
+pub(crate) trait Simulator {
+    /// Queues member `m`'s act at `t`.
+    fn act_at(&mut self, t: i64, m: usize, act: story::Act);
+    /// Runs events until the group is settled after `last_act` (and `tail` more), or the
+    /// run's budget ends; returns the time it stopped.
+    fn run_until_settled(&mut self, last_act: i64, tail: i64) -> i64;
+    /// Who consumed what when, counted from the story's start.
+    fn ledger(&mut self) -> &mut ledger::Ledger;
+}
+
+/// Runs a story on `sim`: every member starts at 0, the group forms, the story's acts are
+/// shifted to start once it has ([`story::story_start`]), and the run goes on until the group
+/// settles after the last act. Returns when the story started and when the run ended.
+pub(crate) fn drive(
+    sim: &mut impl Simulator,
+    members: usize,
+    acts: Vec<(i64, usize, story::Act)>,
+    tail: i64,
+) -> (i64, i64) {
+    for i in 0..members {
+        sim.act_at(0, i, story::Act::Start);
+    }
+    // the group forms first; the story starts once it has
+    let formed = sim.run_until_settled(0, 0);
+    let start = story::story_start(formed);
+    sim.ledger().count_from(start);
+    let shift = start - story::STORY_START_MS;
+    let last_act = acts.iter().map(|a| a.0 + shift).max().unwrap_or(start);
+    for (t, m, act) in acts {
+        sim.act_at(t + shift, m, act);
+    }
+    (start, sim.run_until_settled(last_act, tail))
+}
+
+/// What a simulator hands back once its run is over, to be made a [`Run`].
+pub(crate) struct Finished {
+    pub ledger: ledger::Ledger,
+    pub members: Vec<String>,
+    pub happenings: Vec<Happening>,
+    pub rebalance_times: Vec<i64>,
+    pub downtime: Vec<Vec<(i64, i64)>>,
+    pub wire: Vec<broker_trace::Line>,
+    pub notes: Vec<String>,
+}
+
 /// Ends a run at `end`: its ledger closed (a lane for every member), the rebalances counted
 /// from `start` (the story's start), each member's downtime still open closed at `end`, and
 /// how often a partition had two consumers.
-pub(crate) fn end_run(
+fn end_run(
     ledger: ledger::Ledger,
     rebalance_times: &[i64],
     downtime: &mut [Vec<(i64, i64)>],
@@ -421,6 +479,43 @@ pub(crate) fn end_run(
         }
     }
     (closed, overlaps)
+}
+
+impl Finished {
+    /// The run from `start` to `end`: each lane and tenure closed, the costs counted.
+    pub(crate) fn into_run(mut self, group: &Group, s: &Settings, start: i64, end: i64) -> Run {
+        let (
+            ledger::Closed {
+                tenures,
+                lanes,
+                costs,
+            },
+            overlaps,
+        ) = end_run(
+            self.ledger,
+            &self.rebalance_times,
+            &mut self.downtime,
+            start,
+            end,
+        );
+        Run {
+            protocol: s.protocol,
+            static_membership: s.client.static_membership,
+            members: self.members,
+            topics: group.topics.clone(),
+            start_ms: start,
+            end_ms: end,
+            happenings: self.happenings,
+            tenures,
+            lanes,
+            downtime: self.downtime,
+            rebalance_times: self.rebalance_times,
+            costs,
+            wire: self.wire,
+            notes: self.notes,
+            overlaps,
+        }
+    }
 }
 
 /// What only `a` holds and what only `b` holds, of two ascending lists (a member's owned

@@ -1,0 +1,91 @@
+//! The leader's side: the assignment it computes over the members its JoinGroup response
+//! lists.
+
+use super::*;
+
+impl<'a> Sim<'a> {
+    // ------------------------------------------------------------------ the leader
+
+    /// The leader's assignment over the members its JoinGroup response lists: each
+    /// member's assignment bytes, by member id.
+    pub(super) fn assign(
+        &mut self,
+        members: &[(String, Option<String>, Vec<u8>)],
+    ) -> Vec<(String, Vec<u8>)> {
+        let topics = self.group.topic_metas();
+        let metas: Vec<MemberMeta> = members
+            .iter()
+            .map(|(id, instance, _)| {
+                let c = self.member_client.get(id).copied();
+                let (topics, owned, generation) = match c {
+                    Some(c) => {
+                        let cl = &self.clients[c];
+                        let (owned, generation) = &cl.joined_with;
+                        let owned = if self.s.protocol == Protocol::Cooperative {
+                            self.topic_partitions(owned)
+                                .into_iter()
+                                .map(|tp| (tp.topic, tp.partitions))
+                                .collect()
+                        } else {
+                            Vec::new()
+                        };
+                        (
+                            cl.topics.clone(),
+                            owned,
+                            (*generation != -1).then_some(*generation),
+                        )
+                    }
+                    None => (std::rc::Rc::new(Vec::new()), Vec::new(), None),
+                };
+                MemberMeta {
+                    id: id.clone(),
+                    instance_id: instance.clone(),
+                    rack: None,
+                    topics,
+                    owned,
+                    generation,
+                }
+            })
+            .collect();
+        let input = GroupInput {
+            topics,
+            members: metas,
+            topic_ids: Vec::new(),
+        };
+        let result = match assignor::try_assign(self.s.protocol.assignor(), &input) {
+            Ok(a) => Some(a),
+            Err(e) => {
+                // Java's leader would throw and the rebalance fail; the run goes on with range
+                let note = format!(
+                    "At {} s the leader's {} throws ({e}); that rebalance uses range instead.",
+                    secs(self.now),
+                    self.s.protocol.assignor().name()
+                );
+                self.notes.push(note);
+                assignor::assign(assignor::AssignorKind::Range, &input)
+            }
+        };
+        let mut per_member: Vec<Vec<usize>> = vec![Vec::new(); members.len()];
+        if let Some(a) = result {
+            for t in &a.topics {
+                let Some(ti) = self.group.topics.iter().position(|(n, _)| *n == t.topic) else {
+                    continue;
+                };
+                let base = self.topic_base[ti];
+                for (p, owner) in t.owners.iter().enumerate() {
+                    if *owner != UNASSIGNED {
+                        per_member[*owner as usize].push(base + p);
+                    }
+                }
+            }
+        }
+        members
+            .iter()
+            .zip(per_member)
+            .map(|((id, _, _), mut ps)| {
+                ps.sort_unstable();
+                (id.clone(), encode_partitions(&ps))
+            })
+            .collect()
+    }
+}

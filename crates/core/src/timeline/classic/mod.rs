@@ -1,0 +1,614 @@
+//! The classic protocol over time: the Java consumer's side (a model written from
+//! `ConsumerCoordinator` and `AbstractCoordinator`, KAFKA-SEMANTICS.md sections 8 to 13)
+//! around the coordinator of [`super::broker`], on one virtual clock.
+//!
+//! The clock: at equal times the coordinator's timers fire before the clients act (as
+//! Kafka's tests sleep, then send), and the clients act in the order their events were
+//! queued, heartbeat ticks first. A request reaches the coordinator when it is sent; its
+//! response reaches the
+//! client one round trip later.
+
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
+
+use super::broker::{
+    Api, ClassicCoordinator, ErrorCode, GroupLine, GroupState, JoinRequest, Response, TimerKey,
+};
+use super::broker_trace::{Line, Request};
+use super::ledger::Ledger;
+use super::story::{acts, Act, STORY_START_MS};
+use super::{CommitPolicy, Group, Happening, Protocol, Run, Settings, Story, TimelineError};
+use crate::assignor::{self, GroupInput, MemberMeta, UNASSIGNED};
+use crate::group::join_metadata;
+use crate::protocol::{Subscription, TopicPartitions};
+
+mod app_thread;
+mod leader;
+mod wire;
+
+/// The longest a run goes on after its last act before it stops (virtual ms).
+const RUN_LIMIT_AFTER_ACTS_MS: i64 = 4 * 3_600_000;
+/// How long the run goes on once the group is settled, so the timeline shows it.
+const TAIL_MS: i64 = 5_000;
+/// The group's id in the coordinator's keys.
+pub const GROUP_ID: &str = "g";
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Phase {
+    Down,
+    Unjoined,
+    Joining,
+    Syncing,
+    Stable,
+}
+
+#[derive(Debug, Clone)]
+enum Ev {
+    Act(usize, Act),
+    Deliver(usize, Response),
+    Tick(usize, u64),
+    Poll(usize, u32),
+    SendJoin(usize, u32),
+    SendLeave(usize, String),
+    PollTimeout(usize, u32),
+    CutEnd(usize, u32),
+}
+
+#[derive(Debug, Clone)]
+struct Client {
+    name: String,
+    instance_id: Option<String>,
+    /// Its subscription, shared with the leader's assignor input.
+    topics: crate::assignor::TopicList,
+    up: bool,
+    incarnation: u32,
+    member_id: String,
+    generation: i32,
+    phase: Phase,
+    rejoin_needed: bool,
+    poll_scheduled: bool,
+    /// Partitions it was given (global indices, ascending).
+    owned: Vec<usize>,
+    /// Of `owned`, whether it consumes them now (not during a network cut).
+    consuming: bool,
+    owned_generation: i32,
+    /// What its last JoinGroup said it owned, and at which generation.
+    joined_with: (Vec<usize>, i32),
+    heartbeat_epoch: u64,
+    /// `nextAutoCommitTimer` starts here (reset at each assignment).
+    auto_anchor: i64,
+    behind_until: i64,
+    batch_anchor: i64,
+    slow_until: i64,
+    cut_until: i64,
+    /// The requests it awaits an answer to, with the incarnation that sent them.
+    awaiting: Vec<(Api, u32)>,
+    /// Heartbeating quietly since this heartbeat: in a Stable group a heartbeat changes
+    /// nothing but the member's deadline, so the next ones (every interval from here) are
+    /// sent only when something may depend on them ([`Sim::wake`]).
+    quiet: Option<i64>,
+    fatal: bool,
+}
+
+struct Sim<'a> {
+    s: &'a Settings,
+    group: &'a Group,
+    broker: ClassicCoordinator,
+    clients: Vec<Client>,
+    /// (time, 0 for a heartbeat tick and 1 for anything else, order queued).
+    queue: BinaryHeap<Reverse<(i64, u8, u64)>>,
+    events: BTreeMap<u64, Ev>,
+    seq: u64,
+    now: i64,
+    ledger: Ledger,
+    /// Global partition index to (topic index, partition).
+    partitions: Vec<(usize, u32)>,
+    topic_base: Vec<usize>,
+    member_client: BTreeMap<String, usize>,
+    happenings: Vec<Happening>,
+    wire: Vec<Line>,
+    last_line: Option<GroupLine>,
+    seen_revision: Option<u64>,
+    seen_state: Option<GroupState>,
+    seen_members: usize,
+    client_index: BTreeMap<String, usize>,
+    rebalance_times: Vec<i64>,
+    downtime: Vec<Vec<(i64, i64)>>,
+    record_wire: bool,
+    /// Queued events other than heartbeat ticks: while any is queued the run goes on.
+    busy: usize,
+    notes: Vec<String>,
+    /// Events and timers handled so far (a run stops at [`Settings::max_events`](super::Settings::max_events)).
+    handled: u64,
+    /// A coordinator timer is firing: the heartbeat ticks due now have not happened yet.
+    firing_timer: bool,
+}
+
+/// A heartbeat and its answer: a settled group goes on sending them.
+fn routine(ev: &Ev) -> bool {
+    match ev {
+        Ev::Tick(..) => true,
+        Ev::Deliver(_, r) => r.api == Api::Heartbeat,
+        _ => false,
+    }
+}
+
+/// Runs a story under the classic protocol.
+pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineError> {
+    run_traced(group, s, story, false)
+}
+
+/// [`run`], keeping the requests and the coordinator's decisions in [`Run::wire`] when
+/// `record_wire` (the oracle's cases compare them with Kafka's).
+pub fn run_traced(
+    group: &Group,
+    s: &Settings,
+    story: &Story,
+    record_wire: bool,
+) -> Result<Run, TimelineError> {
+    let (acts, added) = acts(story, group.members.len()).map_err(TimelineError::Story)?;
+    let mut clients: Vec<Client> = Vec::new();
+    for (name, topics) in super::members_with(group, added) {
+        let topics = std::rc::Rc::new(topics);
+        clients.push(Client {
+            instance_id: s
+                .client
+                .static_membership
+                .then(|| format!("{name}-instance")),
+            name,
+            topics,
+            up: false,
+            incarnation: 0,
+            member_id: String::new(),
+            generation: -1,
+            phase: Phase::Down,
+            rejoin_needed: false,
+            poll_scheduled: false,
+            owned: Vec::new(),
+            consuming: true,
+            owned_generation: -1,
+            joined_with: (Vec::new(), -1),
+            heartbeat_epoch: 0,
+            auto_anchor: 0,
+            behind_until: 0,
+            batch_anchor: 0,
+            slow_until: 0,
+            cut_until: 0,
+            awaiting: Vec::new(),
+            fatal: false,
+            quiet: None,
+        });
+    }
+    let (partitions, topic_base) = super::partition_layout(group);
+    let mut sim = Sim {
+        s,
+        group,
+        broker: ClassicCoordinator::new(GROUP_ID, s.broker),
+        downtime: vec![Vec::new(); clients.len()],
+        clients,
+        queue: BinaryHeap::new(),
+        events: BTreeMap::new(),
+        seq: 0,
+        now: 0,
+        ledger: Ledger::new(
+            partitions.len(),
+            s.records_per_second,
+            STORY_START_MS,
+            s.keep_tenures,
+        ),
+        partitions,
+        topic_base,
+        member_client: BTreeMap::new(),
+        happenings: Vec::new(),
+        wire: Vec::new(),
+        last_line: None,
+        seen_revision: None,
+        seen_state: None,
+        seen_members: 0,
+        client_index: BTreeMap::new(),
+        rebalance_times: Vec::new(),
+        record_wire,
+        busy: 0,
+        notes: Vec::new(),
+        handled: 0,
+        firing_timer: false,
+    };
+    sim.client_index = sim
+        .clients
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.name.clone(), i))
+        .collect();
+    let (start, end) = super::drive(&mut sim, group.members.len(), acts, TAIL_MS);
+    Ok(super::Finished {
+        ledger: sim.ledger,
+        members: sim.clients.into_iter().map(|c| c.name).collect(),
+        happenings: sim.happenings,
+        rebalance_times: sim.rebalance_times,
+        downtime: sim.downtime,
+        wire: sim.wire,
+        notes: sim.notes,
+    }
+    .into_run(group, s, start, end))
+}
+
+impl super::Simulator for Sim<'_> {
+    fn act_at(&mut self, t: i64, m: usize, act: Act) {
+        self.push(t, Ev::Act(m, act));
+    }
+    fn run_until_settled(&mut self, last_act: i64, tail: i64) -> i64 {
+        Sim::run_until_settled(self, last_act, tail)
+    }
+    fn ledger(&mut self) -> &mut Ledger {
+        &mut self.ledger
+    }
+}
+
+impl<'a> Sim<'a> {
+    fn push(&mut self, t: i64, ev: Ev) {
+        self.seq += 1;
+        let tick = matches!(ev, Ev::Tick(..));
+        if !routine(&ev) {
+            self.busy += 1;
+        }
+        self.events.insert(self.seq, ev);
+        self.queue.push(Reverse((t, u8::from(!tick), self.seq)));
+    }
+
+    /// Whether routine events of each member (its assignment, its revocations, its notice
+    /// of a rebalance) are kept: up to [`super::MEMBERS_TOLD_EACH`] members.
+    fn tells_each_member(&self) -> bool {
+        self.clients.len() <= super::MEMBERS_TOLD_EACH
+    }
+
+    fn happen(&mut self, member: Option<usize>, kind: &'static str, detail: String) {
+        let member = member.map(|m| self.clients[m].name.clone());
+        self.happenings.push(Happening {
+            time_ms: self.now,
+            member,
+            kind,
+            detail,
+        });
+    }
+
+    /// Runs until every act is done and the group is settled, then a short tail; returns
+    /// the end time.
+    fn run_until_settled(&mut self, last_act: i64, tail: i64) -> i64 {
+        let limit = last_act + RUN_LIMIT_AFTER_ACTS_MS;
+        loop {
+            self.handled += 1;
+            if self.handled > self.s.max_events {
+                self.over_budget();
+                return self.now;
+            }
+            let next_client = self.queue.peek().map(|Reverse((t, _, _))| *t);
+            let next_timer = self.broker.next_timer().map(|(t, _)| t);
+            let t = match (next_client, next_timer) {
+                (None, None) => break,
+                (Some(c), None) => c,
+                (None, Some(b)) => b,
+                (Some(c), Some(b)) => c.min(b),
+            };
+            if t > limit {
+                self.now = limit;
+                self.happen(
+                    None,
+                    "limit",
+                    "The run stops four hours after the story's last event.".into(),
+                );
+                return limit;
+            }
+            if t > last_act && self.settled() {
+                return self.now.max(last_act) + tail;
+            }
+            self.now = t;
+            if next_timer == Some(t) {
+                self.broker.advance_to(t);
+                if self.heartbeat_is_assumed() {
+                    continue;
+                }
+                // (a coordinator timer fires before the ticks due at its time)
+                self.firing_timer = true;
+                if let Some((_, key)) = self.broker.fire_next_timer() {
+                    if self.record_wire {
+                        let key = self.broker.timer_name(&key);
+                        self.wire.push(Line::TimerFired { t, key });
+                    }
+                    self.after_broker();
+                }
+                self.firing_timer = false;
+                continue;
+            }
+            let Some(Reverse((_, _, seq))) = self.queue.pop() else {
+                break;
+            };
+            if let Some(ev) = self.events.remove(&seq) {
+                if !routine(&ev) {
+                    self.busy -= 1;
+                }
+                self.handle(ev);
+            }
+        }
+        self.now + tail
+    }
+
+    fn over_budget(&mut self) {
+        let note = format!(
+            "The run stopped after {} events (requests, timers, heartbeats): the story is cut short at {} s.",
+            self.s.max_events,
+            self.now / 1000
+        );
+        self.notes.push(note);
+    }
+
+    /// Nothing is on its way, every running client is Stable with nothing left to do, and
+    /// the group is Stable with exactly those members.
+    fn settled(&self) -> bool {
+        if self.busy > 0 {
+            return false;
+        }
+        let running: Vec<&Client> = self.clients.iter().filter(|c| c.up && !c.fatal).collect();
+        let (members, pending) = self.broker.counts();
+        if members != running.len() || pending > 0 {
+            return false;
+        }
+        let group_ok = match self.broker.state() {
+            GroupState::Stable => true,
+            GroupState::Empty => running.is_empty(),
+            _ => false,
+        };
+        group_ok
+            && running.iter().all(|c| {
+                c.phase == Phase::Stable
+                    && !c.rejoin_needed
+                    && c.consuming
+                    && c.slow_until <= self.now
+                    && c.awaiting.iter().all(|(api, _)| *api == Api::Heartbeat)
+            })
+    }
+
+    fn handle(&mut self, ev: Ev) {
+        // anything that happens to a quiet member wakes it first
+        match &ev {
+            Ev::Act(c, _)
+            | Ev::Poll(c, _)
+            | Ev::SendJoin(c, _)
+            | Ev::SendLeave(c, _)
+            | Ev::PollTimeout(c, _)
+            | Ev::CutEnd(c, _) => self.wake(*c),
+            Ev::Deliver(c, r) if r.api != Api::Heartbeat => self.wake(*c),
+            _ => {}
+        }
+        match ev {
+            Ev::Act(c, act) => self.act(c, act),
+            Ev::Deliver(c, r) => self.deliver(c, r),
+            Ev::Tick(c, epoch) => self.tick(c, epoch),
+            Ev::Poll(c, inc) => {
+                if self.clients[c].incarnation == inc {
+                    self.clients[c].poll_scheduled = false;
+                    self.poll(c);
+                }
+            }
+            Ev::SendJoin(c, inc) => {
+                if self.clients[c].incarnation == inc && self.clients[c].up {
+                    self.send_join(c);
+                }
+            }
+            Ev::SendLeave(c, member_id) => self.send_leave(c, member_id),
+            Ev::PollTimeout(c, inc) => self.poll_timeout(c, inc),
+            Ev::CutEnd(c, inc) => {
+                if self.clients[c].incarnation == inc && self.clients[c].up {
+                    self.happen(
+                        Some(c),
+                        "reconnect",
+                        "The network is back: the member heartbeats again.".into(),
+                    );
+                    self.tick_now(c);
+                }
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ acts
+
+    fn act(&mut self, c: usize, act: Act) {
+        match act {
+            Act::Start => self.start(c),
+            Act::Close => self.close(c),
+            Act::Crash => self.crash(c),
+            Act::SlowBatch(ms) => {
+                if !self.clients[c].up {
+                    return;
+                }
+                let until = self.now + ms;
+                self.clients[c].slow_until = until;
+                // stuck in the batch, it consumes nothing more until the batch ends
+                self.suspend(c);
+                let p = self.s.client.max_poll_interval_ms;
+                self.happen(
+                    Some(c),
+                    "slow batch",
+                    format!(
+                        "One batch takes {} s (max.poll.interval.ms is {} s).",
+                        secs(ms),
+                        secs(p)
+                    ),
+                );
+                let inc = self.clients[c].incarnation;
+                if ms > p {
+                    self.push(self.now + p, Ev::PollTimeout(c, inc));
+                }
+                self.push(until, Ev::Poll(c, inc));
+            }
+            Act::Cut(ms) => {
+                if !self.clients[c].up {
+                    return;
+                }
+                self.clients[c].cut_until = self.now + ms;
+                self.happen(
+                    Some(c),
+                    "network cut",
+                    format!(
+                        "The member cannot reach the cluster for {} s: no heartbeat, no fetch.",
+                        secs(ms)
+                    ),
+                );
+                self.suspend(c);
+                let inc = self.clients[c].incarnation;
+                self.push(self.now + ms, Ev::CutEnd(c, inc));
+            }
+        }
+    }
+
+    fn start(&mut self, c: usize) {
+        let now = self.now;
+        if let Some(last) = self.downtime[c].last_mut() {
+            if last.1 == i64::MAX {
+                last.1 = now;
+            }
+        }
+        let cl = &mut self.clients[c];
+        cl.up = true;
+        cl.fatal = false;
+        cl.incarnation += 1;
+        cl.member_id.clear();
+        cl.generation = -1;
+        cl.owned.clear();
+        cl.consuming = true;
+        cl.owned_generation = -1;
+        cl.rejoin_needed = false;
+        cl.slow_until = 0;
+        cl.cut_until = 0;
+        cl.behind_until = 0;
+        cl.heartbeat_epoch += 1;
+        let what = if self.downtime[c].is_empty() {
+            "The member starts and joins."
+        } else {
+            "The member starts again and joins."
+        };
+        self.happen(Some(c), "start", what.into());
+        self.send_join(c);
+    }
+
+    fn close(&mut self, c: usize) {
+        if !self.clients[c].up {
+            return;
+        }
+        let now = self.now;
+        // close(): commitSync, then onLeavePrepare, then LeaveGroup (dynamic members only)
+        let owned = std::mem::take(&mut self.clients[c].owned);
+        if self.clients[c].consuming {
+            for &p in &owned {
+                self.ledger.commit(p, now);
+                self.ledger.end(p, now, 0.0);
+            }
+        }
+        let cl = &mut self.clients[c];
+        let leaves =
+            self.s.client.leave_on_close && cl.instance_id.is_none() && !cl.member_id.is_empty();
+        let member_id = std::mem::take(&mut cl.member_id);
+        cl.up = false;
+        cl.phase = Phase::Down;
+        cl.generation = -1;
+        cl.heartbeat_epoch += 1;
+        cl.incarnation += 1;
+        self.downtime[c].push((now, i64::MAX));
+        let why = if leaves {
+            "The member closes: it commits, then sends LeaveGroup."
+        } else if self.clients[c].instance_id.is_some() {
+            "The member closes: it commits; a static member sends no LeaveGroup."
+        } else {
+            "The member closes: it commits and sends no LeaveGroup (as Kafka Streams closes)."
+        };
+        self.happen(
+            Some(c),
+            "close",
+            format!("{why} It stops {} partitions.", owned.len()),
+        );
+        if leaves {
+            self.push(now + self.s.round_trip_ms, Ev::SendLeave(c, member_id));
+        }
+    }
+
+    fn crash(&mut self, c: usize) {
+        if !self.clients[c].up {
+            return;
+        }
+        let now = self.now;
+        let owned = std::mem::take(&mut self.clients[c].owned);
+        let mut reread = 0.0;
+        if self.clients[c].consuming {
+            for &p in &owned {
+                let u = self.uncommitted(c, p, owned.len());
+                reread += u;
+                self.ledger.end(p, now, u);
+            }
+            let missed = self.batch_unprocessed(c);
+            if matches!(self.s.client.commit, CommitPolicy::BeforeProcessing) {
+                self.ledger.miss(missed);
+            }
+        }
+        let cl = &mut self.clients[c];
+        cl.up = false;
+        cl.phase = Phase::Down;
+        cl.heartbeat_epoch += 1;
+        cl.incarnation += 1;
+        self.downtime[c].push((now, i64::MAX));
+        self.happen(
+            Some(c),
+            "crash",
+            format!(
+                "The member dies without a word: no commit, no LeaveGroup. It stops {} partitions; about {} records it processed were not committed.",
+                owned.len(),
+                reread.round()
+            ),
+        );
+    }
+}
+
+/// A member's assignment as the simulator sends it through the coordinator (which stores
+/// and returns it without reading it): its partitions' indices, 4 bytes each, big-endian.
+pub fn encode_partitions(ps: &[usize]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(ps.len() * 4);
+    for &p in ps {
+        out.extend_from_slice(&(p as u32).to_be_bytes());
+    }
+    out
+}
+
+/// Reads [`encode_partitions`], keeping indices below `limit`, ascending.
+pub fn decode_partitions(bytes: &[u8], limit: usize) -> Vec<usize> {
+    let mut out: Vec<usize> = bytes
+        .chunks_exact(4)
+        .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize)
+        .filter(|p| *p < limit)
+        .collect();
+    // (written ascending: sorted only when the bytes came otherwise)
+    if !out.is_sorted() {
+        out.sort_unstable();
+    }
+    out.dedup();
+    out
+}
+
+/// Where a new owner starts, for a sentence: from the committed offsets, and how many
+/// records its partitions' last owners processed after them.
+pub fn read_again(records: f64) -> String {
+    if records >= 0.5 {
+        format!(
+            "; from the committed offsets, it reads about {} records again",
+            records.round()
+        )
+    } else {
+        String::new()
+    }
+}
+
+/// Milliseconds as seconds for a sentence ("3", "2.5").
+pub fn secs(ms: i64) -> String {
+    if ms % 1000 == 0 {
+        format!("{}", ms / 1000)
+    } else {
+        format!("{:.1}", ms as f64 / 1000.0)
+    }
+}

@@ -1,0 +1,151 @@
+//! The run drawn: a lane per member (or a row per partition) on the story's time axis, in
+//! the grid's colours, with the rebalances marked.
+
+use super::*;
+
+/// The drawing's width in its own units (the SVG scales to the panel).
+const WIDTH: f64 = 1000.0;
+const LANE: f64 = 14.0;
+/// The drawing's left margin, where each lane's name is written.
+const GUTTER: f64 = 110.0;
+
+/// A span of a lane: from, to, the colour slot, and whether the member was down.
+struct Span {
+    from: i64,
+    to: i64,
+    slot: u32,
+    down: bool,
+}
+
+/// A lane per member (or a row per partition): when it consumed, when it was down, and the
+/// rebalances, on the run's time axis from a little before the story to the end.
+pub(super) fn lanes(run: &Run, scenario: &Scenario, colours: &Colours, by_partition: bool) -> Html {
+    let from = (run.start_ms - 5_000).max(0);
+    let span = (run.end_ms - from).max(1) as f64;
+    let x = |t: i64| {
+        GUTTER + ((t.max(from) - from) as f64 / span * (WIDTH - GUTTER)).clamp(0.0, WIDTH - GUTTER)
+    };
+    let slot_of = |m: usize| -> u32 {
+        let name = &run.members[m];
+        colours
+            .slot(name)
+            .or_else(|| (m >= scenario.members.len()).then_some(m as u32))
+            .unwrap_or(0)
+    };
+    let rows: Vec<(String, Vec<Span>)> = if by_partition && !run.tenures.is_empty() {
+        let mut names = Vec::new();
+        for (t, n) in &run.topics {
+            for p in 0..*n {
+                names.push(format!("{t}-{p}"));
+            }
+        }
+        names
+            .into_iter()
+            .zip(&run.tenures)
+            .map(|(name, ts)| {
+                let spans = ts
+                    .iter()
+                    .map(|t| Span {
+                        from: t.start_ms,
+                        to: t.end_ms,
+                        slot: slot_of(t.member),
+                        down: false,
+                    })
+                    .collect();
+                (name, spans)
+            })
+            .collect()
+    } else {
+        run.members
+            .iter()
+            .enumerate()
+            .map(|(m, name)| {
+                let mut spans: Vec<Span> = run
+                    .lanes
+                    .get(m)
+                    .into_iter()
+                    .flatten()
+                    .map(|(s, e)| Span {
+                        from: *s,
+                        to: *e,
+                        slot: slot_of(m),
+                        down: false,
+                    })
+                    .collect();
+                spans.extend(
+                    run.downtime
+                        .get(m)
+                        .into_iter()
+                        .flatten()
+                        .map(|(s, e)| Span {
+                            from: *s,
+                            to: *e,
+                            slot: 0,
+                            down: true,
+                        }),
+                );
+                (name.clone(), spans)
+            })
+            .collect()
+    };
+    let height = rows.len() as f64 * LANE + 20.0;
+    let rebalances = run.rebalance_times.iter().filter(|t| **t >= from);
+    // the axis: a tick every so many seconds, about ten of them
+    let step_s = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 1800, 3600]
+        .into_iter()
+        .find(|s| span / 1000.0 / *s as f64 <= 10.0)
+        .unwrap_or(7200);
+    let ticks = (0..)
+        .map(|k| k * step_s * 1000)
+        .take_while(|t| *t <= run.end_ms)
+        .filter(|t| *t >= from);
+    let what = if by_partition { "partition" } else { "member" };
+    html! {
+        <figure class="timeline-figure">
+            <svg id="timeline-lanes" viewBox={format!("0 0 {WIDTH} {height}")} preserveAspectRatio="none" role="img"
+                aria-label={format!("A lane per {what} from {} to {}: coloured while it consumes, hatched while it is down; lines mark rebalances. The table of events below says the same.", secs(from), secs(run.end_ms))}
+                height={format!("{}", (rows.len() * 14 + 20).min(2000))}>
+                { for rows.iter().enumerate().map(|(i, (name, spans))| {
+                    let y = i as f64 * LANE;
+                    html! {
+                        <g class="lane" data-name={name.clone()}>
+                            <text class="lane-name" x="2" y={format!("{:.1}", y + LANE - 3.0)}>{ short_name(name) }</text>
+                            { for spans.iter().map(|Span { from: s, to: e, slot, down }| {
+                                let (x0, x1) = (x(*s), x(*e));
+                                let class = if *down { classes!("down") } else { classes!("bar", slot_class(*slot)) };
+                                html! {
+                                    <rect {class} x={format!("{x0:.2}")} y={format!("{:.1}", y + 2.0)} width={format!("{:.2}", (x1 - x0).max(0.5))} height={format!("{:.1}", LANE - 4.0)}>
+                                        <title>{ format!("{name}: {} from {} to {}", if *down { "down" } else { "consuming" }, secs(*s), secs(*e)) }</title>
+                                    </rect>
+                                }
+                            }) }
+                        </g>
+                    }
+                }) }
+                { for rebalances.map(|t| html! {
+                    <line class="rebalance" x1={format!("{:.2}", x(*t))} x2={format!("{:.2}", x(*t))} y1="0" y2={format!("{:.1}", height - 20.0)} />
+                }) }
+                { for ticks.map(|t| html! {
+                    <text class="tick" x={format!("{:.1}", x(t))} y={format!("{:.1}", height - 6.0)}>{ format!("{} s", t / 1000) }</text>
+                }) }
+            </svg>
+            <figcaption>
+                { format!("{} {what} lanes; the story starts at {}. ", rows.len(), secs(run.start_ms)) }
+                <span class="legend"><span class="swatch down" aria-hidden="true"></span>{ " down " }</span>
+                <span class="legend"><span class="swatch rebalance" aria-hidden="true"></span>{ " a rebalance begins" }</span>
+            </figcaption>
+        </figure>
+    }
+}
+
+/// A lane's name as the drawing's margin has room for it.
+fn short_name(name: &str) -> String {
+    const ROOM: usize = 18;
+    if name.chars().count() <= ROOM {
+        name.to_string()
+    } else {
+        let mut s: String = name.chars().take(ROOM - 1).collect();
+        s.push('…');
+        s
+    }
+}
