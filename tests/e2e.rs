@@ -1958,7 +1958,6 @@ async fn page_axe(c: &Client, axe: &str, state: &str) {
     assert_eq!(found, json!([]), "axe on {state}");
 }
 
-/// The lesson's text at `id`, once it is there.
 /// Waits until the sentence above the grid, which says which group it shows, starts with
 /// `start`.
 async fn grid_shows(c: &Client, start: &str) {
@@ -1982,6 +1981,7 @@ async fn type_counts(c: &Client, counts: &[(&str, &str)]) {
     }
 }
 
+/// The lesson's text at `id`, once it is there.
 async fn lesson_text(c: &Client, id: &str) -> String {
     text_of(c, &format!("#{id}")).await.unwrap_or_default()
 }
@@ -2423,8 +2423,8 @@ async fn every_cell_names_its_owner_unless_a_lesson_asks() {
 }
 
 /// A focused cell's full name follows its marks, not only its owner: a cell that moved since
-/// the pinned baseline says so, and once the baseline is unpinned (its owner unchanged) no
-/// longer does.
+/// the pinned baseline says so, and once the baseline is unpinned (its owner unchanged) its
+/// name no longer does.
 #[tokio::test(flavor = "multi_thread")]
 #[ignore = "needs dist/ and chromedriver: run by scripts/test.sh"]
 async fn a_focused_cell_s_name_follows_its_marks() {
@@ -2451,10 +2451,11 @@ async fn a_focused_cell_s_name_follows_its_marks() {
         "orders partition 1: owned by c-a, moved from c-b since the baseline"
     );
     click(&c, Locator::Id("unpin")).await;
+    // (the press took the focus: the cell's name is its owner's again, without the move)
     until("the name without the move", || async {
         attr_of(&c, cell, "aria-label")
             .await
-            .filter(|n| n == "orders partition 1: owned by c-a")
+            .filter(|n| n == "orders partition 1: c-a")
     })
     .await;
     no_panic(&c).await;
@@ -3702,6 +3703,37 @@ async fn import_paste_plan_and_export() {
         looks.len(),
         "no two members look alike: {looks:?}"
     );
+    // and so do the cells: one look per member, no look shared by two members
+    let mut by_member: BTreeMap<String, (String, String)> = BTreeMap::new();
+    for n in doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("cell"))
+    {
+        let Some(member) = n.attribute("data-member") else {
+            continue;
+        };
+        let over = n
+            .next_sibling_element()
+            .filter(|p| p.attribute("class") == Some("pattern"))
+            .and_then(|p| p.attribute("fill"))
+            .unwrap_or("none");
+        let look = (
+            n.attribute("fill").unwrap_or("").to_string(),
+            over.to_string(),
+        );
+        let was = by_member.insert(member.to_string(), look.clone());
+        assert!(was.is_none_or(|w| w == look), "{member} drawn two ways");
+    }
+    let looks: std::collections::BTreeSet<&(String, String)> = by_member.values().collect();
+    assert!(
+        by_member.len() > 8,
+        "past 8 members own cells: {by_member:?}"
+    );
+    assert_eq!(
+        looks.len(),
+        by_member.len(),
+        "every member's cells drawn alike, and unlike every other's"
+    );
     no_panic(&c).await;
     finish(c).await;
 }
@@ -3752,6 +3784,34 @@ async fn the_timeline_shows_what_a_deploy_costs_and_keeps_it_in_the_link() {
         .unwrap()
         .len();
     assert!(lanes >= members.min(2), "{lanes} lanes");
+    // From the keyboard: the drawing takes the focus, the arrow keys go from span to span,
+    // and each is said below the drawing.
+    c.execute("document.getElementById('timeline-lanes').focus();", vec![])
+        .await
+        .unwrap();
+    let first = until("the first span said", || async {
+        text_of(&c, "#timeline-lane-focus")
+            .await
+            .filter(|t| t.starts_with("Lane 1 of "))
+    })
+    .await;
+    press(&c, "\u{e014}").await; // ArrowRight
+    press(&c, "\u{e015}").await; // ArrowDown
+    let moved = until("another span said", || async {
+        text_of(&c, "#timeline-lane-focus")
+            .await
+            .filter(|t| t.starts_with("Lane 2 of "))
+    })
+    .await;
+    assert_ne!(first, moved);
+    assert_eq!(
+        c.find_all(Locator::Css("#timeline-lanes rect.focused"))
+            .await
+            .unwrap()
+            .len(),
+        1,
+        "one span marked"
+    );
     page_axe(&c, &axe, "the timeline").await;
     // The same deploy with static members: no rebalance, and the link says so.
     click(&c, Locator::Id("timeline-preset-rolling-static")).await;

@@ -1201,7 +1201,8 @@ async fn a_large_grid_paints_its_later_rows_after_the_repaint() {
     root.remove();
 }
 
-/// 10,000 cells as the grid writes them, each a virtual node of a yew component.
+/// 10,000 cells as the grid writes them (class, role, accessible name, data attributes), each
+/// a virtual node of a yew component.
 #[derive(yew::Properties, PartialEq)]
 struct NodeCellsProps {
     /// Added to every owner: a new shift repaints every cell, as a switch of assignor does.
@@ -1218,7 +1219,8 @@ fn NodeCells(p: &NodeCellsProps) -> yew::Html {
                 <div class="cells">{ for (0..200).map(|q| {
                     let m = (t * 200 + q + p.shift) % 1000;
                     html! {
-                        <span class={format!("cell c{}", m % 8)} data-topic={format!("topic-{t}")}
+                        <span class={format!("cell c{} p{}", m % 8, m / 8 % 4)} role="gridcell"
+                            aria-label={format!("topic-{t} partition {q}: c-{m:02}")} data-topic={format!("topic-{t}")}
                             data-partition={q.to_string()} data-owner={format!("c-{m:02}")}>{ q }</span>
                     }
                 }) }</div>

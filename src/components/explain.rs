@@ -22,13 +22,25 @@ pub fn Explain(p: &Props) -> Html {
     // Every member's row.
     let all = use_state(|| false);
     let (c, selected, dispatch) = (&*p.computed, p.selected.as_ref(), &p.dispatch);
-    let Some(a) = c.assignment() else {
+    let chosen = c.assignment().and_then(|a| {
+        selected
+            .and_then(|s| a.topics.iter().find(|t| &t.topic == s))
+            .or_else(|| a.topics.first())
+    });
+    // The menu shows the topic explained, however it was chosen: its value is set, since an
+    // option's `selected` attribute no longer moves a menu the person has used.
+    let menu = use_node_ref();
+    {
+        let menu = menu.clone();
+        use_effect_with(chosen.map(|t| t.topic.clone()), move |topic| {
+            if let (Some(m), Some(t)) = (menu.cast::<web_sys::HtmlSelectElement>(), topic) {
+                m.set_value(t);
+            }
+        });
+    }
+    let (Some(a), Some(t)) = (c.assignment(), chosen) else {
         return html! {};
     };
-    let chosen = selected
-        .and_then(|s| a.topics.iter().find(|t| &t.topic == s))
-        .or_else(|| a.topics.first());
-    let Some(t) = chosen else { return html! {} };
     let e = explain_topic(&c.input, a, t);
     let on_pick = dispatch.reform(|ev: Event| {
         Action::SelectTopic(Some(
@@ -58,7 +70,7 @@ pub fn Explain(p: &Props) -> Html {
         <section class="explain" id="explain" data-explain-topic={e.topic.clone()}>
             <h2>
                 { "Why: " }
-                <select aria-label="Topic to explain" onchange={on_pick}>
+                <select aria-label="Topic to explain" ref={menu} onchange={on_pick}>
                     { for a.topics.iter().map(|x| html! {
                         <option value={x.topic.clone()} selected={x.topic == e.topic}>{ x.topic.clone() }</option>
                     }) }

@@ -124,6 +124,77 @@ pub struct OwnGroup {
     timeline: Option<rebalance_lab_core::timeline::spec::Spec>,
 }
 
+/// [`Shown`] of a value that names its fields as [`AppState`] and [`OwnGroup`] both do.
+macro_rules! shown {
+    ($g:expr) => {
+        Shown {
+            scenario: &$g.scenario,
+            baseline: &$g.baseline,
+            pinned: &$g.pinned,
+            colours: &$g.colours,
+            group_log: &$g.group_log,
+            imported: &$g.imported,
+            hex_drafts: &$g.hex_drafts,
+            versions: &$g.versions,
+            timeline: $g.timeline,
+        }
+    };
+}
+
+/// A group and what the page shows of it, borrowed: what a link is written from (the group
+/// on screen, or the person's own kept while the story or a lesson shows its own).
+struct Shown<'a> {
+    scenario: &'a Scenario,
+    baseline: &'a Option<Baseline>,
+    pinned: &'a Option<(Scenario, Vec<(String, String)>)>,
+    colours: &'a Colours,
+    group_log: &'a [GroupEvent],
+    imported: &'a Option<Rc<Imported>>,
+    hex_drafts: &'a BTreeMap<String, String>,
+    versions: &'a BTreeMap<String, i16>,
+    timeline: Option<rebalance_lab_core::timeline::spec::Spec>,
+}
+
+impl Shown<'_> {
+    /// The link's sections of this group, with a default scenario in place of its own (the
+    /// writer reads the scenario where it is: not copied).
+    fn link_parts(&self) -> LinkState {
+        let hex_drafts = by_index(self.scenario, self.hex_drafts)
+            .into_iter()
+            .filter(|(_, t)| hex::parse_hex(t).is_err())
+            .collect();
+        LinkState {
+            scenario: Scenario::default(),
+            versions: by_index(self.scenario, self.versions),
+            baseline: self.baseline.clone().map(Ok),
+            pinned: self.pinned.clone(),
+            timeline: self.timeline,
+            hex_drafts,
+            colours: {
+                let slots: Vec<u32> = self
+                    .scenario
+                    .members
+                    .iter()
+                    .map(|m| self.colours.slot(&m.id).unwrap_or(u32::MAX))
+                    .collect();
+                // 0, 1, 2, ... is what a link without colours means
+                let plain = slots.iter().enumerate().all(|(i, s)| *s as usize == i);
+                (!plain).then_some(slots)
+            },
+            group_log: self.group_log.to_vec(),
+            lag: self.imported.as_ref().map(|i| i.lag.clone()),
+            said: self.imported.as_ref().map(|i| i.said.clone()),
+            ..LinkState::default()
+        }
+    }
+}
+
+impl OwnGroup {
+    fn shown(&self) -> Shown<'_> {
+        shown!(self)
+    }
+}
+
 impl AppState {
     /// Keeps the group on screen, unless one is kept already (the story, then the lesson:
     /// the person's own is the one from before both).
@@ -546,7 +617,7 @@ impl AppState {
             return format!(
                 "The story's group, step {} of {}: {back} the story.",
                 k + 1,
-                rebalance_lab_core::scenario::whatif::story().len()
+                rebalance_lab_core::scenario::whatif::STORY_STEPS
             );
         }
         let whose = if self.imported.is_some() {
@@ -559,12 +630,27 @@ impl AppState {
                 let count = |n: u64, one: &str| {
                     format!("{n} {one}{}", if n == 1 { "" } else { "s" })
                 };
+                let (now, then) = (
+                    (s.members.len() as u64, s.total_partitions()),
+                    (p.members.len() as u64, p.total_partitions()),
+                );
+                let size = if now == then {
+                    format!(
+                        "changed, still {} over {}",
+                        count(now.0, "member"),
+                        count(now.1, "partition")
+                    )
+                } else {
+                    format!(
+                        "changed to {} over {} (pinned: {} over {})",
+                        count(now.0, "member"),
+                        count(now.1, "partition"),
+                        count(then.0, "member"),
+                        count(then.1, "partition"),
+                    )
+                };
                 format!(
-                    "A what-if: the pinned group{named} changed to {} over {} (pinned: {} over {}), assigned by {assignor}; a corner marks a partition that moved from its pinned owner.",
-                    count(s.members.len() as u64, "member"),
-                    count(s.total_partitions(), "partition"),
-                    count(p.members.len() as u64, "member"),
-                    count(p.total_partitions(), "partition"),
+                    "A what-if: the pinned group{named} {size}, assigned by {assignor}; a corner marks a partition that moved from its pinned owner."
                 )
             }
             (_, Some(_)) if self.imported.is_some() => format!(
@@ -604,48 +690,27 @@ impl AppState {
 
     /// [`AppState::link_state`] with a default scenario in place of the state's.
     fn link_parts(&self) -> LinkState {
-        let hex_drafts = by_index(&self.scenario, &self.hex_drafts)
-            .into_iter()
-            .filter(|(_, t)| hex::parse_hex(t).is_err())
-            .collect();
         LinkState {
-            scenario: Scenario::default(),
-            versions: by_index(&self.scenario, &self.versions),
-            baseline: self.baseline.clone().map(Ok),
-            pinned: self.pinned.clone(),
             story_step: self.story_step,
-            timeline: self.timeline,
             lesson: self
                 .lesson
                 .as_ref()
                 .map(|on| (on.lesson.key, on.progress.clone())),
-            hex_drafts,
-            colours: {
-                let slots: Vec<u32> = self
-                    .scenario
-                    .members
-                    .iter()
-                    .map(|m| self.colours.slot(&m.id).unwrap_or(u32::MAX))
-                    .collect();
-                // 0, 1, 2, ... is what a link without colours means
-                let plain = slots.iter().enumerate().all(|(i, s)| *s as usize == i);
-                (!plain).then_some(slots)
-            },
-            group_log: self.group_log.clone(),
-            lag: self.imported.as_ref().map(|i| i.lag.clone()),
-            said: self.imported.as_ref().map(|i| i.said.clone()),
-            extra: Vec::new(),
             // (the person's group, kept while the story or a lesson shows its own: a reload
             // or a shared link brings it back when they leave)
             own: self.own_group.as_ref().map(|own| {
-                let mut theirs = AppState {
-                    own_group: Some(own.clone()),
-                    ..AppState::default()
-                };
-                theirs.restore_own_group();
-                Box::new(theirs.link_state())
+                Box::new(LinkState {
+                    scenario: (*own.scenario).clone(),
+                    ..own.shown().link_parts()
+                })
             }),
+            ..self.shown().link_parts()
         }
+    }
+
+    /// The group on screen and what the page shows of it, borrowed.
+    fn shown(&self) -> Shown<'_> {
+        shown!(self)
     }
 
     /// Colour slots for every member shown (and every member the baseline names), keeping

@@ -244,6 +244,15 @@ fn the_grid_says_which_group_it_shows() {
         what_if.group_shown(),
         "A what-if: the pinned group changed to 3 members over 5 partitions (pinned: 2 members over 5 partitions), assigned by roundrobin; a corner marks a partition that moved from its pinned owner."
     );
+    // (a change that keeps the group's size says so, not "changed to" the same numbers)
+    let reordered = pinned.apply(Action::JoinFirst(1));
+    assert!(
+        reordered
+            .group_shown()
+            .starts_with("A what-if: the pinned group changed, still 2 members over 5 partitions"),
+        "{}",
+        reordered.group_shown()
+    );
     let story = what_if.apply(Action::StoryStep(1));
     assert!(story
         .group_shown()

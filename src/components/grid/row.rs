@@ -205,10 +205,11 @@ pub(super) fn grid_keys(e: KeyboardEvent) {
 }
 
 /// The markup of a whole row of cells (names escaped). The cells are the one part of the
-/// grid written as markup rather than `html!`: 10,000 cells as one virtual node each took
-/// 54 to 60 ms to draw and 31 to 35 ms to repaint with every owner changed, against 8 to
-/// 11 ms as markup, with the page's stylesheets (`bench_cells_as_virtual_nodes_beside_markup`
-/// in `tests/web.rs`, three runs); a grid holds up to 20,000 cells in view.
+/// grid written as markup rather than `html!`: the same 10,000 cells (class, role, name, data
+/// attributes) as one virtual node each took about 80 ms to draw and 44 ms to repaint with
+/// every owner changed, against 11 ms as markup, with the page's stylesheets
+/// (`bench_cells_as_virtual_nodes_beside_markup` in `tests/web.rs`); a grid holds up to
+/// 20,000 cells in view.
 fn row_markup(topic: &str, owners: &[Option<Owner>], owners_hidden: bool) -> String {
     let mut t = String::new();
     escape_into(topic, &mut t);
@@ -326,6 +327,7 @@ fn paint(
         drawn.picked.clear();
         drawn.lag.clear();
     } else {
+        let focused = focused_element();
         for (i, o) in owners.iter().enumerate() {
             let old = &drawn.owners[i];
             if old == o {
@@ -371,10 +373,17 @@ fn paint(
                     }
                 }
             }
-            // Its name follows every mark, not only its owner (a moved or extra mark
-            // alone changes what the focused cell says).
+            // Its name: the owner, as the row's markup writes it; the cell with the focus
+            // keeps its detailed name, which follows every mark (a moved or extra mark alone
+            // changes what it says).
             if !owners_hidden {
-                let _ = cell.set_attribute("aria-label", &cell_title(&cell));
+                let name = if focused.as_ref() == Some(&cell) {
+                    cell_title(&cell)
+                } else {
+                    let owner = o.as_ref().map_or("nobody owns it", |o| o.id.as_str());
+                    format!("{topic} partition {i}: {owner}")
+                };
+                let _ = cell.set_attribute("aria-label", &name);
             }
         }
     }
@@ -393,9 +402,7 @@ fn mark_lag(drawn: &mut Drawn, lag: &[CellLag]) {
     }
     let n = drawn.owners.len();
     // (the cell with the focus has its detailed name, which tells its lag)
-    let focused = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.active_element());
+    let focused = focused_element();
     for p in 0..n {
         let (was, now) = (
             drawn.lag.get(p).copied().flatten(),
@@ -422,6 +429,11 @@ fn mark_lag(drawn: &mut Drawn, lag: &[CellLag]) {
         }
     }
     drawn.lag = lag.to_vec();
+}
+
+/// The element with the focus, if any.
+fn focused_element() -> Option<web_sys::Element> {
+    web_sys::window()?.document()?.active_element()
 }
 
 /// Marks the cells picked for a lesson's prediction (`aria-selected`), and lets go of

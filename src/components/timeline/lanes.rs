@@ -17,14 +17,15 @@ struct Span {
     down: bool,
 }
 
-/// A lane per member (or a row per partition): when it consumed, when it was down, and the
-/// rebalances, on the run's time axis from a little before the story to the end.
-pub(super) fn lanes(run: &Run, scenario: &Scenario, colours: &Colours, by_partition: bool) -> Html {
-    let from = (run.start_ms - 5_000).max(0);
-    let span = (run.end_ms - from).max(1) as f64;
-    let x = |t: i64| {
-        GUTTER + ((t.max(from) - from) as f64 / span * (WIDTH - GUTTER)).clamp(0.0, WIDTH - GUTTER)
-    };
+/// The drawing's rows: a lane per member (its spans consuming and down), or with
+/// `by_partition` a row per partition (its consumers' tenures); each row's spans in time
+/// order, which the arrow keys follow.
+fn rows_of(
+    run: &Run,
+    scenario: &Scenario,
+    colours: &Colours,
+    by_partition: bool,
+) -> Vec<(String, Vec<Span>)> {
     let slot_of = |m: usize| -> u32 {
         let name = &run.members[m];
         colours
@@ -32,7 +33,7 @@ pub(super) fn lanes(run: &Run, scenario: &Scenario, colours: &Colours, by_partit
             .or_else(|| (m >= scenario.members.len()).then_some(m as u32))
             .unwrap_or(0)
     };
-    let rows: Vec<(String, Vec<Span>)> = if by_partition && !run.tenures.is_empty() {
+    let mut rows: Vec<(String, Vec<Span>)> = if by_partition && !run.tenures.is_empty() {
         let mut names = Vec::new();
         for (t, n) in &run.topics {
             for p in 0..*n {
@@ -88,6 +89,63 @@ pub(super) fn lanes(run: &Run, scenario: &Scenario, colours: &Colours, by_partit
             })
             .collect()
     };
+    for (_, spans) in &mut rows {
+        spans.sort_by_key(|s| (s.from, s.to));
+    }
+    rows
+}
+
+/// Where the keyboard is in the drawing: a lane and one of its spans.
+pub(super) type LaneFocus = UseStateHandle<Option<(usize, usize)>>;
+
+/// The arrow keys over the drawing: up and down to another lane (its span nearest in
+/// order), left and right along a lane, Home and End to its first and last span. `spans`:
+/// how many spans each lane has.
+fn lane_keys(at: LaneFocus, spans: Vec<usize>) -> Callback<KeyboardEvent> {
+    Callback::from(move |e: KeyboardEvent| {
+        if spans.is_empty() {
+            return;
+        }
+        // (the drawing may have changed under the focus: back within it)
+        let (lane, span) = (*at).unwrap_or((0, 0));
+        let lane = lane.min(spans.len() - 1);
+        let last = |l: usize| spans[l].saturating_sub(1);
+        let next = match e.key().as_str() {
+            "ArrowDown" => {
+                let l = (lane + 1).min(spans.len() - 1);
+                (l, span.min(last(l)))
+            }
+            "ArrowUp" => {
+                let l = lane.saturating_sub(1);
+                (l, span.min(last(l)))
+            }
+            "ArrowRight" => (lane, (span + 1).min(last(lane))),
+            "ArrowLeft" => (lane, span.saturating_sub(1)),
+            "Home" => (lane, 0),
+            "End" => (lane, last(lane)),
+            _ => return,
+        };
+        e.prevent_default();
+        at.set(Some(next));
+    })
+}
+
+/// A lane per member (or a row per partition): when it consumed, when it was down, and the
+/// rebalances, on the run's time axis from a little before the story to the end. The
+/// drawing takes the focus; the arrow keys then move from span to span, each said below it.
+pub(super) fn lanes(
+    run: &Run,
+    scenario: &Scenario,
+    colours: &Colours,
+    by_partition: bool,
+    at: &LaneFocus,
+) -> Html {
+    let from = (run.start_ms - 5_000).max(0);
+    let span = (run.end_ms - from).max(1) as f64;
+    let x = |t: i64| {
+        GUTTER + ((t.max(from) - from) as f64 / span * (WIDTH - GUTTER)).clamp(0.0, WIDTH - GUTTER)
+    };
+    let rows = rows_of(run, scenario, colours, by_partition);
     let height = rows.len() as f64 * LANE + 20.0;
     let rebalances = run.rebalance_times.iter().filter(|t| **t >= from);
     // the axis: a tick every so many seconds, about ten of them
@@ -100,9 +158,44 @@ pub(super) fn lanes(run: &Run, scenario: &Scenario, colours: &Colours, by_partit
         .take_while(|t| *t <= run.end_ms)
         .filter(|t| *t >= from);
     let what = if by_partition { "partition" } else { "member" };
+    let said = |name: &str, s: &Span| {
+        format!(
+            "{name}: {} from {} to {}",
+            if s.down { "down" } else { "consuming" },
+            secs(s.from),
+            secs(s.to)
+        )
+    };
+    let focused = (*at).and_then(|(l, k)| Some((l, k, rows.get(l)?.1.get(k)?)));
+    let told = match (**at, focused) {
+        (_, Some((l, _, span))) => format!(
+            "Lane {} of {}: {}.",
+            l + 1,
+            rows.len(),
+            said(&rows[l].0, span)
+        ),
+        (Some((l, _)), None) if l < rows.len() => format!(
+            "Lane {} of {}: {} neither consumed nor was down.",
+            l + 1,
+            rows.len(),
+            rows[l].0
+        ),
+        _ => "Focus the drawing, then use the arrow keys to go from span to span.".to_string(),
+    };
+    let onkeydown = lane_keys(at.clone(), rows.iter().map(|r| r.1.len()).collect());
+    let onfocus = {
+        let at = at.clone();
+        let first = rows.iter().position(|r| !r.1.is_empty());
+        Callback::from(move |_: FocusEvent| {
+            if at.is_none() {
+                at.set(first.map(|l| (l, 0)));
+            }
+        })
+    };
     html! {
         <figure class="timeline-figure">
-            <svg id="timeline-lanes" viewBox={format!("0 0 {WIDTH} {height}")} preserveAspectRatio="none" role="img"
+            <svg id="timeline-lanes" viewBox={format!("0 0 {WIDTH} {height}")} preserveAspectRatio="none" role="img" tabindex="0"
+                {onkeydown} {onfocus}
                 aria-label={format!("A lane per {what} from {} to {}: coloured while it consumes, hatched while it is down; lines mark rebalances. The table of events below says the same.", secs(from), secs(run.end_ms))}
                 height={format!("{}", (rows.len() * 14 + 20).min(2000))}>
                 { for rows.iter().enumerate().map(|(i, (name, spans))| {
@@ -110,12 +203,15 @@ pub(super) fn lanes(run: &Run, scenario: &Scenario, colours: &Colours, by_partit
                     html! {
                         <g class="lane" data-name={name.clone()}>
                             <text class="lane-name" x="2" y={format!("{:.1}", y + LANE - 3.0)}>{ short_name(name) }</text>
-                            { for spans.iter().map(|Span { from: s, to: e, slot, down }| {
-                                let (x0, x1) = (x(*s), x(*e));
-                                let class = if *down { classes!("down") } else { classes!("bar", slot_class(*slot)) };
+                            { for spans.iter().enumerate().map(|(k, span)| {
+                                let (x0, x1) = (x(span.from), x(span.to));
+                                let mut class = if span.down { classes!("down") } else { classes!("bar", slot_class(span.slot)) };
+                                if matches!(focused, Some((l, f, _)) if l == i && f == k) {
+                                    class.push("focused");
+                                }
                                 html! {
                                     <rect {class} x={format!("{x0:.2}")} y={format!("{:.1}", y + 2.0)} width={format!("{:.2}", (x1 - x0).max(0.5))} height={format!("{:.1}", LANE - 4.0)}>
-                                        <title>{ format!("{name}: {} from {} to {}", if *down { "down" } else { "consuming" }, secs(*s), secs(*e)) }</title>
+                                        <title>{ said(name, span) }</title>
                                     </rect>
                                 }
                             }) }
@@ -129,6 +225,7 @@ pub(super) fn lanes(run: &Run, scenario: &Scenario, colours: &Colours, by_partit
                     <text class="tick" x={format!("{:.1}", x(t))} y={format!("{:.1}", height - 6.0)}>{ format!("{} s", t / 1000) }</text>
                 }) }
             </svg>
+            <p class="hint" id="timeline-lane-focus" aria-live="polite">{ told }</p>
             <figcaption>
                 { format!("{} {what} lanes; the story starts at {}. ", rows.len(), secs(run.start_ms)) }
                 <span class="legend"><span class="swatch down" aria-hidden="true"></span>{ " down " }</span>

@@ -92,6 +92,8 @@ fn open(props: &OpenProps) -> Html {
     // The side-by-side table: four runs, on demand.
     let compared = use_state(|| None::<(Spec, Rc<Vec<(Variant, Result<Run, TimelineError>)>>)>);
     let by_partition = use_state(|| false);
+    // the span the keyboard is on in the drawing
+    let lane_focus = use_state(|| None::<(usize, usize)>);
     // a number typed that is not one, said beside the form while the settings are the ones
     // it was typed into (the run keeps the last good one)
     let bad = use_state(|| None::<(Spec, String)>);
@@ -140,11 +142,15 @@ fn open(props: &OpenProps) -> Html {
         Ok(run) => html! {
             <>
                 { totals(run) }
-                { lanes(run, &props.scenario, &props.colours, *by_partition) }
+                { lanes(run, &props.scenario, &props.colours, *by_partition, &lane_focus) }
                 if !run.tenures.is_empty() {
                     <label class="inline">
                         <input type="checkbox" id="timeline-by-partition" checked={*by_partition}
-                            onchange={{ let b = by_partition.clone(); Callback::from(move |_: Event| b.set(!*b)) }} />
+                            onchange={{
+                                let (b, at) = (by_partition.clone(), lane_focus.clone());
+                                // (the rows change: the keyboard starts again)
+                                Callback::from(move |_: Event| { b.set(!*b); at.set(None); })
+                            }} />
                         { " A row per partition" }
                     </label>
                 }

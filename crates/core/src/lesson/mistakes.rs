@@ -279,16 +279,26 @@ pub fn reason(mistake: Mistake, step: &LoadedStep) -> String {
             }
             // Where the wrong count comes from: the invented partition goes to the topic's
             // first subscriber in range's order.
-            let first = order
-                .iter()
-                .map(|i| &input.members[*i])
-                .find(|m| m.topics.iter().any(|t| missing.contains(t)))
-                .map_or("its first subscriber", |m| m.id.as_str());
-            format!(
-                "{} is not in the cluster metadata: the leader does not know its partitions, so nobody gets it. \
-                 Counting it as a topic of {ASSUMED_PARTITIONS} partition gives that partition to {first}, first in range's order, one more than it really gets",
-                missing.join(", ")
-            )
+            let first = |topic: &String| {
+                order
+                    .iter()
+                    .map(|i| &input.members[*i])
+                    .find(|m| m.topics.contains(topic))
+                    .map_or("its first subscriber", |m| m.id.as_str())
+            };
+            match missing.as_slice() {
+                [one] => format!(
+                    "{one} is not in the cluster metadata: the leader does not know its partitions, so nobody gets it. \
+                     Counting it as a topic of {ASSUMED_PARTITIONS} partition gives that partition to {}, first in range's order, one more than it really gets",
+                    first(one)
+                ),
+                _ => format!(
+                    "{} are not in the cluster metadata: the leader does not know their partitions, so nobody gets them. \
+                     Counting each as a topic of {ASSUMED_PARTITIONS} partition gives its partition to its first subscriber in range's order ({}), one more than each really gets",
+                    missing.join(", "),
+                    missing.iter().map(|t| format!("{t}: {}", first(t))).collect::<Vec<_>>().join(", ")
+                ),
+            }
         }
         Mistake::UnsubscribedTopic => {
             for (t, _) in subscribed_topics(input) {

@@ -117,7 +117,11 @@ pub(crate) fn group_sorted(list: &[TopicPartitions]) -> Vec<TopicPartitions> {
         .iter()
         .flat_map(|tp| tp.partitions.iter().map(move |p| (tp.topic.as_str(), *p)))
         .collect();
-    crate::collections::sort_by(&mut flat, |a, b| java_cmp(a.0, b.0).then(a.1.cmp(&b.1)));
+    let order = |a: &(&str, i32), b: &(&str, i32)| java_cmp(a.0, b.0).then(a.1.cmp(&b.1));
+    // (a client's owned partitions usually come in this order already: checked in one pass)
+    if !flat.is_sorted_by(|a, b| order(a, b).is_le()) {
+        crate::collections::sort_by(&mut flat, order);
+    }
     let mut out: Vec<TopicPartitions> = Vec::new();
     for (t, p) in flat {
         match out.last_mut() {

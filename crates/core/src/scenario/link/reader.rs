@@ -309,7 +309,7 @@ fn read_extra(
             }))
         }
         "s" => {
-            let n = whatif::story().len();
+            let n = whatif::STORY_STEPS;
             let step: usize = val.number("story step", &format!("from 0 to {}", n - 1))?;
             if step >= n {
                 return Err(val.err(format!(

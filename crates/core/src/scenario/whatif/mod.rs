@@ -97,6 +97,11 @@ mod tests {
     #[test]
     fn story_texts_match_their_data() {
         let steps = story();
+        assert_eq!(
+            steps.len(),
+            STORY_STEPS,
+            "the count the link and the page use"
+        );
         for (k, step) in steps.iter().enumerate() {
             let Some(base) = &step.baseline else { continue };
             let kind = step.scenario.assignor;

@@ -126,6 +126,9 @@ pub(super) fn group(ids: &[String], static_ids: bool) -> Scenario {
     }
 }
 
+/// How many steps [`story`] has (without computing them: each runs assignments).
+pub const STORY_STEPS: usize = 8;
+
 /// The story: a member joins, a member leaves, a rolling restart of dynamic members, and
 /// the same restart with static members. Every member uses Java's default client.id
 /// (`consumer-orders-1` in every JVM), so member ids differ only by the coordinator's UUID.
