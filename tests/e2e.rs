@@ -2160,7 +2160,8 @@ async fn lesson_the_range_lesson_from_start_to_end_and_back() {
     click(&c, Locator::Id("lesson-back")).await;
     on_step(&c, 15).await;
     let title = lesson_text(&c, "lesson-title").await;
-    until_link(&c, "the link", |f| f.contains("xl=range.15.w-rr")).await;
+    // (step 1's wrong answer was the mistake of forgetting idle members: I)
+    until_link(&c, "the link", |f| f.contains("xl=range.15.I-rr")).await;
     c.refresh().await.unwrap();
     wait_for_app(&c).await;
     on_step(&c, 15).await;
@@ -2365,8 +2366,32 @@ async fn the_lesson_asks_once_keeps_what_was_typed_and_ends_with_a_summary() {
         .await
         .unwrap();
     assert!(
-        nine.contains("wrong at first: 1 of 2 right. Assigning a topic without metadata"),
+        nine.contains("wrong at first: assigning a topic without metadata: audit is not in the cluster metadata"),
         "the summary says what the mistake was: {nine}"
+    );
+    // the link keeps which mistake it was: reloaded, the summary still says it
+    until("the mistake in the link", || async {
+        let st = link_state(&c).await;
+        (st.lesson?.1.mistake(8) == Some(rebalance_lab_core::lesson::Mistake::TopicWithoutMetadata))
+            .then_some(())
+    })
+    .await;
+    c.refresh().await.unwrap();
+    wait_for_app(&c).await;
+    on_step(&c, 17).await;
+    click(&c, Locator::Id("lesson-show")).await;
+    appears(
+        &c,
+        "the summary again",
+        "#lesson-summary li[data-again-step='9']",
+    )
+    .await;
+    let nine = text_of(&c, "#lesson-summary li[data-again-step='9']")
+        .await
+        .unwrap_or_default();
+    assert!(
+        nine.contains("assigning a topic without metadata"),
+        "after a reload: {nine}"
     );
     page_axe(&c, &axe, "the lesson's end").await;
     finish(c).await;

@@ -198,12 +198,28 @@ fn summary(on: &LessonOn, d: &Callback<Action>) -> Html {
             let said = match on.progress.outcome(i) {
                 Outcome::Right => return None,
                 Outcome::Unanswered => " (not answered)".to_string(),
-                // what the mistake was, when this page saw the first check (a link carries
-                // only that it was wrong)
-                Outcome::Wrong => match on.attempts.get(&i).and_then(|a| a.first_wrong.as_ref()) {
-                    Some(f) => format!(" (wrong at first: {})", f.summary),
-                    None => " (wrong)".to_string(),
-                },
+                // what the mistake was: the common mistake the first check showed (the link
+                // keeps it), else that check's feedback when this page saw it
+                Outcome::Wrong => {
+                    let mistake = on.progress.mistake(i).and_then(|m| {
+                        let loaded = lesson::LoadedStep::load(s).ok()?;
+                        Some(format!(
+                            "{}: {}",
+                            m.name(),
+                            lesson::mistakes::reason(m, &loaded)
+                        ))
+                    });
+                    let feedback = || {
+                        on.attempts
+                            .get(&i)
+                            .and_then(|a| a.first_wrong.as_ref())
+                            .map(|f| f.summary.clone())
+                    };
+                    match mistake.or_else(feedback) {
+                        Some(what) => format!(" (wrong at first: {what})"),
+                        None => " (wrong)".to_string(),
+                    }
+                }
             };
             Some((i, s.title, said))
         })
@@ -303,7 +319,9 @@ fn feedback(f: &lesson::Feedback) -> Html {
                 { for f.items.iter().map(|i| {
                     let v = crate::lesson::item_verdict(i.verdict);
                     html! {
-                        <li data-verdict={v}><strong>{ v }</strong>{ format!(" {}: {}", i.item, i.why) }</li>
+                        <li data-verdict={v}><strong>{ v }</strong>{ format!(" {}: {}", i.item, i.why) }
+                            // (the common mistake that gives this very item, when one does)
+                            { i.mistake.map(|m| format!(" ({})", m.name())).unwrap_or_default() }</li>
                     }
                 }) }
             </ul>

@@ -142,6 +142,9 @@ pub(super) fn check(next: &mut AppState) -> Outcome {
             },
         );
         if !f.right {
+            if let Some(m) = f.mistakes.first() {
+                on.progress.record_mistake(k, *m);
+            }
             on.attempt_mut().first_wrong = Some(f.clone());
         }
     }

@@ -82,8 +82,13 @@ fn the_lesson_walks_its_steps_and_the_link_keeps_the_place() {
     assert_eq!(on.progress.outcome(2), Answered::Wrong);
     assert!(on.attempt().unwrap().checked.as_ref().unwrap().1.right);
     assert!(on.revealed);
+    // (the link keeps the common mistake the first check showed)
+    let mistake = on.progress.mistake(2).expect("the first check's mistake");
     let f = to_fragment(&again.link_state());
-    assert!(f.contains(";xl=range.3.--w"), "{f}");
+    assert!(
+        f.contains(&format!(";xl=range.3.--{}", mistake.letter())),
+        "{f}"
+    );
     // the link opens on the same step, with the outcomes, the answer shown (here without
     // the group the page kept from before the lesson, as a lesson link written by hand)
     let (bare, kept) = f.split_once(";xo=").expect("the page's group is kept");
@@ -94,8 +99,12 @@ fn the_lesson_walks_its_steps_and_the_link_keeps_the_place() {
     let back = start(bare);
     let on = back.lesson.as_ref().unwrap();
     assert_eq!(
-        (on.progress.step(), on.progress.outcome(2)),
-        (2, Answered::Wrong)
+        (
+            on.progress.step(),
+            on.progress.outcome(2),
+            on.progress.mistake(2)
+        ),
+        (2, Answered::Wrong, Some(mistake))
     );
     assert!(on.revealed && on.attempt().is_none());
     // Back to a step not answered: asked again; past the end: refused, nothing moves

@@ -241,6 +241,24 @@ impl Mistake {
         Mistake::UnsignedLength,
     ];
 
+    /// Its letter in a link's lesson progress (a step answered wrong with this mistake).
+    pub fn letter(self) -> char {
+        match self {
+            Mistake::NumericOrder => 'N',
+            Mistake::ArrivalOrder => 'A',
+            Mistake::OneGlobalRange => 'G',
+            Mistake::TopicWithoutMetadata => 'T',
+            Mistake::UnsubscribedTopic => 'U',
+            Mistake::ForgetIdle => 'I',
+            Mistake::UnsignedLength => 'L',
+        }
+    }
+
+    /// The mistake of a letter written by [`Mistake::letter`].
+    pub fn from_letter(c: char) -> Option<Mistake> {
+        Mistake::ALL.into_iter().find(|m| m.letter() == c)
+    }
+
     /// A short name for the mistake, as the lesson lists it.
     pub fn name(self) -> &'static str {
         match self {

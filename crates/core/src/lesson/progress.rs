@@ -7,13 +7,17 @@
 //! - the step on screen, counting from 1 (`4`: "step 4 of 17"), in decimal without leading
 //!   zeros;
 //! - then, when any prediction was made, `.` and one character per step from the first:
-//!   `r` right, `w` wrong, `-` not answered (or nothing to answer). The writer leaves out
-//!   trailing `-`; the reader accepts them.
+//!   `r` right, `w` wrong, `-` not answered (or nothing to answer), or an upper-case letter:
+//!   wrong, and the first check showed that common mistake ([`Mistake::letter`]: `N`
+//!   numeric order, `A` arrival order, `G` one global range, `T` a topic without metadata,
+//!   `U` an unsubscribed topic, `I` idle members left out, `L` an unsigned length). The
+//!   writer leaves out trailing `-`; the reader accepts them.
 //!
 //! Every character is one the link writes as it is (`A-Z a-z 0-9 - . _`), so the form needs
 //! no percent-encoding inside a link.
 
-use super::Lesson;
+use super::{Lesson, Mistake};
+use std::collections::BTreeMap;
 use std::fmt;
 
 /// The most steps a progress text may speak of (a guard against a link that would make the
@@ -50,6 +54,8 @@ pub struct Progress {
     /// Per step from the first, how its prediction went; never ends with
     /// [`Outcome::Unanswered`].
     outcomes: Vec<Outcome>,
+    /// The common mistake a wrong step's first check showed, by step.
+    mistakes: BTreeMap<usize, Mistake>,
 }
 
 /// Why a progress text cannot be read, and where.
@@ -76,8 +82,11 @@ impl Progress {
         while outcomes.last() == Some(&Outcome::Unanswered) {
             outcomes.pop();
         }
-        (step < MAX_PROGRESS_STEPS && outcomes.len() <= MAX_PROGRESS_STEPS)
-            .then_some(Progress { step, outcomes })
+        (step < MAX_PROGRESS_STEPS && outcomes.len() <= MAX_PROGRESS_STEPS).then_some(Progress {
+            step,
+            outcomes,
+            mistakes: BTreeMap::new(),
+        })
     }
 
     /// The step on screen, counting from 0.
@@ -115,10 +124,26 @@ impl Progress {
             self.outcomes.resize(step + 1, Outcome::Unanswered);
         }
         self.outcomes[step] = outcome;
+        if outcome != Outcome::Wrong {
+            self.mistakes.remove(&step);
+        }
         while self.outcomes.last() == Some(&Outcome::Unanswered) {
             self.outcomes.pop();
         }
         true
+    }
+
+    /// The common mistake step `step`'s first check showed, when it was wrong and showed one.
+    pub fn mistake(&self, step: usize) -> Option<Mistake> {
+        self.mistakes.get(&step).copied()
+    }
+
+    /// Records that step `step`, answered wrong, showed `mistake` (nothing for a step not
+    /// recorded wrong).
+    pub fn record_mistake(&mut self, step: usize, mistake: Mistake) {
+        if self.outcome(step) == Outcome::Wrong {
+            self.mistakes.insert(step, mistake);
+        }
     }
 
     /// (right, wrong) so far.
@@ -188,6 +213,7 @@ impl Progress {
             });
         }
         let mut outcomes = Vec::new();
+        let mut mistakes = BTreeMap::new();
         match chars.next() {
             None => {}
             Some((_, '.')) => {
@@ -196,14 +222,20 @@ impl Progress {
                         'r' => Outcome::Right,
                         'w' => Outcome::Wrong,
                         '-' => Outcome::Unanswered,
-                        _ => {
-                            return Err(err(
-                                i,
-                                format!(
-                                "'{c}' is not an outcome: r (right), w (wrong) or - (not answered)"
-                            ),
-                            ))
-                        }
+                        _ => match Mistake::from_letter(c) {
+                            Some(m) => {
+                                mistakes.insert(outcomes.len(), m);
+                                Outcome::Wrong
+                            }
+                            None => {
+                                return Err(err(
+                                    i,
+                                    format!(
+                                    "'{c}' is not an outcome: r (right), w (wrong), - (not answered) or a mistake's letter (N, A, G, T, U, I, L)"
+                                ),
+                                ))
+                            }
+                        },
                     };
                     if outcomes.len() == MAX_PROGRESS_STEPS {
                         return Err(err(i, format!("more than {MAX_PROGRESS_STEPS} outcomes")));
@@ -218,12 +250,14 @@ impl Progress {
                 ))
             }
         }
-        Progress::new(step - 1, outcomes).ok_or_else(|| {
+        let mut p = Progress::new(step - 1, outcomes).ok_or_else(|| {
             err(
                 0,
                 format!("the step number is above the limit of {MAX_PROGRESS_STEPS}"),
             )
-        })
+        })?;
+        p.mistakes = mistakes;
+        Ok(p)
     }
 }
 
@@ -233,8 +267,11 @@ impl fmt::Display for Progress {
         write!(f, "{}", self.step + 1)?;
         if !self.outcomes.is_empty() {
             f.write_str(".")?;
-            for o in &self.outcomes {
-                write!(f, "{}", o.letter())?;
+            for (k, o) in self.outcomes.iter().enumerate() {
+                match self.mistake(k) {
+                    Some(m) => write!(f, "{}", m.letter())?,
+                    None => write!(f, "{}", o.letter())?,
+                }
             }
         }
         Ok(())
@@ -251,6 +288,32 @@ impl std::str::FromStr for Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A wrong step keeps the mistake its first check showed, in the link's letters; a step
+    /// recorded otherwise later loses it; an unknown letter is refused where it is.
+    #[test]
+    fn a_wrong_step_keeps_its_mistake() {
+        let mut p = Progress::parse("9.rw").unwrap();
+        p.record(8, Outcome::Wrong);
+        p.record_mistake(8, Mistake::TopicWithoutMetadata);
+        p.record_mistake(0, Mistake::NumericOrder);
+        assert_eq!(p.to_string(), "9.rw------T");
+        let back = Progress::parse(&p.to_string()).unwrap();
+        assert_eq!(back, p);
+        assert_eq!(back.mistake(8), Some(Mistake::TopicWithoutMetadata));
+        assert_eq!(back.outcome(8), Outcome::Wrong);
+        assert_eq!(back.mistake(0), None, "a right step has no mistake");
+        assert_eq!(back.tally(), (1, 2));
+        for m in Mistake::ALL {
+            assert_eq!(Mistake::from_letter(m.letter()), Some(m));
+        }
+        let e = Progress::parse("3.rZ").unwrap_err();
+        assert_eq!(e.position, 3);
+        assert!(e.message.contains("a mistake's letter"), "{e}");
+        let mut q = back.clone();
+        q.record(8, Outcome::Right);
+        assert_eq!(q.mistake(8), None);
+    }
 
     #[test]
     fn reads_and_writes() {
