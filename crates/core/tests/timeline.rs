@@ -180,6 +180,45 @@ fn cooperative_members_keep_consuming_what_stays_theirs() {
     assert_eq!(eager.costs.rebalances, 1);
 }
 
+/// Under the consumer protocol a run says each target the broker computes: for the group,
+/// how many partitions change member, and for each member whose target changed, what it
+/// gains and gives up. A scale-out by one from 3 members over 12 partitions moves 3 (the
+/// newcomer's quota of 12 / 4), and the three members each give one up.
+#[test]
+fn the_consumer_protocol_says_each_target() {
+    let g = group(3, &[6, 6]);
+    let s = Settings {
+        protocol: Protocol::Consumer,
+        ..Settings::default()
+    };
+    let run = simulate(&g, &s, &Story::new(StoryKind::ScaleOut)).unwrap();
+    let targets: Vec<&str> = run
+        .happenings
+        .iter()
+        .filter(|h| h.kind == "target" && h.time_ms >= run.start_ms)
+        .map(|h| h.detail.as_str())
+        .collect();
+    assert!(
+        targets
+            .iter()
+            .any(|t| t.contains(": 3 partitions change member")),
+        "{targets:?}"
+    );
+    let newcomer = run
+        .happenings
+        .iter()
+        .filter(|h| h.kind == "target" && h.time_ms >= run.start_ms)
+        .find(|h| h.member.as_deref() == run.members.last().map(String::as_str))
+        .expect("the newcomer's target is said");
+    assert!(
+        newcomer
+            .detail
+            .ends_with(": 3 partitions (gains 3, gives up 0)."),
+        "{}",
+        newcomer.detail
+    );
+}
+
 #[test]
 fn committing_before_processing_loses_records_and_reads_none_twice() {
     let g = group(2, &[4]);

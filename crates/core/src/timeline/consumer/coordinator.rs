@@ -146,8 +146,44 @@ impl<'a> Sim<'a> {
         for list in target.values_mut() {
             list.sort_unstable();
         }
+        self.tell_target(&target);
         self.target = target;
         self.assignment_epoch = self.group_epoch;
+    }
+
+    /// Says the new target: how many partitions change member, and (in a group small
+    /// enough to tell each member) each member's target whose partitions changed.
+    fn tell_target(&mut self, target: &BTreeMap<u64, Vec<usize>>) {
+        let mut moved = 0;
+        let mut told: Vec<(usize, usize, usize, usize)> = Vec::new();
+        for (id, now) in target {
+            let before = self.target.get(id).map(Vec::as_slice).unwrap_or(&[]);
+            let (gives_up, gains) = crate::timeline::differences(before, now);
+            moved += gains.len();
+            if !gains.is_empty() || !gives_up.is_empty() {
+                if let Some(m) = self.members.get(id) {
+                    told.push((m.client, now.len(), gains.len(), gives_up.len()));
+                }
+            }
+        }
+        let epoch = self.group_epoch;
+        self.happen(
+            None,
+            "target",
+            format!(
+                "Target of group epoch {epoch}: {moved} partition{} change member; each member reconciles to it heartbeat by heartbeat.",
+                if moved == 1 { "" } else { "s" }
+            ),
+        );
+        if self.tells_each_member() {
+            for (c, n, gains, gives_up) in told {
+                self.happen(
+                    Some(c),
+                    "target",
+                    format!("Its target for group epoch {epoch}: {n} partitions (gains {gains}, gives up {gives_up})."),
+                );
+            }
+        }
     }
 
     /// The uniform assignor's rule for members that all name the same topics
