@@ -3837,6 +3837,22 @@ async fn the_timeline_shows_what_a_deploy_costs_and_keeps_it_in_the_link() {
         1,
         "one span marked"
     );
+    // every request to the coordinator, listed when asked
+    click(&c, Locator::Id("timeline-requests-list")).await;
+    let listed = until("the requests", || async {
+        text_of(&c, "#timeline-requests-table tbody")
+            .await
+            .filter(|t| !t.is_empty())
+    })
+    .await;
+    for said in [
+        "sends JoinGroup",
+        "gets JoinGroup: NONE",
+        "sends SyncGroup",
+        "sends LeaveGroup",
+    ] {
+        assert!(listed.contains(said), "{said}: {listed:.600}");
+    }
     page_axe(&c, &axe, "the timeline").await;
     // The same deploy with static members: no rebalance, and the link says so.
     click(&c, Locator::Id("timeline-preset-rolling-static")).await;

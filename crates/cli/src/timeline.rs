@@ -2,7 +2,6 @@
 
 use super::input::read_input;
 use rebalance_lab_core::scenario::Scenario;
-use rebalance_lab_core::timeline::broker::Api;
 use rebalance_lab_core::timeline::broker_trace::Line;
 use rebalance_lab_core::timeline::compare::{compare, Variant};
 use rebalance_lab_core::timeline::{
@@ -246,37 +245,8 @@ fn wire_json(line: &Line) -> Option<Value> {
 
 /// A request, a response or a timer of the trace, as a line.
 fn wire_text(line: &Line) -> Option<String> {
-    match line {
-        Line::Request { t, request } => Some(format!(
-            "{}  {} -> {}{}",
-            ms(*t),
-            request.client,
-            request.api.name(),
-            if request.new_member {
-                " (no member id)"
-            } else {
-                ""
-            }
-        )),
-        Line::Response { t, response: r } => {
-            let mut s = format!(
-                "{}  {} <- {} {}",
-                ms(*t),
-                r.client,
-                r.api.name(),
-                r.error.name()
-            );
-            if r.api == Api::JoinGroup && r.generation >= 0 {
-                s += &format!(
-                    " (generation {}, member id {}, leader {})",
-                    r.generation, r.member_id, r.leader
-                );
-            }
-            Some(s)
-        }
-        Line::TimerFired { t, key } => Some(format!("{}  coordinator: timer {key} fires", ms(*t))),
-        Line::Group { .. } => None,
-    }
+    let (t, who, what) = line.said()?;
+    Some(format!("{}  {who}: {what}", ms(t)))
 }
 
 fn costs_json(run: &Run) -> Value {

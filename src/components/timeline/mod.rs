@@ -27,6 +27,8 @@ const PARTITION_ROWS: usize = 500;
 /// runs larger groups).
 const PAGE_MEMBERS: usize = 200;
 const PAGE_PARTITIONS: u64 = 20_000;
+/// Every request is listed for groups up to this many members (each heartbeat is a line).
+const WIRE_MEMBERS: usize = 50;
 
 #[derive(Properties, PartialEq)]
 pub struct Props {
@@ -94,6 +96,17 @@ fn open(props: &OpenProps) -> Html {
     let by_partition = use_state(|| false);
     // the span the keyboard is on in the drawing
     let lane_focus = use_state(|| None::<(usize, usize)>);
+    // every request to the coordinator, listed when asked (the run again, request by request)
+    let wire_asked = use_state(|| false);
+    let wire = use_memo((group.clone(), spec, *wire_asked), |(g, spec, asked)| {
+        (*asked && spec.settings.protocol != Protocol::Consumer && g.members.len() <= WIRE_MEMBERS)
+            .then(|| {
+                let mut settings = spec.settings;
+                settings.keep_tenures = false;
+                rebalance_lab_core::timeline::classic::run_traced(g, &settings, &spec.story, true)
+                    .map(|r| r.wire)
+            })
+    });
     // a number typed that is not one, said beside the form while the settings are the ones
     // it was typed into (the run keeps the last good one)
     let bad = use_state(|| None::<(Spec, String)>);
@@ -156,6 +169,7 @@ fn open(props: &OpenProps) -> Html {
                 }
                 { for run.notes.iter().map(|n| html! { <p class="notice timeline-note">{ n.clone() }</p> }) }
                 { events(run) }
+                { requests(&spec, run.members.len(), &wire_asked, &wire) }
             </>
         },
         Err(e) => html! { <p class="alert" role="alert" id="timeline-error">{ e.to_string() }</p> },
@@ -186,6 +200,62 @@ fn open(props: &OpenProps) -> Html {
                 <ul>{ for ASSUMPTIONS.iter().map(|a| html! { <li>{ *a }</li> }) }</ul>
             </details>
         </section>
+    }
+}
+
+/// Every request to the coordinator and its answer, and each coordinator timer that fires,
+/// for the classic protocols: listed when asked, for groups up to [`WIRE_MEMBERS`] members.
+fn requests(
+    spec: &Spec,
+    members: usize,
+    asked: &UseStateHandle<bool>,
+    wire: &Option<Result<Vec<rebalance_lab_core::timeline::broker_trace::Line>, TimelineError>>,
+) -> Html {
+    const SHOWN: usize = 400;
+    let list = || {
+        let ask = {
+            let asked = asked.clone();
+            Callback::from(move |_: MouseEvent| asked.set(true))
+        };
+        match wire {
+            None => html! {
+                <button id="timeline-requests-list" onclick={ask}>{ "List every request to the coordinator" }</button>
+            },
+            Some(Err(e)) => html! { <p class="alert" role="alert">{ e.to_string() }</p> },
+            Some(Ok(lines)) => {
+                let said: Vec<_> = lines.iter().filter_map(|l| l.said()).collect();
+                let more = said.len().saturating_sub(SHOWN);
+                html! {
+                    <>
+                        <table id="timeline-requests-table">
+                            <caption>{ format!("{} requests, answers and timers, in time order", said.len()) }</caption>
+                            <thead><tr><th scope="col">{ "Time" }</th><th scope="col">{ "Who" }</th><th scope="col">{ "What" }</th></tr></thead>
+                            <tbody>
+                                { for said.into_iter().take(SHOWN).map(|(t, who, what)| html! {
+                                    <tr><td>{ format!("{:.3} s", t as f64 / 1000.0) }</td><td>{ who }</td><td>{ what }</td></tr>
+                                }) }
+                            </tbody>
+                        </table>
+                        if more > 0 {
+                            <p>{ format!("… and {more} more (the command line's rebalance-lab timeline --requests lists them all).") }</p>
+                        }
+                    </>
+                }
+            }
+        }
+    };
+    html! {
+        <div class="timeline-requests" id="timeline-requests">
+            <h3>{ "Every request" }</h3>
+            if spec.settings.protocol == Protocol::Consumer {
+                <p class="hint">{ "Under the consumer protocol the events above say each ConsumerGroupHeartbeat that changes something; the request-by-request list is the classic protocols'." }</p>
+            } else if members > WIRE_MEMBERS {
+                <p class="hint">{ format!("Listed for groups up to {WIRE_MEMBERS} members (every heartbeat is a line); the command line's rebalance-lab timeline --requests lists any group's.") }</p>
+            } else {
+                <p class="hint">{ "Each JoinGroup, SyncGroup, Heartbeat and LeaveGroup as the coordinator gets it, its answer, and each of its timers that fires: the same run, heartbeats included." }</p>
+                { list() }
+            }
+        </div>
     }
 }
 

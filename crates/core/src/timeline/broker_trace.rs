@@ -55,6 +55,43 @@ pub enum Line {
 }
 
 impl Line {
+    /// A request, a response or a timer, for a person: when (ms), who (a client, or the
+    /// coordinator), and what (`JoinGroup (no member id)`, `JoinGroup: NONE, generation 3,
+    /// ...`). `None` for the group's lines, which the run's events tell.
+    pub fn said(&self) -> Option<(i64, String, String)> {
+        match self {
+            Line::Request { t, request } => Some((
+                *t,
+                request.client.clone(),
+                format!(
+                    "sends {}{}",
+                    request.api.name(),
+                    if request.new_member {
+                        " (no member id)"
+                    } else {
+                        ""
+                    }
+                ),
+            )),
+            Line::Response { t, response: r } => {
+                let mut what = format!("gets {}: {}", r.api.name(), r.error.name());
+                if r.api == super::broker::Api::JoinGroup && r.generation >= 0 {
+                    what += &format!(
+                        " (generation {}, member id {}, leader {})",
+                        r.generation, r.member_id, r.leader
+                    );
+                }
+                Some((*t, r.client.clone(), what))
+            }
+            Line::TimerFired { t, key } => {
+                Some((*t, "coordinator".to_string(), format!("timer {key} fires")))
+            }
+            Line::Group { .. } => None,
+        }
+    }
+}
+
+impl Line {
     /// When.
     pub fn time(&self) -> i64 {
         match self {
