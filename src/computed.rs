@@ -1,6 +1,6 @@
 //! What the app computes from its state ([`Computed`]): the assignments, the what-if, the
 //! group panel's parts, with a large group's share scheduled in tasks after the repaint
-//! ([`Later`]) or sent to the page's worker.
+//! ([`AfterRepaint`]) or sent to the page's worker.
 
 use crate::state::AppState;
 use rebalance_lab_core::assignor::{self, AssignorKind};
@@ -24,7 +24,7 @@ pub struct Computed {
     /// The pinned baseline.
     pub baseline: Option<whatif::Baseline>,
     /// Each assignor's before (the pinned group) and after (now); a line still to compute
-    /// says [`whatif::PENDING`] ([`Later`]).
+    /// says [`whatif::PENDING`] ([`AfterRepaint`]).
     pub changes: RefCell<Vec<whatif::AssignorChange>>,
     /// The same group under range and under round-robin, side by side (shared with a large
     /// group's answer from the worker, not copied).
@@ -33,11 +33,11 @@ pub struct Computed {
     pub round_robin: Rc<assignor::Assignment>,
     /// The scenario's assignor when it is sticky or cooperative-sticky (the pinned baseline
     /// is the previous generation): round 1, and the follow-up round when cooperative-sticky
-    /// withheld partitions (in a large group only while it is shown: `round2`); or why Java
+    /// withheld partitions (in a large group only while it is shown: `follow_up_round`); or why Java
     /// would throw.
     pub sticky: Option<Result<(assignor::Assignment, Option<assignor::Assignment>), String>>,
     /// Showing cooperative-sticky's follow-up round instead of round 1.
-    pub round2: bool,
+    pub follow_up_round: bool,
     /// Cooperative-sticky's first round on the same change when another assignor is on
     /// screen and somebody owned partitions before (the group panel's cooperative column).
     pub cooperative: RefCell<Option<Result<assignor::Assignment, String>>>,
@@ -49,7 +49,7 @@ pub struct Computed {
     /// ([`Computed::before_round`]).
     round_before: std::cell::OnceCell<assignor::GroupInput>,
     /// What is left to compute.
-    pub later: RefCell<Later>,
+    pub after_repaint: RefCell<AfterRepaint>,
     /// The task that computes the next part of it.
     timer: RefCell<Option<gloo::timers::callback::Timeout>>,
     /// A large group's range and round-robin are still computing in the worker
@@ -79,14 +79,14 @@ fn work_later(
         let Some(now) = c.upgrade() else {
             return;
         };
-        if now.work(
+        if now.compute_next_part(
             &state.scenario,
             state.pinned.as_ref(),
             state.baseline.as_ref(),
         ) {
             update.force_update();
         }
-        if now.left() > 0 {
+        if now.parts_left() > 0 {
             work_later(c, state, update);
         }
     }));
@@ -98,7 +98,7 @@ fn work_later(
 /// cooperative column, then the group panel (the group before its round, then the panel).
 /// In a small group they run before the repaint, as one.
 #[derive(Default)]
-pub struct Later {
+pub struct AfterRepaint {
     /// The pinned group's half of the first pending line, once computed.
     before: Option<Before>,
     /// The cooperative column is still to compute.
@@ -127,7 +127,7 @@ impl Computed {
             AssignorKind::Range => Some(&*self.range),
             AssignorKind::RoundRobin => Some(&*self.round_robin),
             _ => match &self.sticky {
-                Some(Ok((r1, r2))) => Some(match (self.round2, r2) {
+                Some(Ok((r1, r2))) => Some(match (self.follow_up_round, r2) {
                     (true, Some(r2)) => r2,
                     _ => r1,
                 }),
@@ -172,18 +172,18 @@ impl Computed {
         Some(Ok(all_partitions(a, self.input.members.len())))
     }
 
-    /// Computes one part of what is left ([`Later`]: one assignment) of the state this was
+    /// Computes one part of what is left ([`AfterRepaint`]: one assignment) of the state this was
     /// computed from; says whether that changes what is on screen (a line, or the group
     /// panel, which shows the cooperative column and reads the group before its round: the
     /// repaints those parts made drew nothing new, 30 to 40 ms each at 10,000 members).
-    pub fn work(
+    pub fn compute_next_part(
         &self,
         now: &Scenario,
         pinned: Option<&(Scenario, Vec<(String, String)>)>,
         baseline: Option<&whatif::Baseline>,
     ) -> bool {
         let mut changes = self.changes.borrow_mut();
-        let mut l = self.later.borrow_mut();
+        let mut l = self.after_repaint.borrow_mut();
         let row = changes.iter_mut().find(|c| c.is_pending());
         if let Some(row) = row {
             match (l.before.take(), pinned) {
@@ -235,16 +235,16 @@ impl Computed {
         self.round_before.get().is_none() && self.baseline.is_some()
     }
 
-    /// How many parts [`Later`] has left: pending lines, the cooperative column, the group
+    /// How many parts [`AfterRepaint`] has left: pending lines, the cooperative column, the group
     /// panel.
-    pub fn left(&self) -> usize {
+    pub fn parts_left(&self) -> usize {
         let pending = self
             .changes
             .borrow()
             .iter()
             .filter(|c| c.is_pending())
             .count();
-        let l = self.later.borrow();
+        let l = self.after_repaint.borrow();
         // (the group panel's round reads the group before it in a part of its own)
         pending + l.cooperative as usize + l.group as usize * (1 + self.round_before_due() as usize)
     }
@@ -292,7 +292,7 @@ impl PartialEq for Computed {
 /// the baseline, the pinned group, the round shown, the worker's answers); a large group's
 /// rest is computed in tasks after the repaint, each repainting the app.
 #[hook]
-pub fn use_computed(state: &UseReducerHandle<AppState>, round2: bool) -> Rc<Computed> {
+pub fn use_computed(state: &UseReducerHandle<AppState>, follow_up_round: bool) -> Rc<Computed> {
     let update = use_force_update();
     // Whether the page has drawn its first computation (the group panel waits for the task
     // after the page's first paint, which splits the module's start in two).
@@ -306,13 +306,13 @@ pub fn use_computed(state: &UseReducerHandle<AppState>, round2: bool) -> Rc<Comp
             state.scenario.clone(),
             state.baseline.clone(),
             state.pinned.clone(),
-            round2,
+            follow_up_round,
             // (the worker's answers: one more after each)
             worker.borrow().answers(),
         );
         let on_answer = update.clone();
         let worker = worker.clone();
-        use_memo(deps, move |(s, baseline, pinned, round2, _)| {
+        use_memo(deps, move |(s, baseline, pinned, follow_up_round, _)| {
             let first = !opened.replace(true);
             // A large group's range and round-robin come from the worker: its answer for
             // this scenario (with the input computed for its job), or a job for it posted
@@ -369,7 +369,7 @@ pub fn use_computed(state: &UseReducerHandle<AppState>, round2: bool) -> Rc<Comp
                     // explanation counts what stayed against it.
                     // (a large group's follow-up round only when it is on screen)
                     let (with, rounds) =
-                        whatif::sticky_rounds(s, baseline.as_ref(), small || *round2);
+                        whatif::sticky_rounds(s, baseline.as_ref(), small || *follow_up_round);
                     input = Rc::new(with);
                     rounds
                 });
@@ -395,7 +395,7 @@ pub fn use_computed(state: &UseReducerHandle<AppState>, round2: bool) -> Rc<Comp
             // What a cooperative rebalance of the same change would revoke, for the group
             // panel: only when somebody owned something before.
             let owned_before = baseline.is_some() || s.members.iter().any(|m| !m.owned.is_empty());
-            let later = Later {
+            let after_repaint = AfterRepaint {
                 before: None,
                 cooperative: owned_before && s.assignor != AssignorKind::CooperativeSticky,
                 // (set below, once a small group's parts are computed)
@@ -405,14 +405,14 @@ pub fn use_computed(state: &UseReducerHandle<AppState>, round2: bool) -> Rc<Comp
                 broker,
                 cooperative: RefCell::new(None),
                 sticky,
-                round2: *round2,
+                follow_up_round: *follow_up_round,
                 kind: s.assignor,
                 diff: None,
                 baseline: baseline.clone(),
                 changes: RefCell::new(changes),
                 range,
                 round_robin,
-                later: RefCell::new(later),
+                after_repaint: RefCell::new(after_repaint),
                 timer: RefCell::new(None),
                 round_before: Default::default(),
                 pending: to_worker,
@@ -427,14 +427,14 @@ pub fn use_computed(state: &UseReducerHandle<AppState>, round2: bool) -> Rc<Comp
             // A small group: everything now, before the repaint; a large one's rest, one part
             // per task after it (the timer is the computation's: a newer one drops it).
             if small {
-                while c.left() > 0 {
-                    c.work(s, pinned.as_ref(), baseline.as_ref());
+                while c.parts_left() > 0 {
+                    c.compute_next_part(s, pinned.as_ref(), baseline.as_ref());
                 }
             }
-            c.later.get_mut().group = !small || first;
+            c.after_repaint.get_mut().group = !small || first;
             let c = Rc::new(c);
             // (nothing later while the worker computes: the answer brings a new computation)
-            if c.left() > 0 && !c.pending {
+            if c.parts_left() > 0 && !c.pending {
                 work_later(Rc::downgrade(&c), later_state, update);
             }
             c

@@ -10,11 +10,11 @@ use yew::prelude::*;
 pub fn app() -> Html {
     let state = use_reducer(hooks::initial_state);
     // View state: cooperative-sticky's follow-up round on screen instead of round 1.
-    let round2 = use_state(|| false);
+    let follow_up_round = use_state(|| false);
     let fragment = hooks::use_url_sync(state.clone());
     // Stable across renders, so rows whose props did not change skip their repaint.
     let dispatch: Callback<Action> = use_callback(state.dispatcher(), |a: Action, d| d.dispatch(a));
-    let computed = crate::computed::use_computed(&state, *round2);
+    let computed = crate::computed::use_computed(&state, *follow_up_round);
     let kind = state.scenario.assignor;
     let colours = use_memo(state.colours.clone(), |c| c.clone());
     let on_assignor = {
@@ -65,8 +65,10 @@ pub fn app() -> Html {
     }
     let lesson_open = dispatch.reform(|_: MouseEvent| Action::LessonOpen);
     let flip_round = {
-        let round2 = round2.clone();
-        use_callback(*round2, move |_: MouseEvent, shown| round2.set(!*shown))
+        let follow_up_round = follow_up_round.clone();
+        use_callback(*follow_up_round, move |_: MouseEvent, shown| {
+            follow_up_round.set(!*shown)
+        })
     };
     html! {
         <div class="app" data-predict={predict}>
@@ -96,7 +98,7 @@ pub fn app() -> Html {
                         refusal={state.refusal.clone()} dispatch={dispatch.clone()} />
                 </section>
                 // busy while a large group's what-if is still computing, after the repaint
-                <section class="panel result" aria-busy={(computed.left() > 0 || computed.pending).to_string()}
+                <section class="panel result" aria-busy={(computed.parts_left() > 0 || computed.pending).to_string()}
                     data-computed-in={if computed.from_worker { "worker" } else { "page" }}>
                     <div class="assignor-row">
                         // The protocol: its options' values are the assignor each starts with.
@@ -129,12 +131,12 @@ pub fn app() -> Html {
                     // (neither has anything to say while a large group's worker computes)
                     <components::explain::Explain computed={computed.clone()} selected={state.selected_topic.clone()} dispatch={dispatch.clone()} />
                     <components::whatif::WhatIf computed={computed.clone()} pinned={state.baseline.is_some()}
-                        story_step={state.story_step} left={computed.left()} dispatch={dispatch.clone()} />
+                        story_step={state.story_step} parts_left={computed.parts_left()} dispatch={dispatch.clone()} />
                     <components::import::Planner scenario={state.scenario.clone()} dispatch={dispatch.clone()} />
                     <components::import::Export scenario={state.scenario.clone()} computed={computed.clone()} imported={state.imported.clone()}
                         pinned={state.pinned.as_ref().map(|(p, _)| (p.members.len(), p.total_partitions()))} />
                     <components::group::GroupPanel scenario={state.scenario.clone()} group_log={state.group_log.clone()}
-                        computed={computed.clone()} waiting={computed.later.borrow().group} refusal={state.refusal.clone()}
+                        computed={computed.clone()} waiting={computed.after_repaint.borrow().group} refusal={state.refusal.clone()}
                         imported={state.imported.is_some()}
                         dispatch={dispatch.clone()} />
                     <components::timeline::Timeline scenario={state.scenario.clone()} spec={state.timeline}

@@ -155,7 +155,7 @@ pub fn AssignorStatus(p: &Props) -> Html {
             // (a large group's follow-up round is computed once asked for)
             let n = r1.withheld.len();
             let rounds = (n > 0).then(|| {
-                let (said, other) = if c.round2 {
+                let (said, other) = if c.follow_up_round {
                     ("Round 2, after the follow-up rebalance: the revoked partitions have their new owners.".to_string(), "Show round 1")
                 } else {
                     (format!("Round 1: partitions changing owner, revoked first (hatched) and handed over in a follow-up rebalance: {n}. Every other partition keeps flowing."), "Show round 2")
@@ -163,7 +163,7 @@ pub fn AssignorStatus(p: &Props) -> Html {
                 html! {
                     <p class="rounds" data-withheld={n.to_string()}>
                         { said }
-                        <button id="round-toggle" aria-pressed={c.round2.to_string()} onclick={flip_round}>{ other }</button>
+                        <button id="round-toggle" aria-pressed={c.follow_up_round.to_string()} onclick={flip_round}>{ other }</button>
                     </p>
                 }
             });

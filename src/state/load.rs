@@ -62,7 +62,7 @@ pub(super) fn import(next: &mut AppState, i: rebalance_lab_core::import::Import)
     next.pinned = Some((s.clone(), Vec::new()));
     next.imported = Some(Rc::new(Imported {
         lag: i.lag,
-        said: rebalance_lab_core::import::Said {
+        printed: rebalance_lab_core::import::Printed {
             state: i.state,
             strategy: i.strategy,
             warnings: i.warnings,
@@ -76,10 +76,10 @@ pub(super) fn import(next: &mut AppState, i: rebalance_lab_core::import::Import)
 pub(super) fn link(next: &mut AppState, state: LinkState) -> Outcome {
     next.preset = None;
     // (an imported group's lag and what Kafka's tool said of it come back with its link)
-    next.imported = (state.lag.is_some() || state.said.is_some()).then(|| {
+    next.imported = (state.lag.is_some() || state.printed.is_some()).then(|| {
         Rc::new(Imported {
             lag: state.lag.unwrap_or_default(),
-            said: state.said.unwrap_or_default(),
+            printed: state.printed.unwrap_or_default(),
         })
     });
     let s = Rc::make_mut(&mut next.scenario);

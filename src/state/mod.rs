@@ -184,7 +184,7 @@ impl Shown<'_> {
             },
             group_log: self.group_log.to_vec(),
             lag: self.imported.as_ref().map(|i| i.lag.clone()),
-            said: self.imported.as_ref().map(|i| i.said.clone()),
+            printed: self.imported.as_ref().map(|i| i.printed.clone()),
             ..LinkState::default()
         }
     }
@@ -252,7 +252,7 @@ pub struct Imported {
     /// Lag per partition.
     pub lag: rebalance_lab_core::import::Lag,
     /// The STATE and ASSIGNMENT-STRATEGY cells, and Kafka's messages.
-    pub said: rebalance_lab_core::import::Said,
+    pub printed: rebalance_lab_core::import::Printed,
 }
 
 /// A lesson on screen: where the learner is, how their predictions went, and what the step

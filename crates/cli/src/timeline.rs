@@ -245,7 +245,7 @@ fn wire_json(line: &Line) -> Option<Value> {
 
 /// A request, a response or a timer of the trace, as a line.
 fn wire_text(line: &Line) -> Option<String> {
-    let (t, who, what) = line.said()?;
+    let (t, who, what) = line.as_row()?;
     Some(format!("{}  {who}: {what}", ms(t)))
 }
 

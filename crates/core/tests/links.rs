@@ -212,7 +212,7 @@ fn link_state() -> impl Strategy<Value = LinkState> {
                     1 => Some(String::new()),
                     _ => Some(format!("Preparing*Rebalance ~{k},!%.é")),
                 };
-                let said = rebalance_lab_core::import::Said {
+                let said = rebalance_lab_core::import::Printed {
                     state: any(ids),
                     strategy: any(ids / 3),
                     warnings: (0..ids % 3)
@@ -222,7 +222,7 @@ fn link_state() -> impl Strategy<Value = LinkState> {
                         })
                         .collect(),
                 };
-                st.said = Some(said);
+                st.printed = Some(said);
             }
             st.scenario = s;
             st
@@ -714,9 +714,9 @@ fn an_imported_group_s_lag_rides_in_the_link() {
 
 #[test]
 fn what_kafka_s_tool_said_rides_in_the_link() {
-    use rebalance_lab_core::import::{Said, Warning};
+    use rebalance_lab_core::import::{Printed, Warning};
     let s = rebalance_lab_core::scenario::presets::preset("three-topics").unwrap();
-    let said = Said {
+    let said = Printed {
         state: Some("PreparingRebalance".into()),
         strategy: Some(String::new()),
         warnings: vec![
@@ -732,7 +732,7 @@ fn what_kafka_s_tool_said_rides_in_the_link() {
     };
     let st = LinkState {
         scenario: s.clone(),
-        said: Some(said.clone()),
+        printed: Some(said.clone()),
         ..Default::default()
     };
     let f = to_fragment(&st);
@@ -741,18 +741,18 @@ fn what_kafka_s_tool_said_rides_in_the_link() {
     // nothing said (an import of the members alone): an empty part, read back as such; no
     // import: no part; a state alone
     let none = LinkState {
-        said: Some(Said::default()),
+        printed: Some(Printed::default()),
         ..st.clone()
     };
     assert!(to_fragment(&none).contains(";xk=%2A%2A"));
     assert_eq!(from_fragment(&to_fragment(&none)).unwrap(), none);
     assert!(!to_fragment(&LinkState {
-        said: None,
+        printed: None,
         ..st.clone()
     })
     .contains(";xk="));
     let alone = LinkState {
-        said: Some(Said {
+        printed: Some(Printed {
             state: Some("Stable".into()),
             ..Default::default()
         }),

@@ -23,7 +23,7 @@ pub struct Props {
     pub scenario: Rc<Scenario>,
     pub group_log: Vec<GroupEvent>,
     pub computed: Rc<Computed>,
-    /// The panel waits for the task after the grid's repaint ([`crate::Later`]).
+    /// The panel waits for the task after the grid's repaint ([`crate::AfterRepaint`]).
     pub waiting: bool,
     pub refusal: Option<(String, String)>,
     /// The group came from a paste of kafka-consumer-groups.sh, which does not print who

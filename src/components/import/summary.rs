@@ -23,7 +23,7 @@ pub(super) fn shows_lag(i: &Imported) -> bool {
 /// assignors compute, and the lag. `pending`: a large group's worker is still computing.
 pub(super) fn summary(i: &Imported, base: &Baseline, s: &Scenario, pending: bool) -> Html {
     let warnings = i
-        .said
+        .printed
         .warnings
         .iter()
         .map(|w| html! { <li>{ format!("line {}: {}", w.line, w.message) }</li> });
@@ -32,7 +32,7 @@ pub(super) fn summary(i: &Imported, base: &Baseline, s: &Scenario, pending: bool
             <h2>{ "Your group" }{ s.group_id.as_ref().map(|g| format!(": {g}")) }</h2>
             <p>{ facts(i, s) }</p>
             { unknowns(i, s) }
-            if !i.said.warnings.is_empty() {
+            if !i.printed.warnings.is_empty() {
                 <ul class="notes" id="import-warnings">{ for warnings }</ul>
             }
             if s.members.len() as u64 * s.total_partitions() <= COMPARE_PAIRS && !pending {
@@ -58,10 +58,10 @@ fn facts(i: &Imported, s: &Scenario) -> String {
             s.total_partitions()
         ),
     ];
-    if let Some(st) = &i.said.state {
+    if let Some(st) = &i.printed.state {
         facts.push(format!("state {st}"));
     }
-    if let Some(st) = &i.said.strategy {
+    if let Some(st) = &i.printed.strategy {
         facts.push(format!(
             "assignment strategy {}",
             if st.is_empty() {
@@ -92,7 +92,7 @@ fn unknowns(i: &Imported, s: &Scenario) -> Html {
         said.push("Join order: the tool does not say who joined first, and the first to join leads the group (it computes the assignment). The page takes the order of the lines, so which member leads is a guess until you say who joined first (\"Joined first\" in the group panel).".to_string());
     }
     let strategy = i
-        .said
+        .printed
         .strategy
         .as_deref()
         .and_then(AssignorKind::parse)
@@ -178,7 +178,7 @@ fn reasons(i: &Imported, base: &Baseline, s: &Scenario, matching: &[&str]) -> Ve
     } else {
         reasons.push("No assignor gives exactly this assignment.".to_string());
     }
-    if let Some(st) = i.said.state.as_deref().filter(|st| *st != "Stable") {
+    if let Some(st) = i.printed.state.as_deref().filter(|st| *st != "Stable") {
         reasons.push(format!(
             "The group was {st} when this was printed: the assignment may be mid-rebalance."
         ));

@@ -223,15 +223,15 @@ fn requests(
             },
             Some(Err(e)) => html! { <p class="alert" role="alert">{ e.to_string() }</p> },
             Some(Ok(lines)) => {
-                let said: Vec<_> = lines.iter().filter_map(|l| l.said()).collect();
-                let more = said.len().saturating_sub(SHOWN);
+                let rows: Vec<_> = lines.iter().filter_map(|l| l.as_row()).collect();
+                let more = rows.len().saturating_sub(SHOWN);
                 html! {
                     <>
                         <table id="timeline-requests-table">
-                            <caption>{ format!("{} requests, answers and timers, in time order", said.len()) }</caption>
+                            <caption>{ format!("{} requests, answers and timers, in time order", rows.len()) }</caption>
                             <thead><tr><th scope="col">{ "Time" }</th><th scope="col">{ "Who" }</th><th scope="col">{ "What" }</th></tr></thead>
                             <tbody>
-                                { for said.into_iter().take(SHOWN).map(|(t, who, what)| html! {
+                                { for rows.into_iter().take(SHOWN).map(|(t, who, what)| html! {
                                     <tr><td>{ format!("{:.3} s", t as f64 / 1000.0) }</td><td>{ who }</td><td>{ what }</td></tr>
                                 }) }
                             </tbody>

@@ -22,7 +22,7 @@ pub struct Props {
     pub story_step: Option<usize>,
     /// How many parts of a large group's computation are left (the what-if's lines come one
     /// assignor at a time, after the repaint).
-    pub left: usize,
+    pub parts_left: usize,
     pub dispatch: Callback<Action>,
 }
 

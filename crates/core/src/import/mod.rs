@@ -55,7 +55,7 @@ pub struct Warning {
 /// and ASSIGNMENT-STRATEGY cells and its messages. The page keeps it in a link (`xk`), so a
 /// shared import tells the same story.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
-pub struct Said {
+pub struct Printed {
     /// The STATE cell as printed.
     pub state: Option<String>,
     /// The ASSIGNMENT-STRATEGY cell as printed (empty for a group without members).

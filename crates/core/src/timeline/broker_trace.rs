@@ -58,7 +58,7 @@ impl Line {
     /// A request, a response or a timer, for a person: when (ms), who (a client, or the
     /// coordinator), and what (`JoinGroup (no member id)`, `JoinGroup: NONE, generation 3,
     /// ...`). `None` for the group's lines, which the run's events tell.
-    pub fn said(&self) -> Option<(i64, String, String)> {
+    pub fn as_row(&self) -> Option<(i64, String, String)> {
         match self {
             Line::Request { t, request } => Some((
                 *t,

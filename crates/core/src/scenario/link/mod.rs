@@ -118,7 +118,7 @@ pub struct LinkState {
     pub lag: Option<crate::import::Lag>,
     /// What Kafka's tool said of an imported group (`xk`): its state, its strategy and its
     /// messages.
-    pub said: Option<crate::import::Said>,
+    pub printed: Option<crate::import::Printed>,
     /// Hex being typed per member (index) that is not whole bytes yet.
     pub hex_drafts: BTreeMap<usize, String>,
     /// Colour slot per member (index), when not simply 0, 1, 2, ... in list order.
@@ -208,7 +208,7 @@ mod tests {
                 crate::group::GroupEvent::Leave("gone".into()),
             ],
             lag: None,
-            said: None,
+            printed: None,
             extra: vec![("base".into(), "x;y=z".into())],
             // the person's own group, with a pin of its own (a link in a link in a link)
             own: Some(Box::new(LinkState {

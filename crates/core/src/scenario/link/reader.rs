@@ -492,7 +492,7 @@ fn read_said(state: &mut LinkState, val: &Part<'_>, v: &str) -> Result<(), LinkE
             ))),
         },
     };
-    let mut said = crate::import::Said {
+    let mut said = crate::import::Printed {
         state: cell(st, "state")?,
         strategy: cell(strategy, "strategy")?,
         warnings: Vec::new(),
@@ -512,7 +512,7 @@ fn read_said(state: &mut LinkState, val: &Part<'_>, v: &str) -> Result<(), LinkE
             message: text(message, "a message")?,
         });
     }
-    state.said = Some(said);
+    state.printed = Some(said);
     Ok(())
 }
 

@@ -319,7 +319,7 @@ fn write_app_state(s: &Scenario, state: &LinkState, out: &mut String) {
     }
     // What Kafka's tool said of an imported group: `[~state]*[~strategy]*line.message,...`.
     // (written when nothing was said too: the part is what brings an import's summary back)
-    if let Some(said) = &state.said {
+    if let Some(said) = &state.printed {
         let mut v = String::new();
         for cell in [&said.state, &said.strategy] {
             if let Some(t) = cell {
