@@ -133,7 +133,7 @@ pub fn app() -> Html {
                     <components::whatif::WhatIf computed={computed.clone()} pinned={state.baseline.is_some()}
                         story_step={state.story_step} parts_left={computed.parts_left()} dispatch={dispatch.clone()} />
                     <components::import::Planner scenario={state.scenario.clone()} dispatch={dispatch.clone()} />
-                    <components::import::Export scenario={state.scenario.clone()} computed={computed.clone()} imported={state.imported.clone()}
+                    <components::import::Export scenario={state.scenario.clone()} computed={computed.clone()} imported={state.imported.clone()} colours={colours.clone()}
                         pinned={state.pinned.as_ref().map(|(p, _)| (p.members.len(), p.total_partitions()))} />
                     <components::group::GroupPanel scenario={state.scenario.clone()} group_log={state.group_log.clone()}
                         computed={computed.clone()} waiting={computed.after_repaint.borrow().group} refusal={state.refusal.clone()}

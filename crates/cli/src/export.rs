@@ -82,6 +82,7 @@ pub fn run(a: Args) -> Result<String, String> {
         computed_by,
         what_if: None,
         lag: lag_shown,
+        colour_slots: None,
     };
     let (body, ext) = match a.format {
         Format::Svg => (export::svg::grid_svg(&scenario, &assignment, &about), "svg"),

@@ -440,6 +440,7 @@ fn svg_tells_members_apart_past_eight_and_says_what_it_shows() {
             computed_by: None,
             what_if: Some("10 members; the pinned group has 9"),
             lag: Some(&lag),
+            colour_slots: None,
         },
     );
     let doc = roxmltree::Document::parse(&svg).unwrap();
@@ -479,6 +480,7 @@ fn svg_tells_members_apart_past_eight_and_says_what_it_shows() {
             computed_by: Some(AssignorKind::Range),
             what_if: None,
             lag: Some(&lag),
+            colour_slots: None,
         },
     );
     assert!(
@@ -486,6 +488,59 @@ fn svg_tells_members_apart_past_eight_and_says_what_it_shows() {
         "{md}"
     );
     assert!(md.contains("| m3 |  | t 3 | 1 | 7 |"), "{md}");
+}
+
+/// The picture colours members as the page does: by each member's colour slot, which
+/// follows the member whatever its place in the list (so a member moved to the head of the
+/// list keeps its colour in the export too).
+#[test]
+fn svg_colours_follow_the_page_s_slots() {
+    let s = Scenario {
+        topics: vec![Topic {
+            name: "t".into(),
+            partitions: 2,
+        }],
+        members: vec![Member::new("a", &["t"]), Member::new("b", &["t"])],
+        ..Default::default()
+    };
+    let a = export::owned_assignment(&Scenario {
+        members: vec![
+            Member {
+                owned: [("t".to_string(), vec![0])].into_iter().collect(),
+                ..Member::new("a", &["t"])
+            },
+            Member {
+                owned: [("t".to_string(), vec![1])].into_iter().collect(),
+                ..Member::new("b", &["t"])
+            },
+        ],
+        ..s.clone()
+    });
+    let fill = |svg: &str, member: &str| {
+        let doc = roxmltree::Document::parse(svg).unwrap();
+        let cell = doc
+            .descendants()
+            .find(|n| {
+                n.attribute("class") == Some("cell") && n.attribute("data-member") == Some(member)
+            })
+            .unwrap();
+        (
+            cell.attribute("fill").unwrap().to_string(),
+            cell.attribute("data-slot").unwrap().to_string(),
+        )
+    };
+    let in_order = export::svg::grid_svg(&s, &a, &export::About::default());
+    let swapped = export::svg::grid_svg(
+        &s,
+        &a,
+        &export::About {
+            colour_slots: Some(&[1, 0]),
+            ..Default::default()
+        },
+    );
+    assert_eq!(fill(&swapped, "a"), fill(&in_order, "b"));
+    assert_eq!(fill(&swapped, "b"), fill(&in_order, "a"));
+    assert_ne!(fill(&in_order, "a"), fill(&in_order, "b"));
 }
 
 #[test]

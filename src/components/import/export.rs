@@ -17,6 +17,8 @@ pub struct ExportProps {
     pub imported: Option<Rc<Imported>>,
     /// The pinned group's member count and partition count, when one is pinned.
     pub pinned: Option<(usize, u64)>,
+    /// Each member's colour slot, as the grid draws it: the pictures use the same.
+    pub colours: Rc<rebalance_lab_core::scenario::colours::Colours>,
 }
 
 /// When the group on screen is not the pinned one (members joined or left, or the counts
@@ -46,11 +48,12 @@ fn what_if(
 #[function_component]
 pub fn Export(p: &ExportProps) -> Html {
     let save = |kind: &'static str| {
-        let (s, c, imported, pinned) = (
+        let (s, c, imported, pinned, colours) = (
             p.scenario.clone(),
             p.computed.clone(),
             p.imported.clone(),
             p.pinned,
+            p.colours.clone(),
         );
         Callback::from(move |_: MouseEvent| {
             let group = s.group_id.as_deref();
@@ -59,11 +62,18 @@ pub fn Export(p: &ExportProps) -> Html {
                 .as_deref()
                 .filter(|i| super::summary::shows_lag(i))
                 .map(|i| &i.lag);
+            let slots: Vec<u32> = s
+                .members
+                .iter()
+                .enumerate()
+                .map(|(i, m)| colours.slot(&m.id).unwrap_or(i as u32))
+                .collect();
             let about = rebalance_lab_core::export::About {
                 group_id: group,
                 computed_by: Some(s.assignor),
                 what_if: what_if.as_deref(),
                 lag,
+                colour_slots: Some(&slots),
             };
             let observed = || -> Option<rebalance_lab_core::import::Observed> {
                 let a = c.assignment()?;

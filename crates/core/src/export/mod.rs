@@ -26,6 +26,18 @@ pub struct About<'a> {
     pub what_if: Option<&'a str>,
     /// Lag per partition, when the group's offsets were read.
     pub lag: Option<&'a Lag>,
+    /// Each member's colour slot, in member order, as the page gives them (a member keeps its
+    /// colour whatever its place in the list); `None`: slots in list order.
+    pub colour_slots: Option<&'a [u32]>,
+}
+
+impl About<'_> {
+    /// The colour slot of member `m` (its index in the scenario).
+    pub fn slot(&self, m: usize) -> u32 {
+        self.colour_slots
+            .and_then(|s| s.get(m).copied())
+            .unwrap_or(m as u32)
+    }
 }
 
 impl About<'_> {

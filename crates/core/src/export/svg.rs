@@ -49,8 +49,9 @@ const CELL: u32 = 28;
 const LABEL: u32 = 160;
 const ROW: u32 = 34;
 
-/// The grid of `assignment` over `scenario`'s topics; members take colours in scenario
-/// order (slot k: colour k mod 8, as in the app).
+/// The grid of `assignment` over `scenario`'s topics; each member takes the colour of its
+/// slot ([`About::colour_slots`], as the page gives them; else in scenario order): slot k is
+/// colour k mod 8 and, past 8, the app's pattern k div 8 mod 4 over it.
 pub fn grid_svg(scenario: &Scenario, assignment: &Observed, about: &About) -> String {
     let slot: HashMap<&str, usize> = scenario
         .members
@@ -83,12 +84,16 @@ pub fn grid_svg(scenario: &Scenario, assignment: &Observed, about: &About) -> St
             let x = LABEL + (p % PER_ROW) * CELL;
             let cy = y + (p / PER_ROW) * CELL;
             let m = owner.get(&(t.name.as_str(), p as i32)).copied();
-            let (fill, ink) = m.map_or(("#ffffff", "#000"), |m| COLOURS[m % PALETTE as usize]);
-            let pattern = m.map_or(String::new(), |m| pattern_over(m as u32, x, cy, CELL - 2));
+            let slot = m.map(|m| about.slot(m));
+            let (fill, ink) = slot.map_or(("#ffffff", "#000"), |k| {
+                COLOURS[k as usize % PALETTE as usize]
+            });
+            let pattern = slot.map_or(String::new(), |k| pattern_over(k, x, cy, CELL - 2));
             let who = match m {
                 Some(m) => format!(
-                    "data-member=\"{}\" data-slot=\"{m}\"",
-                    xml_escape(&scenario.members[m].id)
+                    "data-member=\"{}\" data-slot=\"{}\"",
+                    xml_escape(&scenario.members[m].id),
+                    about.slot(m)
                 ),
                 None => "data-unassigned=\"true\"".to_string(),
             };
@@ -114,11 +119,12 @@ pub fn grid_svg(scenario: &Scenario, assignment: &Observed, about: &About) -> St
     let mut legend = String::new();
     let mut ly = y + 10;
     for (i, m) in scenario.members.iter().enumerate() {
-        let (fill, _) = COLOURS[i % PALETTE as usize];
+        let slot = about.slot(i);
+        let (fill, _) = COLOURS[slot as usize % PALETTE as usize];
         let _ = write!(
             legend,
             "<rect class=\"swatch\" x=\"4\" y=\"{ly}\" width=\"16\" height=\"16\" fill=\"{fill}\" stroke=\"#777\"/>{}<text class=\"member\" x=\"26\" y=\"{}\">{}</text>",
-            pattern_over(i as u32, 4, ly, 16),
+            pattern_over(slot, 4, ly, 16),
             ly + 13,
             xml_escape(&m.id)
         );
