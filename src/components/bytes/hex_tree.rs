@@ -1,7 +1,7 @@
 //! Bytes beside their field tree, painted straight into the DOM and patched in place: the
 //! view under both the subscription and the leader's answer. Markup, not `html!`, for the
 //! grid's reason, measured on the grid's cells: up to 16 KiB is 16,384 byte cells, and 10,000
-//! cells as virtual nodes took about 80 ms to draw against 11 ms as markup
+//! cells as virtual nodes took 80 to 90 ms to draw against 11 to 12 ms as markup
 //! (`bench_cells_as_virtual_nodes_beside_markup` in `tests/web.rs`). Patched in place, a
 //! keystroke in a 4 KiB subscription (730 fields) repaints in about 2.5 ms at the median
 //! (`bench_typing_in_a_4k_subscription`).

@@ -206,8 +206,8 @@ pub(super) fn grid_keys(e: KeyboardEvent) {
 
 /// The markup of a whole row of cells (names escaped). The cells are the one part of the
 /// grid written as markup rather than `html!`: the same 10,000 cells (class, role, name, data
-/// attributes) as one virtual node each took about 80 ms to draw and 44 ms to repaint with
-/// every owner changed, against 11 ms as markup, with the page's stylesheets
+/// attributes) as one virtual node each took 80 to 90 ms to draw and 44 to 57 ms to repaint
+/// with every owner changed, against 11 to 12 ms as markup, with the page's stylesheets
 /// (`bench_cells_as_virtual_nodes_beside_markup` in `tests/web.rs`); a grid holds up to
 /// 20,000 cells in view.
 fn row_markup(topic: &str, owners: &[Option<Owner>], owners_hidden: bool) -> String {
