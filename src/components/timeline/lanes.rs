@@ -61,31 +61,11 @@ fn rows_of(
             .iter()
             .enumerate()
             .map(|(m, name)| {
-                let mut spans: Vec<Span> = run
-                    .lanes
-                    .get(m)
-                    .into_iter()
-                    .flatten()
-                    .map(|(s, e)| Span {
-                        from: *s,
-                        to: *e,
-                        slot: slot_of(m),
-                        down: false,
-                    })
+                // (consuming in the member's colour, then down)
+                let lane = spans_of(&run.lanes, m, slot_of(m), false)
+                    .chain(spans_of(&run.downtime, m, 0, true))
                     .collect();
-                spans.extend(
-                    run.downtime
-                        .get(m)
-                        .into_iter()
-                        .flatten()
-                        .map(|(s, e)| Span {
-                            from: *s,
-                            to: *e,
-                            slot: 0,
-                            down: true,
-                        }),
-                );
-                (name.clone(), spans)
+                (name.clone(), lane)
             })
             .collect()
     };
@@ -93,6 +73,22 @@ fn rows_of(
         spans.sort_by_key(|s| (s.from, s.to));
     }
     rows
+}
+
+/// Member `m`'s spans in one of the run's per-member lists (its consuming lanes or its
+/// downtime), drawn in colour slot `slot`.
+fn spans_of(
+    list: &[Vec<(i64, i64)>],
+    m: usize,
+    slot: u32,
+    down: bool,
+) -> impl Iterator<Item = Span> + '_ {
+    list.get(m).into_iter().flatten().map(move |(s, e)| Span {
+        from: *s,
+        to: *e,
+        slot,
+        down,
+    })
 }
 
 /// Where the keyboard is in the drawing: a lane and one of its spans.

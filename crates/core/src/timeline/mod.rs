@@ -413,6 +413,11 @@ pub(crate) fn members_with(group: &Group, added: usize) -> Vec<(String, Vec<Stri
     members
 }
 
+/// The longest a run goes on after its last act before it stops (virtual ms).
+const RUN_LIMIT_AFTER_ACTS_MS: i64 = 4 * 3_600_000;
+/// How long a run goes on once the group is settled, so the timeline shows it.
+const TAIL_MS: i64 = 5_000;
+
 /// What the two protocols' simulators share with the driver that runs a story on them.
 pub(crate) trait Simulator {
     /// Queues member `m`'s act at `t`.
@@ -426,12 +431,12 @@ pub(crate) trait Simulator {
 
 /// Runs a story on `sim`: every member starts at 0, the group forms, the story's acts are
 /// shifted to start once it has ([`story::story_start`]), and the run goes on until the group
-/// settles after the last act. Returns when the story started and when the run ended.
+/// settles after the last act ([`TAIL_MS`] more). Returns when the story started and when the
+/// run ended.
 pub(crate) fn drive(
     sim: &mut impl Simulator,
     members: usize,
     acts: Vec<(i64, usize, story::Act)>,
-    tail: i64,
 ) -> (i64, i64) {
     for i in 0..members {
         sim.act_at(0, i, story::Act::Start);
@@ -445,7 +450,7 @@ pub(crate) fn drive(
     for (t, m, act) in acts {
         sim.act_at(t + shift, m, act);
     }
-    (start, sim.run_until_settled(last_act, tail))
+    (start, sim.run_until_settled(last_act, TAIL_MS))
 }
 
 /// What a simulator hands back once its run is over, to be made a [`Run`].

@@ -26,10 +26,6 @@ mod app_thread;
 mod leader;
 mod wire;
 
-/// The longest a run goes on after its last act before it stops (virtual ms).
-const RUN_LIMIT_AFTER_ACTS_MS: i64 = 4 * 3_600_000;
-/// How long the run goes on once the group is settled, so the timeline shows it.
-const TAIL_MS: i64 = 5_000;
 /// The group's id in the coordinator's keys.
 pub const GROUP_ID: &str = "g";
 
@@ -219,7 +215,7 @@ pub fn run_traced(
         .enumerate()
         .map(|(i, c)| (c.name.clone(), i))
         .collect();
-    let (start, end) = super::drive(&mut sim, group.members.len(), acts, TAIL_MS);
+    let (start, end) = super::drive(&mut sim, group.members.len(), acts);
     Ok(super::Finished {
         ledger: sim.ledger,
         members: sim.clients.into_iter().map(|c| c.name).collect(),
@@ -274,7 +270,7 @@ impl<'a> Sim<'a> {
     /// Runs until every act is done and the group is settled, then a short tail; returns
     /// the end time.
     fn run_until_settled(&mut self, last_act: i64, tail: i64) -> i64 {
-        let limit = last_act + RUN_LIMIT_AFTER_ACTS_MS;
+        let limit = last_act + super::RUN_LIMIT_AFTER_ACTS_MS;
         loop {
             self.handled += 1;
             if self.handled > self.s.max_events {

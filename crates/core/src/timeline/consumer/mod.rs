@@ -19,9 +19,6 @@ use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, UNASSIGNED};
 mod client;
 mod coordinator;
 
-const TAIL_MS: i64 = 5_000;
-const RUN_LIMIT_AFTER_ACTS_MS: i64 = 4 * 3_600_000;
-
 #[derive(Debug, Clone)]
 enum Ev {
     Act(usize, Act),
@@ -178,7 +175,7 @@ pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineEr
         uniform_refused: false,
         handled: 0,
     };
-    let (start, end) = super::drive(&mut sim, group.members.len(), acts, TAIL_MS);
+    let (start, end) = super::drive(&mut sim, group.members.len(), acts);
     Ok(super::Finished {
         ledger: sim.ledger,
         members: sim.names,
@@ -242,7 +239,7 @@ impl<'a> Sim<'a> {
     }
 
     fn run_until_settled(&mut self, last_act: i64, tail: i64) -> i64 {
-        let limit = last_act + RUN_LIMIT_AFTER_ACTS_MS;
+        let limit = last_act + super::RUN_LIMIT_AFTER_ACTS_MS;
         while let Some(&Reverse((t, _))) = self.queue.peek() {
             self.handled += 1;
             if self.handled > self.s.max_events {
