@@ -3853,6 +3853,28 @@ async fn the_timeline_shows_what_a_deploy_costs_and_keeps_it_in_the_link() {
     ] {
         assert!(listed.contains(said), "{said}: {listed:.600}");
     }
+    // under the consumer protocol: each ConsumerGroupHeartbeat and its answer
+    choose(&c, "#timeline-protocol", "consumer").await;
+    let listed = until("the consumer protocol's requests", || async {
+        text_of(&c, "#timeline-requests-table tbody")
+            .await
+            .filter(|t| t.contains("ConsumerGroupHeartbeat"))
+    })
+    .await;
+    for said in [
+        "sends ConsumerGroupHeartbeat to join (epoch 0)",
+        "gets ConsumerGroupHeartbeat: NONE (member epoch 1, assigned",
+        "sends ConsumerGroupHeartbeat to leave (epoch -1)",
+    ] {
+        assert!(listed.contains(said), "{said}: {listed:.600}");
+    }
+    page_axe(
+        &c,
+        &axe,
+        "the timeline's requests under the consumer protocol",
+    )
+    .await;
+    choose(&c, "#timeline-protocol", "eager").await;
     page_axe(&c, &axe, "the timeline").await;
     // The same deploy with static members: no rebalance, and the link says so.
     click(&c, Locator::Id("timeline-preset-rolling-static")).await;

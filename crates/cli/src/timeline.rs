@@ -4,6 +4,7 @@ use super::input::read_input;
 use rebalance_lab_core::scenario::Scenario;
 use rebalance_lab_core::timeline::broker_trace::Line;
 use rebalance_lab_core::timeline::compare::{compare, Variant};
+use rebalance_lab_core::timeline::consumer::Trace;
 use rebalance_lab_core::timeline::{
     simulate, CommitPolicy, Group, Protocol, Run, Settings, Story, StoryKind, ASSUMPTIONS,
 };
@@ -201,10 +202,9 @@ pub fn run(a: Args) -> Result<String, String> {
             Ok(compare_text(&story, &runs))
         };
     }
-    if a.requests && s.protocol == Protocol::Consumer {
-        return Err("--requests: the classic protocol only (eager or cooperative)".into());
-    }
-    let run = if a.requests {
+    let run = if a.requests && s.protocol == Protocol::Consumer {
+        rebalance_lab_core::timeline::consumer::run_traced(&group, &s, &story, Trace::Requests)
+    } else if a.requests {
         rebalance_lab_core::timeline::classic::run_traced(&group, &s, &story, true)
     } else {
         simulate(&group, &s, &story)
@@ -239,7 +239,17 @@ fn wire_json(line: &Line) -> Option<Value> {
             "generation": r.generation, "member_id": r.member_id, "leader": r.leader,
         })),
         Line::TimerFired { t, key } => Some(json!({"time_ms": t, "timer": key})),
-        Line::Group { .. } => None,
+        Line::Heartbeat { t, request: r } => Some(json!({
+            "time_ms": t, "member": r.client, "request": "ConsumerGroupHeartbeat",
+            "member_id": r.member_id, "member_epoch": r.member_epoch,
+            "owned_partitions": r.owned.as_ref().map(Vec::len),
+        })),
+        Line::HeartbeatAnswer { t, response: r } => Some(json!({
+            "time_ms": t, "member": r.client, "response": "ConsumerGroupHeartbeat",
+            "error": r.error.name(), "member_epoch": r.member_epoch,
+            "assigned_partitions": r.assignment.as_ref().map(Vec::len),
+        })),
+        Line::Group { .. } | Line::ConsumerGroup { .. } => None,
     }
 }
 

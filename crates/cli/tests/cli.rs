@@ -390,14 +390,31 @@ fn timeline_prints_the_totals_as_json_and_compares_the_protocols() {
     assert!(requests
         .iter()
         .any(|r| r["response"] == "SyncGroup" && r["error"] == "NONE"));
+    // the consumer protocol's heartbeats: a join at epoch 0 answered with an epoch and an
+    // assignment, and each member's leave at epoch -1 in the rolling restart
     let out = run(&[
         "timeline",
         &example(),
         "--protocol",
         "consumer",
         "--requests",
+        "--json",
     ]);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let requests = v["requests"].as_array().unwrap();
+    assert!(requests
+        .iter()
+        .any(|r| r["request"] == "ConsumerGroupHeartbeat" && r["member_epoch"] == 0));
+    assert!(requests
+        .iter()
+        .any(|r| r["request"] == "ConsumerGroupHeartbeat" && r["member_epoch"] == -1));
+    assert!(requests
+        .iter()
+        .any(|r| r["response"] == "ConsumerGroupHeartbeat"
+            && r["error"] == "NONE"
+            && r["member_epoch"].as_i64().unwrap_or(0) > 0
+            && r["assigned_partitions"].as_u64().is_some()));
 
     let out = run(&["timeline", &example(), "--heartbeat-interval-ms", "50000"]);
     assert_eq!(out.status.code(), Some(1));

@@ -11,6 +11,8 @@
 
 #![cfg(not(target_arch = "wasm32"))]
 
+mod timeline_common;
+
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -21,23 +23,7 @@ use rebalance_lab_core::timeline::{
     ClientSettings, CommitPolicy, Group, Protocol, Settings, Story, StoryKind,
 };
 use serde_json::Value;
-
-fn group(members: usize, partitions: u32) -> Group {
-    Group {
-        topics: vec![
-            ("orders".into(), partitions),
-            ("payments".into(), partitions / 2),
-        ],
-        members: (0..members)
-            .map(|i| {
-                (
-                    format!("c{}", i + 1),
-                    vec!["orders".into(), "payments".into()],
-                )
-            })
-            .collect(),
-    }
-}
+use timeline_common::{first_difference, group, instants, kafka_answer, story};
 
 fn settings(protocol: Protocol, f: impl FnOnce(&mut ClientSettings)) -> Settings {
     let mut s = Settings {
@@ -45,12 +31,6 @@ fn settings(protocol: Protocol, f: impl FnOnce(&mut ClientSettings)) -> Settings
         ..Settings::default()
     };
     f(&mut s.client);
-    s
-}
-
-fn story(kind: StoryKind, f: impl FnOnce(&mut Story)) -> Story {
-    let mut s = Story::new(kind);
-    f(&mut s);
     s
 }
 
@@ -280,6 +260,7 @@ fn ours(wire: &[Line]) -> BTreeMap<i64, Instant> {
                 ));
                 at.leader = exact_leader.then(|| g.leader.clone().unwrap_or_default());
             }
+            _ => {}
         }
     }
     out
@@ -341,25 +322,24 @@ fn kafkas(text: &str, wire: &[Line]) -> BTreeMap<i64, Instant> {
 #[test]
 fn the_coordinator_decides_as_kafka_does() {
     let mut failures = Vec::new();
-    let mut instants = 0;
+    let mut compared = 0;
     for (name, g, s, st) in cases() {
         let (script, wire) = scenario_of(name, &g, &s, &st);
-        let committed =
-            std::fs::read_to_string(dir().join(format!("{name}.json"))).unwrap_or_else(|e| {
-                panic!("{name}.json: {e}; run sh crates/core/tests/java/timeline-oracle.sh")
-            });
-        let committed: Value = serde_json::from_str(&committed).unwrap();
-        if committed != script {
-            failures.push(format!(
-                "{name}: the simulator's requests changed since Kafka answered them; run sh crates/core/tests/java/timeline-oracle.sh"
-            ));
-            continue;
-        }
-        let out = std::fs::read_to_string(dir().join(format!("{name}.out.jsonl"))).unwrap();
+        let out = match kafka_answer(
+            &dir(),
+            name,
+            &script,
+            "sh crates/core/tests/java/timeline-oracle.sh",
+        ) {
+            Ok(out) => out,
+            Err(e) => {
+                failures.push(e);
+                continue;
+            }
+        };
         let mut kafka = kafkas(&out, &wire);
         let mut us = ours(&wire);
-        let times: std::collections::BTreeSet<i64> =
-            kafka.keys().chain(us.keys()).copied().collect();
+        let times = instants(&mut kafka, &mut us);
         for m in [&mut kafka, &mut us] {
             // the group as it stands at each instant (the oracle also prints a line when
             // only a member's flags changed)
@@ -377,15 +357,9 @@ fn the_coordinator_decides_as_kafka_does() {
                 at.leader = leader.clone();
             }
         }
-        instants += times.len();
-        for t in times {
-            let (k, o) = (kafka.get(&t), us.get(&t));
-            if k != o {
-                failures.push(format!("{name} at {t} ms:\n  Kafka: {k:?}\n  ours:  {o:?}"));
-                break;
-            }
-        }
+        compared += times.len();
+        failures.extend(first_difference(name, &kafka, &us));
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
-    assert!(instants > 100, "only {instants} instants compared");
+    assert!(compared > 100, "only {compared} instants compared");
 }

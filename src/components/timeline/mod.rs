@@ -99,13 +99,17 @@ fn open(props: &OpenProps) -> Html {
     // every request to the coordinator, listed when asked (the run again, request by request)
     let wire_asked = use_state(|| false);
     let wire = use_memo((group.clone(), spec, *wire_asked), |(g, spec, asked)| {
-        (*asked && spec.settings.protocol != Protocol::Consumer && g.members.len() <= WIRE_MEMBERS)
-            .then(|| {
-                let mut settings = spec.settings;
-                settings.keep_tenures = false;
+        (*asked && g.members.len() <= WIRE_MEMBERS).then(|| {
+            let mut settings = spec.settings;
+            settings.keep_tenures = false;
+            if settings.protocol == Protocol::Consumer {
+                use rebalance_lab_core::timeline::consumer::{run_traced, Trace};
+                run_traced(g, &settings, &spec.story, Trace::Requests)
+            } else {
                 rebalance_lab_core::timeline::classic::run_traced(g, &settings, &spec.story, true)
-                    .map(|r| r.wire)
-            })
+            }
+            .map(|r| r.wire)
+        })
     });
     // a number typed that is not one, said beside the form while the settings are the ones
     // it was typed into (the run keeps the last good one)
@@ -203,8 +207,8 @@ fn open(props: &OpenProps) -> Html {
     }
 }
 
-/// Every request to the coordinator and its answer, and each coordinator timer that fires,
-/// for the classic protocols: listed when asked, for groups up to [`WIRE_MEMBERS`] members.
+/// Every request to the coordinator and its answer, and each coordinator timer that fires:
+/// listed when asked, for groups up to [`WIRE_MEMBERS`] members.
 fn requests(
     spec: &Spec,
     members: usize,
@@ -247,10 +251,11 @@ fn requests(
     html! {
         <div class="timeline-requests" id="timeline-requests">
             <h3>{ "Every request" }</h3>
-            if spec.settings.protocol == Protocol::Consumer {
-                <p class="hint">{ "Under the consumer protocol the events above say each ConsumerGroupHeartbeat that changes something; the request-by-request list is the classic protocols'." }</p>
-            } else if members > WIRE_MEMBERS {
+            if members > WIRE_MEMBERS {
                 <p class="hint">{ format!("Listed for groups up to {WIRE_MEMBERS} members (every heartbeat is a line); the command line's rebalance-lab timeline --requests lists any group's.") }</p>
+            } else if spec.settings.protocol == Protocol::Consumer {
+                <p class="hint">{ "Each ConsumerGroupHeartbeat as the coordinator gets it (its member epoch, and the partitions it says it owns when it says), the answer (the member epoch, and the assignment when it carries one), and each of the coordinator's timers that fires: the same run, every heartbeat included." }</p>
+                { list() }
             } else {
                 <p class="hint">{ "Each JoinGroup, SyncGroup, Heartbeat and LeaveGroup as the coordinator gets it, its answer, and each of its timers that fires: the same run, heartbeats included." }</p>
                 { list() }

@@ -1,8 +1,10 @@
-//! The requests a run's clients sent and what the classic coordinator decided, in the shape
-//! of the oracle's output (`../shared/tools/oracle-timeline`), so a run can be replayed
+//! The requests a run's clients sent and what the coordinator decided, in the shape of the
+//! oracles' output (`../shared/tools/oracle-timeline` for the classic protocols,
+//! `crates/core/tests/java/consumer/` for the consumer protocol), so a run can be replayed
 //! through Kafka's own `GroupMetadataManager` and compared.
 
 use super::broker::{Api, GroupLine, Response};
+use super::consumer::trace::{self as consumer, HeartbeatError};
 
 /// A request as the oracle's script writes it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -52,6 +54,27 @@ pub enum Line {
         /// Its key, as Kafka writes it.
         key: String,
     },
+    /// A ConsumerGroupHeartbeat reached the coordinator (the consumer protocol).
+    Heartbeat {
+        /// When (ms).
+        t: i64,
+        /// The request.
+        request: consumer::HeartbeatRequest,
+    },
+    /// The coordinator answered a ConsumerGroupHeartbeat.
+    HeartbeatAnswer {
+        /// When (ms).
+        t: i64,
+        /// The response.
+        response: consumer::HeartbeatResponse,
+    },
+    /// The consumer group after a step that changed it.
+    ConsumerGroup {
+        /// When (ms).
+        t: i64,
+        /// The group.
+        group: consumer::GroupLine,
+    },
 }
 
 impl Line {
@@ -86,7 +109,38 @@ impl Line {
             Line::TimerFired { t, key } => {
                 Some((*t, "coordinator".to_string(), format!("timer {key} fires")))
             }
-            Line::Group { .. } => None,
+            Line::Heartbeat { t, request: r } => {
+                let what = match r.member_epoch {
+                    0 => "sends ConsumerGroupHeartbeat to join (epoch 0)".to_string(),
+                    -1 => "sends ConsumerGroupHeartbeat to leave (epoch -1)".to_string(),
+                    -2 => "sends ConsumerGroupHeartbeat to leave for now (epoch -2)".to_string(),
+                    e => match &r.owned {
+                        Some(owned) => format!(
+                            "sends ConsumerGroupHeartbeat (epoch {e}, owns {} partition{})",
+                            owned.len(),
+                            if owned.len() == 1 { "" } else { "s" }
+                        ),
+                        None => format!("sends ConsumerGroupHeartbeat (epoch {e})"),
+                    },
+                };
+                Some((*t, r.client.clone(), what))
+            }
+            Line::HeartbeatAnswer { t, response: r } => {
+                let mut what = format!("gets ConsumerGroupHeartbeat: {}", r.error.name());
+                if r.error == HeartbeatError::None {
+                    what += &format!(" (member epoch {}", r.member_epoch);
+                    if let Some(a) = &r.assignment {
+                        what += &format!(
+                            ", assigned {} partition{}",
+                            a.len(),
+                            if a.len() == 1 { "" } else { "s" }
+                        );
+                    }
+                    what += ")";
+                }
+                Some((*t, r.client.clone(), what))
+            }
+            Line::Group { .. } | Line::ConsumerGroup { .. } => None,
         }
     }
 }
@@ -98,7 +152,10 @@ impl Line {
             Line::Request { t, .. }
             | Line::Response { t, .. }
             | Line::Group { t, .. }
-            | Line::TimerFired { t, .. } => *t,
+            | Line::TimerFired { t, .. }
+            | Line::Heartbeat { t, .. }
+            | Line::HeartbeatAnswer { t, .. }
+            | Line::ConsumerGroup { t, .. } => *t,
         }
     }
 }

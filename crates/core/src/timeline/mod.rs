@@ -264,7 +264,7 @@ pub mod broker_trace;
 
 /// What the client's model assumes, shown wherever a run is shown.
 pub const ASSUMPTIONS: &[&str] = &[
-    "The broker's side is Kafka's coordinator (classic: ported from GroupMetadataManager and checked against it; consumer protocol: its epochs and reconciliation rules).",
+    "The broker's side is Kafka's coordinator, ported from GroupMetadataManager and checked against it on a clock, for the classic protocols and the consumer protocol alike.",
     "The clients are a model of the Java consumer: heartbeats every heartbeat.interval.ms from their own thread, a rejoin at the next poll(), and offsets committed before an eager revocation when auto-commit is on.",
     "A member keeps up with its partitions while it owns them; after a pause it works through the backlog in batches of max.poll.records, and it notices a rebalance only between batches (under the consumer protocol the model keeps every member caught up).",
     "A member inside a batch longer than max.poll.interval.ms consumes nothing more until the batch ends.",

@@ -1,64 +1,143 @@
-//! The Java consumer under the consumer protocol: its heartbeats, and reconciling to its
-//! target (revoke, acknowledge, then take what it was given).
+//! The Java consumer under the consumer protocol: its heartbeats and the fields each one
+//! carries (`ConsumerHeartbeatRequestManager.HeartbeatState`), and reconciling to what the
+//! coordinator assigns (`AbstractMembershipManager`: revoke, take what is new, acknowledge).
 
+use super::trace::{HeartbeatError, HeartbeatRequest, HeartbeatResponse};
 use super::*;
 
 impl<'a> Sim<'a> {
-    // ------------------------------------------------------------------ the client
-
-    pub(super) fn on_reply(&mut self, c: usize, reply: Reply) {
-        let now = self.now;
-        let inc = self.clients[c].incarnation;
-        let assignment = match reply {
-            Reply::Assigned(a) => Some(a),
-            Reply::Unchanged => {
-                let next = now + self.interval() - self.s.round_trip_ms;
-                self.push_heartbeat(c, next.max(now), false);
-                return;
-            }
-            Reply::Fenced => None,
-        };
-        let Some(assignment) = assignment else {
-            // fenced: onPartitionsLost, then join again with epoch 0
-            let lost = self.lose_owned(c);
-            let cl = &mut self.clients[c];
-            cl.consuming = true;
-            cl.fenced = false;
-            cl.member = None;
-            self.happen(Some(c), "lost", format!("Heartbeat: UNKNOWN_MEMBER_ID; onPartitionsLost ({} partitions), and it joins again with epoch 0.", lost));
-            self.push_heartbeat(c, now, true);
-            return;
-        };
-        if self.clients[c].slow_until > now {
-            // the heartbeat thread goes on; the callbacks wait for the batch to end
-            self.push_heartbeat(c, now + self.interval() - self.s.round_trip_ms, false);
-            let at = self.clients[c].slow_until;
-            if let Some(member) = self.clients[c].member {
-                self.push(at, Ev::Reconcile(c, inc, member, assignment));
-            }
+    /// The client's ConsumerGroupHeartbeat: every field when it joins (epoch 0), else its
+    /// epoch, and what it owns when that changed since it last said (after each
+    /// reconciliation). The coordinator answers at once; the answer reaches the client a
+    /// round trip later.
+    pub(super) fn send_heartbeat(&mut self, c: usize) {
+        let cl = &self.clients[c];
+        if cl.cut_until > self.now || cl.stale {
             return;
         }
-        self.apply_assignment(c, assignment);
+        let joining = cl.joining;
+        let owned = (joining || cl.sent_local != Some(cl.local_epoch)).then(|| cl.owned.clone());
+        let (id, epoch, local) = (cl.member_id, cl.epoch, cl.local_epoch);
+        let req = HeartbeatRequest {
+            client: self.names[c].clone(),
+            member_id: self.member_name(id),
+            member_epoch: if joining { 0 } else { epoch },
+            instance_id: self.instance_id(c),
+            rebalance_timeout_ms: joining.then_some(self.s.client.max_poll_interval_ms),
+            subscribed: joining.then(|| self.topics[c].clone()),
+            owned,
+        };
+        self.clients[c].sent_local = Some(local);
+        let response = self.exchange(c, req, id);
+        let inc = self.clients[c].incarnation;
+        self.push(self.now + self.s.round_trip_ms, Ev::Reply(c, inc, response));
     }
 
-    /// The member's callbacks run for `assignment` (in its poll()): it revokes, commits
-    /// first when auto-commit is on, takes what is new, and acknowledges at once.
-    pub(super) fn apply_assignment(&mut self, c: usize, assignment: Vec<usize>) {
+    /// The leave heartbeat of `close()` or of a poll timeout: epoch -1, or -2 for a static
+    /// member. Its answer changes nothing for the client.
+    pub(super) fn send_leave(&mut self, c: usize) {
+        let id = self.clients[c].member_id;
+        let req = HeartbeatRequest {
+            client: self.names[c].clone(),
+            member_id: self.member_name(id),
+            member_epoch: if self.s.client.static_membership {
+                LEAVE_STATIC
+            } else {
+                -1
+            },
+            instance_id: self.instance_id(c),
+            rebalance_timeout_ms: None,
+            subscribed: None,
+            owned: None,
+        };
+        self.exchange(c, req, id);
+    }
+
+    fn instance_id(&self, c: usize) -> Option<String> {
+        self.s
+            .client
+            .static_membership
+            .then(|| format!("{}-instance", self.names[c]))
+    }
+
+    /// The coordinator handles the request now; both go in the trace when asked.
+    fn exchange(&mut self, c: usize, req: HeartbeatRequest, id: u64) -> HeartbeatResponse {
+        let response = self.consumer_group_heartbeat(c, &req, id);
+        if self.trace.requests() {
+            let t = self.now;
+            self.wire.push(Line::Heartbeat { t, request: req });
+            self.wire.push(Line::HeartbeatAnswer {
+                t,
+                response: response.clone(),
+            });
+        }
+        response
+    }
+
+    pub(super) fn on_reply(&mut self, c: usize, response: HeartbeatResponse) {
         let now = self.now;
-        let owned = self.clients[c].owned.clone();
-        let (revoked, added) = crate::timeline::differences(&owned, &assignment);
-        let cl = &self.clients[c];
-        if !cl.consuming && cl.cut_until <= now && cl.slow_until <= now {
-            // back from a cut: it consumes what it still owns again
-            self.clients[c].consuming = true;
-            for &p in owned.iter().filter(|p| assignment.binary_search(p).is_ok()) {
-                if self.ledger.owner(p).is_none() {
-                    self.ledger.start(p, c, now, false);
-                }
+        match response.error {
+            HeartbeatError::None => {}
+            HeartbeatError::UnknownMemberId | HeartbeatError::FencedMemberEpoch => {
+                // fenced: onPartitionsLost, then join again with epoch 0 and the same id
+                let lost = self.lose_owned(c);
+                let cl = &mut self.clients[c];
+                cl.consuming = true;
+                cl.joining = true;
+                cl.epoch = 0;
+                self.happen(Some(c), "lost", format!("Heartbeat: {}; onPartitionsLost ({lost} partitions), and it joins again with epoch 0.", response.error.name()));
+                self.send_heartbeat(c);
+                return;
+            }
+            HeartbeatError::UnreleasedInstanceId | HeartbeatError::FencedInstanceId => {
+                self.lose_owned(c);
+                self.down(c);
+                let again = crate::timeline::RESTART_AFTER_FATAL_MS;
+                self.happen(
+                    Some(c),
+                    "fatal",
+                    format!("Heartbeat: {}: its old self still holds the group.instance.id (it left no -2). The Java consumer throws; its supervisor starts it again {} s later.", response.error.name(), again / 1000),
+                );
+                self.push(self.now + again, Ev::Act(c, Act::Start));
+                return;
             }
         }
+        let cl = &self.clients[c];
+        if !cl.consuming && cl.cut_until <= now && cl.slow_until <= now {
+            // back from a cut and still a member: it consumes what it owns again
+            self.resume(c);
+        }
+        let cl = &mut self.clients[c];
+        cl.epoch = response.member_epoch;
+        cl.joining = false;
+        if let Some(a) = response.assignment {
+            // replaceTargetAssignmentWithNewAssignment: a new target when it differs
+            if cl.target.as_ref() != Some(&a) {
+                cl.target = Some(a);
+                cl.reconciled = false;
+            }
+        }
+        let regular = now + self.interval() - self.s.round_trip_ms;
+        if self.clients[c].reconciled {
+            self.push_heartbeat(c, regular.max(now), false);
+        } else if self.clients[c].slow_until > now {
+            // the heartbeat thread goes on; the callbacks wait for the batch to end
+            self.push_heartbeat(c, regular.max(now), false);
+        } else {
+            self.apply_assignment(c);
+        }
+    }
+
+    /// The member's callbacks run for its target (in its poll()): it revokes, committing
+    /// first when auto-commit is on, takes what is new, and acknowledges at once.
+    pub(super) fn apply_assignment(&mut self, c: usize) {
+        let now = self.now;
+        let Some(assignment) = self.clients[c].target.clone() else {
+            return;
+        };
+        let owned = self.clients[c].owned.clone();
+        let (revoked, added) = crate::timeline::differences(&owned, &assignment);
         let at = now;
-        let acknowledge = !revoked.is_empty() || !added.is_empty();
         if !revoked.is_empty() {
             // commitSync before revoking (auto-commit), then onPartitionsRevoked
             let commit = matches!(self.s.client.commit, CommitPolicy::Auto { .. });
@@ -85,11 +164,7 @@ impl<'a> Sim<'a> {
             self.ledger.start(p, c, at, true);
         }
         if !added.is_empty() && self.tells_each_member() {
-            // its member epoch, as the coordinator holds it
-            let epoch = self.clients[c]
-                .member
-                .and_then(|id| Some(self.members.get(&id)?.epoch))
-                .unwrap_or(0);
+            let epoch = self.clients[c].epoch;
             self.happen(
                 Some(c),
                 "assigned",
@@ -102,6 +177,8 @@ impl<'a> Sim<'a> {
         }
         let cl = &mut self.clients[c];
         cl.owned = assignment;
+        cl.reconciled = true;
+        cl.local_epoch += 1;
         if !added.is_empty() {
             cl.auto_anchor = at;
         }
@@ -111,12 +188,8 @@ impl<'a> Sim<'a> {
             } else {
                 0
             };
-        let next = if acknowledge {
-            at + commit_wait
-        } else {
-            now + self.interval() - self.s.round_trip_ms
-        };
-        self.push_heartbeat(c, next.max(now), acknowledge);
+        // ACKNOWLEDGING: the next heartbeat goes at once
+        self.push_heartbeat(c, at + commit_wait, true);
     }
 
     pub(super) fn uncommitted(&self, c: usize, p: usize) -> f64 {

@@ -1,44 +1,126 @@
-//! The consumer protocol's coordinator (KIP-848): ConsumerGroupHeartbeat answered with the
-//! group epoch and each member's target from the uniform assignor, the revocation and
-//! session timers, and members leaving with epoch -1 or -2.
+//! The consumer protocol's coordinator (KIP-848), as `GroupMetadataManager` at 1eb7644 answers
+//! a ConsumerGroupHeartbeat: the member found or made (`getOrMaybeSubscribe*Member`), the group
+//! epoch bumped for a new subscription, the target assignment recomputed in the heartbeat that
+//! finds it stale (`updateTargetAssignment`), the member reconciled toward it
+//! (`CurrentAssignmentBuilder`), its rebalance and session timers, and leaves with epoch -1
+//! and -2. Checked against Kafka's own coordinator on a virtual clock
+//! (`tests/timeline_consumer_oracle.rs`).
 
+use super::trace::{HeartbeatError, HeartbeatRequest, HeartbeatResponse};
 use super::*;
 
-impl<'a> Sim<'a> {
-    // ------------------------------------------------------------------ the broker
+/// `GroupMetadataManager`'s consumer-group timers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Timer {
+    /// `session-timeout-{group}-{member}`: no heartbeat for the session timeout.
+    Session,
+    /// `rebalance-timeout-{group}-{member}`: a revocation not acknowledged in time.
+    Rebalance,
+}
 
-    /// `consumerGroupStaticMemberGroupLeave` (epoch -2): the member is kept with what it
-    /// owns, for its return; what it was revoking is free.
-    pub(super) fn leave_static(&mut self, id: u64) {
-        let Some(m) = self.members.get_mut(&id) else {
-            return;
+impl<'a> Sim<'a> {
+    /// The member id a client's incarnation made for itself (Kafka's Java consumer makes a
+    /// random UUID; the lab numbers them).
+    pub(super) fn member_name(&self, id: u64) -> String {
+        let c = self.member_client.get(&id).copied().unwrap_or(0);
+        format!("{}-{id}", self.names[c])
+    }
+
+    fn timer_key(&self, id: u64, timer: Timer) -> String {
+        let kind = match timer {
+            Timer::Session => "session-timeout",
+            Timer::Rebalance => "rebalance-timeout",
         };
-        m.away = true;
-        let revoking = std::mem::take(&mut m.revoking);
-        for p in revoking {
-            if self.partition_owner[p] == Some(id) {
-                self.partition_owner[p] = None;
+        format!(
+            "{kind}-{}-{}",
+            super::super::classic::GROUP_ID,
+            self.member_name(id)
+        )
+    }
+
+    /// `timer.schedule`: replaces the member's timer of that kind.
+    fn schedule_timer(&mut self, id: u64, timer: Timer, delay: i64, epoch: i32) {
+        let deadline = self.now + delay;
+        self.timers.insert((id, timer), (deadline, epoch));
+        self.push(deadline, Ev::Timer(id, timer, deadline));
+    }
+
+    fn cancel_timers(&mut self, id: u64) {
+        self.timers.remove(&(id, Timer::Session));
+        self.timers.remove(&(id, Timer::Rebalance));
+    }
+
+    /// A timer's deadline came: it fires if it is still the one scheduled under its key.
+    pub(super) fn timer_fires(&mut self, id: u64, timer: Timer, deadline: i64) {
+        match self.timers.get(&(id, timer)) {
+            Some(&(d, epoch)) if d == deadline => {
+                self.timers.remove(&(id, timer));
+                if self.trace.requests() {
+                    let key = self.timer_key(id, timer);
+                    self.wire.push(Line::TimerFired { t: self.now, key });
+                }
+                match timer {
+                    Timer::Session => {
+                        if let Some(c) = self.members.get(&id).map(|m| m.client) {
+                            self.happen(
+                                Some(c),
+                                "expired",
+                                format!(
+                                    "No heartbeat for group.consumer.session.timeout.ms ({} s): the coordinator fences the member and frees its partitions.",
+                                    secs(self.s.consumer_group.session_timeout_ms)
+                                ),
+                            );
+                            self.fence(id);
+                        }
+                    }
+                    Timer::Rebalance => {
+                        if let Some(m) = self.members.get(&id).filter(|m| m.epoch == epoch) {
+                            let c = m.client;
+                            self.happen(Some(c), "fenced", "It did not revoke within its rebalance timeout (max.poll.interval.ms): fenced.".into());
+                            self.fence(id);
+                        }
+                    }
+                }
             }
+            _ => {}
         }
     }
 
-    /// `consumerGroupFenceMember`: the member goes, its partitions are free, the epoch rises.
-    pub(super) fn fence(&mut self, id: u64) {
-        let Some(m) = self.members.remove(&id) else {
-            return;
-        };
-        for p in m.current.iter().chain(&m.revoking) {
+    /// Replaces a member's state, keeping which member each partition is held by
+    /// (`ConsumerGroup.updateMember`'s partition epochs: assigned or pending revocation).
+    fn put_member(&mut self, id: u64, m: BrokerMember) {
+        if let Some(old) = self.members.remove(&id) {
+            for p in old.assigned.iter().chain(&old.revoking) {
+                if self.partition_owner[*p] == Some(id) {
+                    self.partition_owner[*p] = None;
+                }
+            }
+        }
+        for p in m.assigned.iter().chain(&m.revoking) {
+            self.partition_owner[*p] = Some(id);
+        }
+        self.members.insert(id, m);
+    }
+
+    fn remove_member(&mut self, id: u64) -> Option<BrokerMember> {
+        let m = self.members.remove(&id)?;
+        for p in m.assigned.iter().chain(&m.revoking) {
             if self.partition_owner[*p] == Some(id) {
                 self.partition_owner[*p] = None;
             }
         }
         self.target.remove(&id);
-        self.bump();
-        let c = m.client;
-        if self.clients[c].member == Some(id) {
-            // the client learns at its next heartbeat (UNKNOWN_MEMBER_ID / FENCED_MEMBER_EPOCH)
-            self.clients[c].fenced = true;
+        Some(m)
+    }
+
+    /// `consumerGroupFenceMember`: the member goes, its partitions are free, its timers are
+    /// cancelled and the group epoch rises.
+    pub(super) fn fence(&mut self, id: u64) {
+        if self.remove_member(id).is_none() {
+            return;
         }
+        self.cancel_timers(id);
+        self.bump();
     }
 
     pub(super) fn bump(&mut self) {
@@ -52,6 +134,285 @@ impl<'a> Sim<'a> {
                 self.group_epoch
             ),
         );
+    }
+
+    /// `consumerGroupHeartbeat`: a ConsumerGroupHeartbeat reaches the coordinator.
+    pub(super) fn consumer_group_heartbeat(
+        &mut self,
+        c: usize,
+        req: &HeartbeatRequest,
+        id: u64,
+    ) -> HeartbeatResponse {
+        let answer = |error, member_epoch, assignment| HeartbeatResponse {
+            client: req.client.clone(),
+            error,
+            member_epoch,
+            assignment,
+        };
+        if req.member_epoch < 0 {
+            return match self.leave(req, id) {
+                Ok(epoch) => answer(HeartbeatError::None, epoch, None),
+                Err(e) => answer(e, 0, None),
+            };
+        }
+        let (mut member, replaced, new) = match self.member_for(c, req, id) {
+            Ok(found) => found,
+            Err(e) => return answer(e, 0, None),
+        };
+        let mut changed = new || replaced.is_some();
+        if let Some(ms) = req
+            .rebalance_timeout_ms
+            .filter(|ms| *ms != member.rebalance_timeout_ms)
+        {
+            member.rebalance_timeout_ms = ms;
+            changed = true;
+        }
+        if let Some(old) = replaced {
+            // replaceMember: the old member's records go, its target moves to the new id
+            // (its timers stay: they find no member when they fire)
+            let target = self.target.remove(&old);
+            self.remove_member(old);
+            if let Some(t) = target {
+                self.target.insert(id, t);
+            }
+            if self.tells_each_member() {
+                self.happen(Some(c), "rejoin", "A static member back within the session timeout: it takes its old self's place and assignment, with no new group epoch.".into());
+            }
+        }
+        if new {
+            // hasMemberSubscriptionChanged: a new member's subscription is new
+            self.happen(
+                Some(c),
+                "join",
+                "Heartbeat with epoch 0: the member joins and the group epoch rises.".into(),
+            );
+            self.bump();
+        }
+        if changed {
+            self.put_member(id, member.clone());
+        }
+        if self.group_epoch > self.assignment_epoch {
+            self.compute_target();
+        }
+        let mut assignment_changed = false;
+        if let Some(next) = self.reconcile(id, &member, req.owned.as_deref()) {
+            assignment_changed = next.assigned != member.assigned;
+            if next.state == MemberState::UnrevokedPartitions {
+                self.schedule_timer(id, Timer::Rebalance, next.rebalance_timeout_ms, next.epoch);
+                if self.tells_each_member() {
+                    let n = next.revoking.len();
+                    self.happen(Some(c), "revoke", format!("The coordinator asks it to revoke {n} partitions before it gets anything new."));
+                }
+            } else {
+                self.timers.remove(&(id, Timer::Rebalance));
+            }
+            member = next;
+            self.put_member(id, member.clone());
+        }
+        self.schedule_timer(
+            id,
+            Timer::Session,
+            self.s.consumer_group.session_timeout_ms,
+            0,
+        );
+        let full = req.member_epoch == 0
+            || (req.rebalance_timeout_ms.is_some()
+                && req.subscribed.is_some()
+                && req.owned.is_some());
+        let assignment = (full || assignment_changed).then(|| member.assigned.clone());
+        answer(HeartbeatError::None, member.epoch, assignment)
+    }
+
+    /// `getOrMaybeSubscribe{Dynamic,Static}ConsumerGroupMember`: the member the heartbeat is
+    /// for, the static member it replaces, and whether it is new.
+    #[allow(clippy::type_complexity)]
+    fn member_for(
+        &self,
+        c: usize,
+        req: &HeartbeatRequest,
+        id: u64,
+    ) -> Result<(BrokerMember, Option<u64>, bool), HeartbeatError> {
+        let fresh = || BrokerMember {
+            client: c,
+            epoch: 0,
+            previous_epoch: -1,
+            state: MemberState::Stable,
+            assigned: Vec::new(),
+            revoking: Vec::new(),
+            instance_id: req.instance_id.clone(),
+            rebalance_timeout_ms: req.rebalance_timeout_ms.unwrap_or(0),
+        };
+        let Some(instance) = &req.instance_id else {
+            return match self.members.get(&id) {
+                Some(m) if req.member_epoch == 0 => Ok((m.clone(), None, false)),
+                None if req.member_epoch == 0 => Ok((fresh(), None, true)),
+                None => Err(HeartbeatError::UnknownMemberId),
+                Some(m) => {
+                    epoch_is_valid(m, req)?;
+                    Ok((m.clone(), None, false))
+                }
+            };
+        };
+        let held = self
+            .members
+            .iter()
+            .find(|(_, m)| m.instance_id.as_ref() == Some(instance))
+            .map(|(held, m)| (*held, m));
+        if req.member_epoch == 0 {
+            return match held {
+                None => Ok((fresh(), None, true)),
+                Some((_, m)) if m.epoch != LEAVE_STATIC => {
+                    Err(HeartbeatError::UnreleasedInstanceId)
+                }
+                Some((old, m)) => {
+                    // a copy of the old member under the new id, at epoch 0
+                    let mut copy = m.clone();
+                    copy.client = c;
+                    copy.epoch = 0;
+                    copy.previous_epoch = 0;
+                    Ok((copy, (old != id).then_some(old), false))
+                }
+            };
+        }
+        match held {
+            None => Err(HeartbeatError::UnknownMemberId),
+            Some((held, _)) if held != id => Err(HeartbeatError::FencedInstanceId),
+            Some((_, m)) => {
+                epoch_is_valid(m, req)?;
+                Ok((m.clone(), None, false))
+            }
+        }
+    }
+
+    /// `consumerGroupLeave`: epoch -1 fences the member; a static member's -2 keeps it,
+    /// with what it was assigned, for its return. Returns the epoch answered.
+    fn leave(&mut self, req: &HeartbeatRequest, id: u64) -> Result<i32, HeartbeatError> {
+        let Some(instance) = &req.instance_id else {
+            if !self.members.contains_key(&id) {
+                return Err(HeartbeatError::UnknownMemberId);
+            }
+            self.fence(id);
+            return Ok(req.member_epoch);
+        };
+        let held = self
+            .members
+            .iter()
+            .find(|(_, m)| m.instance_id.as_ref() == Some(instance))
+            .map(|(held, _)| *held);
+        match held {
+            None => Err(HeartbeatError::UnknownMemberId),
+            Some(held) if held != id => Err(HeartbeatError::FencedInstanceId),
+            Some(_) if req.member_epoch == LEAVE_STATIC => {
+                // consumerGroupStaticMemberGroupLeave
+                let mut m = self.members[&id].clone();
+                m.epoch = LEAVE_STATIC;
+                m.revoking.clear();
+                self.put_member(id, m);
+                Ok(LEAVE_STATIC)
+            }
+            Some(_) => {
+                self.fence(id);
+                Ok(req.member_epoch)
+            }
+        }
+    }
+
+    /// `maybeReconcile` with `CurrentAssignmentBuilder.build`: the member's next state toward
+    /// the target, given what the heartbeat says it owns (`None`: not sent); `None` when it
+    /// does not change.
+    fn reconcile(
+        &self,
+        id: u64,
+        m: &BrokerMember,
+        owned: Option<&[usize]>,
+    ) -> Option<BrokerMember> {
+        let owns_any = |ps: &[usize]| match owned {
+            None => true,
+            Some(owned) => owned.iter().any(|p| ps.binary_search(p).is_ok()),
+        };
+        let next = match m.state {
+            MemberState::Stable if m.epoch == self.assignment_epoch => return None,
+            MemberState::Stable | MemberState::UnreleasedPartitions => {
+                self.next_assignment(id, m, m.epoch, owns_any)
+            }
+            MemberState::UnrevokedPartitions => {
+                if owns_any(&m.revoking) {
+                    return None;
+                }
+                self.next_assignment(id, m, m.epoch + 1, owns_any)
+            }
+        };
+        (next != *m).then_some(next)
+    }
+
+    /// `CurrentAssignmentBuilder.computeNextAssignment`: keep what is still the member's,
+    /// revoke first what is not (when it still owns it), else take what is free.
+    fn next_assignment(
+        &self,
+        id: u64,
+        m: &BrokerMember,
+        member_epoch: i32,
+        owns_any: impl Fn(&[usize]) -> bool,
+    ) -> BrokerMember {
+        let empty = Vec::new();
+        let target = self.target.get(&id).unwrap_or(&empty);
+        // one pass over the two sorted lists: kept (both), to revoke (assigned only), to
+        // take (target only, free or still held by another member)
+        let (mut kept, mut revoke, mut free) = (Vec::new(), Vec::new(), Vec::new());
+        let mut unreleased = false;
+        let mut take = |p: usize, free: &mut Vec<usize>| {
+            if self.partition_owner[p].is_some() {
+                unreleased = true;
+            } else {
+                free.push(p);
+            }
+        };
+        let (a, t) = (&m.assigned, target);
+        let (mut i, mut j) = (0, 0);
+        while i < a.len() || j < t.len() {
+            match (a.get(i), t.get(j)) {
+                (Some(&x), Some(&y)) if x == y => {
+                    kept.push(x);
+                    i += 1;
+                    j += 1;
+                }
+                (Some(&x), Some(&y)) if x < y => {
+                    revoke.push(x);
+                    i += 1;
+                }
+                (Some(&x), None) => {
+                    revoke.push(x);
+                    i += 1;
+                }
+                (_, Some(&y)) => {
+                    take(y, &mut free);
+                    j += 1;
+                }
+                (None, None) => break,
+            }
+        }
+        let mut next = m.clone();
+        next.previous_epoch = m.epoch;
+        if !revoke.is_empty() && owns_any(&revoke) {
+            next.state = MemberState::UnrevokedPartitions;
+            next.epoch = member_epoch;
+            next.assigned = kept;
+            next.revoking = revoke;
+            return next;
+        }
+        if !free.is_empty() {
+            kept.extend(free);
+            kept.sort_unstable();
+        }
+        next.state = if unreleased {
+            MemberState::UnreleasedPartitions
+        } else {
+            MemberState::Stable
+        };
+        next.epoch = self.assignment_epoch;
+        next.assigned = kept;
+        next.revoking = Vec::new();
+        next
     }
 
     /// The target assignment for the current epoch (the broker's uniform assignor, each
@@ -73,7 +434,7 @@ impl<'a> Sim<'a> {
                     }
                 }
                 MemberMeta {
-                    id: format!("{}-{id}", self.names[m.client]),
+                    id: self.member_name(*id),
                     instance_id: m.instance_id.clone(),
                     rack: None,
                     topics: std::rc::Rc::new(self.topics[m.client].clone()),
@@ -94,21 +455,7 @@ impl<'a> Sim<'a> {
         });
         if !self.uniform_refused {
             match assignor::try_assign(AssignorKind::Uniform, &input) {
-                Ok(a) => {
-                    for t in &a.topics {
-                        let Some(ti) = self.group.topics.iter().position(|(n, _)| *n == t.topic)
-                        else {
-                            continue;
-                        };
-                        for (p, owner) in t.owners.iter().enumerate() {
-                            if *owner != UNASSIGNED {
-                                if let Some(list) = target.get_mut(&ids[*owner as usize]) {
-                                    list.push(self.topic_base[ti] + p);
-                                }
-                            }
-                        }
-                    }
-                }
+                Ok(a) => self.take_owners(&a, &ids, &mut target),
                 Err(e) => {
                     self.notes.push(if homogeneous {
                         format!(
@@ -129,18 +476,7 @@ impl<'a> Sim<'a> {
             if homogeneous {
                 self.keep_up_to_quota(&ids, &mut target);
             } else if let Some(a) = assignor::assign(AssignorKind::ServerRange, &input) {
-                for t in &a.topics {
-                    let Some(ti) = self.group.topics.iter().position(|(n, _)| *n == t.topic) else {
-                        continue;
-                    };
-                    for (p, owner) in t.owners.iter().enumerate() {
-                        if *owner != UNASSIGNED {
-                            if let Some(list) = target.get_mut(&ids[*owner as usize]) {
-                                list.push(self.topic_base[ti] + p);
-                            }
-                        }
-                    }
-                }
+                self.take_owners(&a, &ids, &mut target);
             }
         }
         for list in target.values_mut() {
@@ -149,6 +485,27 @@ impl<'a> Sim<'a> {
         self.tell_target(&target);
         self.target = target;
         self.assignment_epoch = self.group_epoch;
+    }
+
+    /// An assignor's answer as each member's partitions (indices into the run's partitions).
+    fn take_owners(
+        &self,
+        a: &assignor::Assignment,
+        ids: &[u64],
+        target: &mut BTreeMap<u64, Vec<usize>>,
+    ) {
+        for t in &a.topics {
+            let Some(ti) = self.group.topics.iter().position(|(n, _)| *n == t.topic) else {
+                continue;
+            };
+            for (p, owner) in t.owners.iter().enumerate() {
+                if *owner != UNASSIGNED {
+                    if let Some(list) = target.get_mut(&ids[*owner as usize]) {
+                        list.push(self.topic_base[ti] + p);
+                    }
+                }
+            }
+        }
     }
 
     /// Says the new target: how many partitions change member, and (in a group small
@@ -230,189 +587,65 @@ impl<'a> Sim<'a> {
         }
     }
 
-    /// A heartbeat reaches the coordinator: join, reconcile, or answer the fenced.
-    pub(super) fn heartbeat(&mut self, c: usize, _at_once: bool) {
-        let cl = &self.clients[c];
-        if cl.cut_until > self.now || cl.slow_until > self.now && cl.member.is_none() {
-            return;
-        }
-        let inc = cl.incarnation;
-        let reply_at = self.now + self.s.round_trip_ms;
-        if cl.fenced || (cl.member.is_some() && !self.members.contains_key(&cl.member.unwrap_or(0)))
+    /// The group as the coordinator holds it, for the trace.
+    pub(super) fn group_line(&self) -> GroupLine {
+        let state = if self.members.is_empty() {
+            "Empty"
+        } else if self.group_epoch > self.assignment_epoch {
+            "Assigning"
+        } else if self
+            .members
+            .values()
+            .any(|m| m.state != MemberState::Stable || m.epoch != self.assignment_epoch)
         {
-            self.push(reply_at, Ev::Reply(c, inc, Reply::Fenced));
-            return;
-        }
-        let id = match cl.member {
-            Some(id) => id,
-            None => match self.join(c) {
-                Some(id) => id,
-                None => {
-                    self.down(c);
-                    let again = crate::timeline::RESTART_AFTER_FATAL_MS;
-                    self.happen(
-                        Some(c),
-                        "fatal",
-                        format!("Heartbeat: UNRELEASED_INSTANCE_ID: its old self still holds the group.instance.id (it left no -2). The Java consumer throws; its supervisor starts it again {} s later.", again / 1000),
-                    );
-                    self.push(self.now + again, Ev::Act(c, Act::Start));
-                    return;
-                }
-            },
+            "Reconciling"
+        } else {
+            "Stable"
         };
-        // the session timer re-arms on each heartbeat
-        let deadline = self.now + self.s.consumer_group.session_timeout_ms;
-        if let Some(m) = self.members.get_mut(&id) {
-            m.session_deadline = deadline;
+        let mut members: Vec<MemberLine> = self
+            .members
+            .iter()
+            .map(|(id, m)| MemberLine {
+                member_id: self.member_name(*id),
+                epoch: m.epoch,
+                state: m.state.name(),
+                assigned: m.assigned.clone(),
+                revoking: m.revoking.clone(),
+            })
+            .collect();
+        members.sort_by(|a, b| a.member_id.cmp(&b.member_id));
+        let mut target: Vec<(String, Vec<usize>)> = self
+            .target
+            .iter()
+            .map(|(id, t)| (self.member_name(*id), t.clone()))
+            .collect();
+        target.sort();
+        GroupLine {
+            state,
+            group_epoch: self.group_epoch,
+            assignment_epoch: self.assignment_epoch,
+            members,
+            target,
         }
-        self.push(deadline, Ev::Session(id, deadline));
-        if self.group_epoch > self.assignment_epoch {
-            self.compute_target();
-        }
-        // what the client says it owns now: revoked partitions it no longer holds are free
-        let owned = std::mem::take(&mut self.clients[c].owned);
-        self.reconcile(id, &owned);
-        let cl = &mut self.clients[c];
-        cl.owned = owned;
-        let reply = match self.members.get(&id) {
-            Some(m) if m.current == cl.owned && cl.consuming => Reply::Unchanged,
-            Some(m) => Reply::Assigned(m.current.clone()),
-            None => Reply::Fenced,
-        };
-        self.push(reply_at, Ev::Reply(c, inc, reply));
     }
+}
 
-    /// A new member (epoch 0), or a static member's return; `None` when the instance id is
-    /// still held by a member that did not leave (UNRELEASED_INSTANCE_ID).
-    pub(super) fn join(&mut self, c: usize) -> Option<u64> {
-        let instance = self
-            .s
-            .client
-            .static_membership
-            .then(|| format!("{}-instance", self.names[c]));
-        if let Some(instance) = &instance {
-            let held = self
-                .members
-                .iter()
-                .find(|(_, m)| m.instance_id.as_ref() == Some(instance))
-                .map(|(id, _)| *id);
-            if let Some(old) = held {
-                if self.members[&old].away {
-                    // replaceMember: same assignment under a new id, no epoch bump
-                    let mut m = self.members.remove(&old).expect("held");
-                    m.client = c;
-                    m.away = false;
-                    self.next_member += 1;
-                    let id = self.next_member;
-                    for p in m.current.iter().chain(&m.revoking) {
-                        if self.partition_owner[*p] == Some(old) {
-                            self.partition_owner[*p] = Some(id);
-                        }
-                    }
-                    if let Some(t) = self.target.remove(&old) {
-                        self.target.insert(id, t);
-                    }
-                    self.members.insert(id, m);
-                    self.clients[c].member = Some(id);
-                    if self.tells_each_member() {
-                        self.happen(Some(c), "rejoin", "A static member back within the session timeout: the coordinator gives it its partitions again, with no new epoch.".into());
-                    }
-                    return Some(id);
-                }
-                return None;
-            }
-        }
-        self.next_member += 1;
-        let id = self.next_member;
-        self.members.insert(
-            id,
-            BrokerMember {
-                client: c,
-                epoch: 0,
-                current: Vec::new(),
-                revoking: Vec::new(),
-                instance_id: instance,
-                away: false,
-                session_deadline: 0,
-            },
-        );
-        self.clients[c].member = Some(id);
-        self.happen(
-            Some(c),
-            "join",
-            "Heartbeat with epoch 0: the member joins and the group epoch rises.".into(),
-        );
-        self.bump();
-        Some(id)
+/// `throwIfConsumerGroupMemberEpochIsInvalid`: an epoch ahead of the coordinator's is fenced;
+/// one behind is accepted only as the previous epoch with owned partitions it was assigned
+/// (its last response was lost).
+fn epoch_is_valid(m: &BrokerMember, req: &HeartbeatRequest) -> Result<(), HeartbeatError> {
+    let e = req.member_epoch;
+    if e > m.epoch {
+        return Err(HeartbeatError::FencedMemberEpoch);
     }
-
-    /// `CurrentAssignmentBuilder`: revoke first, then take what others have released.
-    pub(super) fn reconcile(&mut self, id: u64, client_owned: &[usize]) {
-        let group_epoch = self.assignment_epoch;
-        let target_len = self.target.get(&id).map_or(0, Vec::len);
-        let Some(mut m) = self.members.remove(&id) else {
-            return;
-        };
-        // at the group's epoch with its whole target (what it holds is always in its target)
-        if m.revoking.is_empty() && m.epoch == group_epoch && m.current.len() == target_len {
-            self.members.insert(id, m);
-            return;
+    if e < m.epoch {
+        let subset = req
+            .owned
+            .as_ref()
+            .is_some_and(|o| o.iter().all(|p| m.assigned.binary_search(p).is_ok()));
+        if e != m.previous_epoch || !subset {
+            return Err(HeartbeatError::FencedMemberEpoch);
         }
-        let target = self.target.get(&id).cloned().unwrap_or_default();
-        if !m.revoking.is_empty() {
-            // UNREVOKED_PARTITIONS: it moves on once its owned list drops them
-            if m.revoking
-                .iter()
-                .any(|p| client_owned.binary_search(p).is_ok())
-            {
-                self.members.insert(id, m);
-                return;
-            }
-            for p in &m.revoking {
-                if self.partition_owner[*p] == Some(id) {
-                    self.partition_owner[*p] = None;
-                }
-            }
-            m.revoking.clear();
-        }
-        if m.epoch < group_epoch || m.current != target {
-            let revoke: Vec<usize> = m
-                .current
-                .iter()
-                .copied()
-                .filter(|p| target.binary_search(p).is_err())
-                .collect();
-            if !revoke.is_empty() {
-                m.current.retain(|p| target.binary_search(p).is_ok());
-                m.revoking = revoke;
-                let (c, epoch) = (m.client, m.epoch);
-                self.members.insert(id, m);
-                self.push(
-                    self.now + self.s.client.max_poll_interval_ms,
-                    Ev::Revocation(id, epoch),
-                );
-                let n = self.members[&id].revoking.len();
-                if self.tells_each_member() {
-                    self.happen(Some(c), "revoke", format!("The coordinator asks it to revoke {n} partitions before it gets anything new."));
-                }
-                return;
-            }
-            m.epoch = group_epoch;
-            // what it takes: its target, less what it has and what others still own
-            let taken: Vec<usize> = target
-                .iter()
-                .copied()
-                .filter(|p| {
-                    m.current.binary_search(p).is_err()
-                        && self.partition_owner[*p].is_none_or(|o| o == id)
-                })
-                .collect();
-            for &p in &taken {
-                self.partition_owner[p] = Some(id);
-            }
-            m.current.extend(taken);
-            m.current.sort_unstable();
-        }
-        self.members.insert(id, m);
     }
+    Ok(())
 }

@@ -1,23 +1,30 @@
 //! The consumer protocol (KIP-848, `group.protocol=consumer`) over time: the broker's group
 //! epoch, target assignment and per-member reconciliation (`GroupMetadataManager`'s
 //! consumer-group heartbeat and `CurrentAssignmentBuilder`, KAFKA-SEMANTICS.md sections 14
-//! to 16), and the Java client's heartbeats (`AbstractHeartbeatRequestManager`,
+//! to 16), and the Java client's heartbeats (`ConsumerHeartbeatRequestManager`,
 //! `AbstractMembershipManager`).
 //!
-//! Unlike the classic coordinator, this broker side is written from the rules, not checked
-//! against Kafka's code on a clock: the oracle tool drives classic groups only.
+//! The broker's side is checked against Kafka's own coordinator on a virtual clock, request
+//! by request (`tests/timeline_consumer_oracle.rs`); the client's side is a model.
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
+use super::broker_trace::Line;
 use super::classic::secs;
 use super::ledger::Ledger;
 use super::story::{acts, Act, STORY_START_MS};
 use super::{CommitPolicy, Group, Happening, Run, Settings, Story, TimelineError};
 use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, UNASSIGNED};
+use coordinator::Timer;
+use trace::{GroupLine, HeartbeatResponse, MemberLine};
 
 mod client;
 mod coordinator;
+pub mod trace;
+
+/// A static member's leave epoch (`LEAVE_GROUP_STATIC_MEMBER_EPOCH`).
+const LEAVE_STATIC: i32 = -2;
 
 #[derive(Debug, Clone)]
 enum Ev {
@@ -25,60 +32,97 @@ enum Ev {
     /// The client heartbeats (regular when `false`, at once when `true`); a heartbeat
     /// scheduled before the client's last one was sent is dropped (its token is stale).
     Heartbeat(usize, u32, bool, u64),
-    /// A batch's callbacks run: the assignment a heartbeat brought while the member was
-    /// inside a batch is reconciled at its next poll().
-    Reconcile(usize, u32, u64, Vec<usize>),
     /// A slow batch is done.
     SlowEnd(usize, u32),
     /// A heartbeat's response reaches the client.
-    Reply(usize, u32, Reply),
-    /// The session timer of a member (by broker id) fires.
-    Session(u64, i64),
-    /// The revocation timer of a member fires (its epoch then).
-    Revocation(u64, i32),
+    Reply(usize, u32, HeartbeatResponse),
+    /// A coordinator timer's deadline (member id, which timer, the deadline).
+    Timer(u64, Timer, i64),
     CutEnd(usize, u32),
     PollTimeout(usize, u32),
 }
 
-/// What a heartbeat's response says.
-#[derive(Debug, Clone)]
-enum Reply {
-    /// UNKNOWN_MEMBER_ID or FENCED_MEMBER_EPOCH: the member is no longer in the group.
-    Fenced,
-    /// No assignment in the response: the member already has it.
-    Unchanged,
-    /// The member's assignment now.
-    Assigned(Vec<usize>),
+/// `MemberState` of a consumer-group member, as the coordinator holds it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum MemberState {
+    /// At its target's epoch (or about to be moved to it).
+    Stable,
+    /// It must revoke partitions before it gets anything new.
+    UnrevokedPartitions,
+    /// Part of its target is still held by other members.
+    UnreleasedPartitions,
 }
 
-#[derive(Debug, Clone)]
+impl MemberState {
+    fn name(self) -> &'static str {
+        match self {
+            MemberState::Stable => "STABLE",
+            MemberState::UnrevokedPartitions => "UNREVOKED_PARTITIONS",
+            MemberState::UnreleasedPartitions => "UNRELEASED_PARTITIONS",
+        }
+    }
+}
+
+/// `ConsumerGroupMember`, as far as a run needs it.
+#[derive(Debug, Clone, PartialEq, Eq)]
 struct BrokerMember {
     client: usize,
     epoch: i32,
-    /// What the broker counts as its: partitions it owns or must still revoke.
-    current: Vec<usize>,
-    /// Partitions it must give up before it can move on.
+    previous_epoch: i32,
+    state: MemberState,
+    /// Its assigned partitions (sorted).
+    assigned: Vec<usize>,
+    /// Partitions it must revoke (sorted).
     revoking: Vec<usize>,
     instance_id: Option<String>,
-    /// Left with epoch -2: held for its return.
-    away: bool,
-    session_deadline: i64,
+    rebalance_timeout_ms: i64,
 }
 
 #[derive(Debug, Clone)]
 struct Client {
     up: bool,
     incarnation: u32,
-    /// The broker's id of this member, while it is one.
-    member: Option<u64>,
+    /// The member id this incarnation made for itself.
+    member_id: u64,
+    /// The member epoch of its last answer (0 while it joins).
+    epoch: i32,
+    /// It joins: its next heartbeat sends every field, with epoch 0.
+    joining: bool,
+    /// Out of the group after a poll timeout, until its next poll().
+    stale: bool,
+    /// What it owns.
     owned: Vec<usize>,
+    /// The last assignment the coordinator sent it, and whether its callbacks have run for
+    /// it (`currentTargetAssignment` against `currentAssignment`).
+    target: Option<Vec<usize>>,
+    reconciled: bool,
+    /// Its local assignment's epoch (one more for each reconciliation done) and the one its
+    /// owned partitions were last sent with.
+    local_epoch: u64,
+    sent_local: Option<u64>,
     consuming: bool,
-    fenced: bool,
     slow_until: i64,
     cut_until: i64,
     auto_anchor: i64,
     /// The token of the heartbeat scheduled last.
     heartbeat_token: u64,
+}
+
+/// What a run keeps of what crossed the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Trace {
+    /// Nothing.
+    Off,
+    /// Each heartbeat, its answer and each coordinator timer that fires.
+    Requests,
+    /// Those and the group after each step that changed it (for the oracle).
+    RequestsAndGroup,
+}
+
+impl Trace {
+    fn requests(self) -> bool {
+        self != Trace::Off
+    }
 }
 
 struct Sim<'a> {
@@ -88,15 +132,21 @@ struct Sim<'a> {
     topics: Vec<Vec<String>>,
     clients: Vec<Client>,
     members: BTreeMap<u64, BrokerMember>,
+    /// Which client made each member id.
+    member_client: BTreeMap<u64, usize>,
     next_member: u64,
     group_epoch: i32,
     assignment_epoch: i32,
     target: BTreeMap<u64, Vec<usize>>,
-    /// Which member the broker counts each partition as owned by.
+    /// Which member holds each partition (assigned or pending revocation): Kafka's
+    /// partition epochs.
     partition_owner: Vec<Option<u64>>,
     partitions: Vec<(usize, u32)>,
     topic_base: Vec<usize>,
-    queue: BinaryHeap<Reverse<(i64, u64)>>,
+    /// The coordinator's timers by member and kind: deadline and the epoch it was set at.
+    timers: BTreeMap<(u64, Timer), (i64, i32)>,
+    /// Events by (time, coordinator timers first, order queued).
+    queue: BinaryHeap<Reverse<(i64, u8, u64)>>,
     events: BTreeMap<u64, Ev>,
     seq: u64,
     now: i64,
@@ -104,26 +154,36 @@ struct Sim<'a> {
     happenings: Vec<Happening>,
     rebalance_times: Vec<i64>,
     downtime: Vec<Vec<(i64, i64)>>,
-    /// Queued events other than regular heartbeats and session timers.
+    /// Queued events other than regular heartbeats and coordinator timers.
     busy: usize,
     notes: Vec<String>,
     /// The uniform assignor refused this group once: the run goes on with range.
     uniform_refused: bool,
     /// Events handled so far (a run stops at [`Settings::max_events`](super::Settings::max_events)).
     handled: u64,
+    trace: Trace,
+    wire: Vec<Line>,
+    last_group: Option<GroupLine>,
 }
 
 fn recurring(ev: &Ev) -> bool {
-    // (the session and revocation timers are the coordinator's checks: a settled group does
-    // not wait for them)
-    matches!(
-        ev,
-        Ev::Heartbeat(_, _, false, _) | Ev::Session(..) | Ev::Revocation(..)
-    )
+    // (the coordinator's timers are its checks: a settled group does not wait for them)
+    matches!(ev, Ev::Heartbeat(_, _, false, _) | Ev::Timer(..))
 }
 
 /// Runs a story under the consumer protocol.
 pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineError> {
+    run_traced(group, s, story, Trace::Off)
+}
+
+/// Runs a story under the consumer protocol, keeping what `trace` asks for in the run's
+/// `wire`.
+pub fn run_traced(
+    group: &Group,
+    s: &Settings,
+    story: &Story,
+    trace: Trace,
+) -> Result<Run, TimelineError> {
     let (acts, added) = acts(story, group.members.len()).map_err(TimelineError::Story)?;
     let (names, topics): (Vec<String>, Vec<Vec<String>>) =
         super::members_with(group, added).into_iter().unzip();
@@ -136,10 +196,16 @@ pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineEr
             Client {
                 up: false,
                 incarnation: 0,
-                member: None,
+                member_id: 0,
+                epoch: 0,
+                joining: false,
+                stale: false,
                 owned: Vec::new(),
+                target: None,
+                reconciled: true,
+                local_epoch: 0,
+                sent_local: None,
                 consuming: true,
-                fenced: false,
                 slow_until: 0,
                 cut_until: 0,
                 auto_anchor: 0,
@@ -150,6 +216,7 @@ pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineEr
         names,
         topics,
         members: BTreeMap::new(),
+        member_client: BTreeMap::new(),
         next_member: 0,
         group_epoch: 0,
         assignment_epoch: 0,
@@ -163,6 +230,7 @@ pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineEr
         ),
         partitions,
         topic_base,
+        timers: BTreeMap::new(),
         queue: BinaryHeap::new(),
         events: BTreeMap::new(),
         seq: 0,
@@ -174,6 +242,9 @@ pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineEr
         notes: Vec::new(),
         uniform_refused: false,
         handled: 0,
+        trace,
+        wire: Vec::new(),
+        last_group: None,
     };
     let (start, end) = super::drive(&mut sim, group.members.len(), acts);
     Ok(super::Finished {
@@ -182,7 +253,7 @@ pub fn run(group: &Group, s: &Settings, story: &Story) -> Result<Run, TimelineEr
         happenings: sim.happenings,
         rebalance_times: sim.rebalance_times,
         downtime: sim.downtime,
-        wire: Vec::new(),
+        wire: sim.wire,
         notes: sim.notes,
     }
     .into_run(group, s, start, end))
@@ -206,8 +277,11 @@ impl<'a> Sim<'a> {
         if !recurring(&ev) {
             self.busy += 1;
         }
+        // at one instant the coordinator's due timers fire before requests, as a broker
+        // expires its timers before it reads the next request
+        let class = u8::from(!matches!(ev, Ev::Timer(..)));
         self.events.insert(self.seq, ev);
-        self.queue.push(Reverse((t, self.seq)));
+        self.queue.push(Reverse((t, class, self.seq)));
     }
 
     /// Whether routine events of each member (its assignment, its revocations, its notice
@@ -240,7 +314,7 @@ impl<'a> Sim<'a> {
 
     fn run_until_settled(&mut self, last_act: i64, tail: i64) -> i64 {
         let limit = last_act + super::RUN_LIMIT_AFTER_ACTS_MS;
-        while let Some(&Reverse((t, _))) = self.queue.peek() {
+        while let Some(&Reverse((t, _, _))) = self.queue.peek() {
             self.handled += 1;
             if self.handled > self.s.max_events {
                 self.notes.push(format!(
@@ -262,7 +336,7 @@ impl<'a> Sim<'a> {
             if t > last_act && self.settled() {
                 return self.now.max(last_act) + tail;
             }
-            let Some(Reverse((_, seq))) = self.queue.pop() else {
+            let Some(Reverse((_, _, seq))) = self.queue.pop() else {
                 break;
             };
             self.now = t;
@@ -271,85 +345,69 @@ impl<'a> Sim<'a> {
                     self.busy -= 1;
                 }
                 self.handle(ev);
+                if self.trace == Trace::RequestsAndGroup {
+                    self.trace_group();
+                }
             }
         }
         self.now + tail
     }
 
+    /// The group's line in the trace, when the step changed it.
+    fn trace_group(&mut self) {
+        if self.members.is_empty() && self.group_epoch == 0 {
+            return;
+        }
+        let line = self.group_line();
+        if self.last_group.as_ref() != Some(&line) {
+            self.wire.push(Line::ConsumerGroup {
+                t: self.now,
+                group: line.clone(),
+            });
+            self.last_group = Some(line);
+        }
+    }
+
     /// Every member is at the group's epoch with its target in hand, and every running
-    /// client consumes.
+    /// client consumes it.
     fn settled(&self) -> bool {
         self.busy == 0
             && self.assignment_epoch == self.group_epoch
             && self.members.iter().all(|(id, m)| {
-                !m.away
-                    && (m.epoch == self.group_epoch
-                        && m.revoking.is_empty()
-                        && self.target.get(id).is_none_or(|t| *t == m.current))
+                m.state == MemberState::Stable
+                    && m.epoch == self.group_epoch
+                    && self.target.get(id).is_none_or(|t| *t == m.assigned)
             })
             && self.clients.iter().all(|c| {
                 !c.up
-                    || c.fenced
-                    || (c.member.is_some()
+                    || (!c.joining
+                        && !c.stale
                         && c.consuming
+                        && c.reconciled
                         && c.slow_until <= self.now
-                        && c.member
-                            .and_then(|id| self.members.get(&id))
-                            .is_some_and(|m| m.current == c.owned))
+                        && self
+                            .members
+                            .get(&c.member_id)
+                            .is_some_and(|m| m.assigned == c.owned))
             })
     }
 
     fn handle(&mut self, ev: Ev) {
         match ev {
             Ev::Act(c, act) => self.act(c, act),
-            Ev::Heartbeat(c, inc, now, token) => {
+            Ev::Heartbeat(c, inc, _, token) => {
                 let cl = &self.clients[c];
                 if cl.incarnation == inc && cl.up && cl.heartbeat_token == token {
-                    self.heartbeat(c, now);
-                }
-            }
-            Ev::Reconcile(c, inc, member, assignment) => {
-                // (only for the member it was given to: not after a leave or a fence)
-                let cl = &self.clients[c];
-                if cl.incarnation == inc && cl.up && cl.member == Some(member) && !cl.fenced {
-                    self.apply_assignment(c, assignment);
+                    self.send_heartbeat(c);
                 }
             }
             Ev::SlowEnd(c, inc) => self.slow_end(c, inc),
-            Ev::Reply(c, inc, assignment) => {
+            Ev::Reply(c, inc, response) => {
                 if self.clients[c].incarnation == inc && self.clients[c].up {
-                    self.on_reply(c, assignment);
+                    self.on_reply(c, response);
                 }
             }
-            Ev::Session(id, deadline) => {
-                if self
-                    .members
-                    .get(&id)
-                    .is_some_and(|m| m.session_deadline == deadline)
-                {
-                    let c = self.members[&id].client;
-                    self.happen(
-                        Some(c),
-                        "expired",
-                        format!(
-                            "No heartbeat for group.consumer.session.timeout.ms ({} s): the coordinator fences the member and frees its partitions.",
-                            secs(self.s.consumer_group.session_timeout_ms)
-                        ),
-                    );
-                    self.fence(id);
-                }
-            }
-            Ev::Revocation(id, epoch) => {
-                if self
-                    .members
-                    .get(&id)
-                    .is_some_and(|m| m.epoch == epoch && !m.revoking.is_empty())
-                {
-                    let c = self.members[&id].client;
-                    self.happen(Some(c), "fenced", "It did not revoke within its rebalance timeout (max.poll.interval.ms): fenced.".into());
-                    self.fence(id);
-                }
-            }
+            Ev::Timer(id, timer, deadline) => self.timer_fires(id, timer, deadline),
             Ev::CutEnd(c, inc) => {
                 if self.clients[c].incarnation == inc && self.clients[c].up {
                     self.happen(
@@ -357,7 +415,7 @@ impl<'a> Sim<'a> {
                         "reconnect",
                         "The network is back: the member heartbeats at once.".into(),
                     );
-                    self.heartbeat(c, true);
+                    self.send_heartbeat(c);
                 }
             }
             Ev::PollTimeout(c, inc) => self.poll_timeout(c, inc),
@@ -372,13 +430,21 @@ impl<'a> Sim<'a> {
                         last.1 = self.now;
                     }
                 }
+                self.next_member += 1;
+                let id = self.next_member;
+                self.member_client.insert(id, c);
                 let cl = &mut self.clients[c];
                 cl.up = true;
                 cl.incarnation += 1;
-                cl.member = None;
+                cl.member_id = id;
+                cl.epoch = 0;
+                cl.joining = true;
+                cl.stale = false;
                 cl.owned.clear();
+                cl.target = None;
+                cl.reconciled = true;
+                cl.sent_local = None;
                 cl.consuming = true;
-                cl.fenced = false;
                 cl.slow_until = 0;
                 cl.cut_until = 0;
                 let what = if self.downtime[c].is_empty() {
@@ -387,7 +453,7 @@ impl<'a> Sim<'a> {
                     "The member starts again and joins."
                 };
                 self.happen(Some(c), "start", what.into());
-                self.heartbeat(c, true);
+                self.send_heartbeat(c);
             }
             Act::Close => self.close(c),
             Act::Crash => {
@@ -464,7 +530,10 @@ impl<'a> Sim<'a> {
     /// how many partitions.
     fn lose_owned(&mut self, c: usize) -> usize {
         self.stop_consuming(c);
-        std::mem::take(&mut self.clients[c].owned).len()
+        let cl = &mut self.clients[c];
+        cl.target = None;
+        cl.reconciled = true;
+        std::mem::take(&mut cl.owned).len()
     }
 
     /// It consumes what it still owns again.
@@ -478,22 +547,31 @@ impl<'a> Sim<'a> {
         self.clients[c].consuming = true;
     }
 
-    /// The slow batch is done: a member still in the group consumes again.
+    /// The slow batch is done: a member still in the group consumes again, and runs the
+    /// callbacks for what it was given meanwhile; one that went stale joins again.
     fn slow_end(&mut self, c: usize, inc: u32) {
         let cl = &self.clients[c];
         if cl.incarnation != inc || !cl.up || cl.consuming || cl.cut_until > self.now {
             return;
         }
-        if cl.member.is_some() && !cl.fenced {
-            self.resume(c);
-            if self.tells_each_member() {
-                let n = self.clients[c].owned.len();
-                self.happen(
-                    Some(c),
-                    "resume",
-                    format!("The slow batch is done: it consumes its {n} partitions again."),
-                );
-            }
+        if cl.stale {
+            let cl = &mut self.clients[c];
+            cl.stale = false;
+            cl.consuming = true;
+            self.send_heartbeat(c);
+            return;
+        }
+        self.resume(c);
+        if self.tells_each_member() {
+            let n = self.clients[c].owned.len();
+            self.happen(
+                Some(c),
+                "resume",
+                format!("The slow batch is done: it consumes its {n} partitions again."),
+            );
+        }
+        if !self.clients[c].reconciled {
+            self.apply_assignment(c);
         }
     }
 
@@ -501,7 +579,6 @@ impl<'a> Sim<'a> {
         let cl = &mut self.clients[c];
         cl.up = false;
         cl.incarnation += 1;
-        cl.member = None;
         self.downtime[c].push((self.now, i64::MAX));
     }
 
@@ -518,39 +595,32 @@ impl<'a> Sim<'a> {
                 self.ledger.end(p, self.now, 0.0);
             }
         }
-        let member = self.clients[c].member;
-        let leave_at = self.now + self.s.round_trip_ms;
-        self.down(c);
-        match member {
-            Some(id) if self.s.client.static_membership => {
+        let in_group = !self.clients[c].joining && !self.clients[c].stale;
+        if in_group {
+            if self.s.client.static_membership {
                 self.happen(Some(c), "close", format!("The member closes: it commits and sends a leave heartbeat with epoch -2; the coordinator holds its {} partitions for it.", owned.len()));
-                self.leave_static(id);
-            }
-            Some(id) => {
+            } else {
                 self.happen(Some(c), "close", format!("The member closes: it commits and sends a leave heartbeat with epoch -1; its {} partitions are freed.", owned.len()));
-                self.now = leave_at;
-                self.fence(id);
-                self.now = leave_at - self.s.round_trip_ms;
             }
-            None => {}
+            self.send_leave(c);
         }
+        self.down(c);
     }
 
     fn poll_timeout(&mut self, c: usize, inc: u32) {
         let cl = &self.clients[c];
-        if cl.incarnation != inc || !cl.up || cl.slow_until <= self.now {
+        if cl.incarnation != inc || !cl.up || cl.slow_until <= self.now || cl.stale {
             return;
         }
         self.lose_owned(c);
         self.happen(Some(c), "poll timeout", "max.poll.interval.ms passed inside one batch: it sends a leave heartbeat, goes stale and loses its partitions; it joins again at its next poll().".into());
-        if let Some(id) = self.clients[c].member.take() {
-            if self.s.client.static_membership {
-                self.leave_static(id);
-            } else {
-                self.fence(id);
-            }
+        if !self.clients[c].joining {
+            self.send_leave(c);
         }
-        let at = self.clients[c].slow_until;
-        self.push_heartbeat(c, at, true);
+        let cl = &mut self.clients[c];
+        cl.stale = true;
+        cl.joining = true;
+        cl.epoch = 0;
+        cl.heartbeat_token += 1;
     }
 }
