@@ -75,8 +75,12 @@ impl Writer {
         Ok(())
     }
     fn string(&mut self, s: &str, field: &str) -> Result<(), EncodeError> {
+        self.string_named(s, || field.to_string())
+    }
+    /// A string whose field's name is made only when the string does not fit.
+    fn string_named(&mut self, s: &str, field: impl FnOnce() -> String) -> Result<(), EncodeError> {
         let len = i16::try_from(s.len()).map_err(|_| EncodeError::StringTooLong {
-            field: field.to_string(),
+            field: field(),
             len: s.len(),
         })?;
         self.i16(len);
@@ -113,15 +117,23 @@ impl Writer {
 /// Sorts partitions by (topic in Java order, partition) and groups them by topic, as Java's
 /// `serializeSubscription` does.
 pub(crate) fn group_sorted(list: &[TopicPartitions]) -> Vec<TopicPartitions> {
+    // (a client's owned partitions usually come grouped and in this order already: a
+    // topic at a time, in Java order, each topic's partitions ascending)
+    let grouped = list
+        .iter()
+        .all(|tp| !tp.partitions.is_empty() && tp.partitions.is_sorted())
+        && list
+            .windows(2)
+            .all(|w| java_cmp(&w[0].topic, &w[1].topic).is_lt());
+    if grouped {
+        return list.to_vec();
+    }
     let mut flat: Vec<(&str, i32)> = list
         .iter()
         .flat_map(|tp| tp.partitions.iter().map(move |p| (tp.topic.as_str(), *p)))
         .collect();
     let order = |a: &(&str, i32), b: &(&str, i32)| java_cmp(a.0, b.0).then(a.1.cmp(&b.1));
-    // (a client's owned partitions usually come in this order already: checked in one pass)
-    if !flat.is_sorted_by(|a, b| order(a, b).is_le()) {
-        crate::collections::sort_by(&mut flat, order);
-    }
+    crate::collections::sort_by(&mut flat, order);
     let mut out: Vec<TopicPartitions> = Vec::new();
     for (t, p) in flat {
         match out.last_mut() {
@@ -167,7 +179,7 @@ pub fn encode_subscription(sub: &Subscription, version: i16) -> Result<Encoded, 
     w.i16(v);
     w.count(norm.topics.len(), "topics")?;
     for (i, t) in norm.topics.iter().enumerate() {
-        w.string(t, &format!("topics[{i}]"))?;
+        w.string_named(t, || format!("topics[{i}]"))?;
     }
     w.nullable_bytes(norm.user_data.as_deref())?;
     if v >= 1 {
