@@ -3837,6 +3837,20 @@ async fn the_timeline_shows_what_a_deploy_costs_and_keeps_it_in_the_link() {
         1,
         "one span marked"
     );
+    // a row per partition: each span says its consumer and the offset it started from
+    click(&c, Locator::Id("timeline-by-partition")).await;
+    c.execute("document.getElementById('timeline-lanes').focus();", vec![])
+        .await
+        .unwrap();
+    press(&c, "\u{e014}").await; // ArrowRight: the partition's second consumer
+    let said = until("a partition's span said", || async {
+        text_of(&c, "#timeline-lane-focus")
+            .await
+            .filter(|t| t.contains("from offset"))
+    })
+    .await;
+    assert!(said.contains("consumed by"), "{said}");
+    click(&c, Locator::Id("timeline-by-partition")).await;
     // every request to the coordinator, listed when asked
     click(&c, Locator::Id("timeline-requests-list")).await;
     let listed = until("the requests", || async {

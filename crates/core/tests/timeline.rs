@@ -97,6 +97,56 @@ proptest! {
     }
 }
 
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Each owner's start offset is the last committed one: never past what was produced by
+    /// then, never before where the last owner started, and the records a new owner reads
+    /// again (the last owner's position when it stopped, less the new owner's start) add up
+    /// to the run's records read twice.
+    #[test]
+    fn each_owner_starts_from_the_committed_offset(
+        members in 1usize..5,
+        topics in prop::collection::vec(1u32..6, 1..3),
+        story in 0usize..7,
+        which in 0usize..6,
+        commit in 0usize..3,
+        rate in 1u32..50,
+    ) {
+        let kind = StoryKind::ALL[story];
+        if kind == StoryKind::ScaleIn && members < 2 {
+            return Ok(());
+        }
+        let g = group(members, &topics);
+        let (protocol, static_membership) = all_protocols()[which];
+        let mut s = Settings { protocol, ..Settings::default() };
+        s.client.static_membership = static_membership;
+        s.client.commit = [CommitPolicy::Auto { interval_ms: 5_000 }, CommitPolicy::AfterBatch, CommitPolicy::BeforeProcessing][commit];
+        s.records_per_second = f64::from(rate) + 0.3;
+        s.keep_tenures = true;
+        let run = simulate(&g, &s, &Story::new(kind)).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let per_ms = s.records_per_second / 1000.0;
+        let (mut again, mut handovers) = (0.0, 0.0);
+        for tenures in &run.tenures {
+            for (k, t) in tenures.iter().enumerate() {
+                let produced = per_ms * t.start_ms as f64;
+                prop_assert!(t.start_offset as f64 <= produced + 0.5, "{t:?} starts past the log's end {produced}");
+                if k == 0 {
+                    continue;
+                }
+                let before = &tenures[k - 1];
+                prop_assert!(t.start_offset >= before.start_offset, "{t:?} starts before {before:?}");
+                if t.start_ms >= run.start_ms {
+                    again += (per_ms * before.end_ms as f64 - t.start_offset as f64).max(0.0);
+                    handovers += 1.0;
+                }
+            }
+        }
+        let twice = run.costs.records_read_twice as f64;
+        prop_assert!((again - twice).abs() <= handovers * 0.5 + 1.0, "{again} read again by the offsets, {twice} counted");
+    }
+}
+
 #[test]
 fn static_members_back_within_the_session_timeout_cause_no_rebalance_and_pause_only_their_own() {
     for protocol in [Protocol::Eager, Protocol::Cooperative] {

@@ -15,6 +15,9 @@ struct Span {
     to: i64,
     slot: u32,
     down: bool,
+    /// A partition's span: its consumer (index into the run's members) and the offset it
+    /// started from.
+    consumer: Option<(usize, u64)>,
 }
 
 /// The drawing's rows: a lane per member (its spans consuming and down), or with
@@ -51,6 +54,7 @@ fn rows_of(
                         to: t.end_ms,
                         slot: slot_of(t.member),
                         down: false,
+                        consumer: Some((t.member, t.start_offset)),
                     })
                     .collect();
                 (name, spans)
@@ -88,6 +92,7 @@ fn spans_of(
         to: *e,
         slot,
         down,
+        consumer: None,
     })
 }
 
@@ -154,13 +159,19 @@ pub(super) fn lanes(
         .take_while(|t| *t <= run.end_ms)
         .filter(|t| *t >= from);
     let what = if by_partition { "partition" } else { "member" };
-    let said = |name: &str, s: &Span| {
-        format!(
+    let said = |name: &str, s: &Span| match s.consumer {
+        Some((member, offset)) => format!(
+            "{name}: consumed by {} from {} to {}, from offset {offset}",
+            run.members.get(member).map_or("?", String::as_str),
+            secs(s.from),
+            secs(s.to)
+        ),
+        None => format!(
             "{name}: {} from {} to {}",
             if s.down { "down" } else { "consuming" },
             secs(s.from),
             secs(s.to)
-        )
+        ),
     };
     let focused = (*at).and_then(|(l, k)| Some((l, k, rows.get(l)?.1.get(k)?)));
     let told = match (**at, focused) {

@@ -42,6 +42,7 @@ struct Open {
     member: usize,
     start: i64,
     committed_at: i64,
+    start_offset: u64,
 }
 
 /// The partitions' tenures as a run goes, and the costs counted as they happen (no pass
@@ -151,6 +152,9 @@ impl Ledger {
             self.read_twice += reread;
         }
         self.reread[p] = 0.0;
+        let start_offset = (self.records_per_ms * stopped as f64 - reread)
+            .round()
+            .max(0.0) as u64;
         if self.consumed_now == 0 {
             let whole = self.stop_of(self.group_stopped_at, t);
             self.costs.longest_group_stop_ms = self.costs.longest_group_stop_ms.max(whole);
@@ -169,6 +173,7 @@ impl Ledger {
             member,
             start: t,
             committed_at: t,
+            start_offset,
         });
         waiting
     }
@@ -196,6 +201,7 @@ impl Ledger {
                 member: o.member,
                 start_ms: o.start,
                 end_ms: t,
+                start_offset: o.start_offset,
             });
         }
         self.stopped_at[p] = t;
@@ -245,6 +251,7 @@ impl Ledger {
                     member: o.member,
                     start_ms: o.start,
                     end_ms: end,
+                    start_offset: o.start_offset,
                 }),
                 Some(_) => {}
                 None => {

@@ -221,6 +221,11 @@ pub struct Tenure {
     pub start_ms: i64,
     /// To (ms); the run's end when it still owns it.
     pub end_ms: i64,
+    /// The offset it starts reading from: a new owner's is the last committed offset (what
+    /// the last owner processed, less what it had not committed); after a pause it is where
+    /// it stopped. The model's log holds the produce rate's records from 0 ms on, and an
+    /// owner keeps up with them.
+    pub start_offset: u64,
 }
 
 /// A run: what happened and what it cost.
@@ -272,6 +277,7 @@ pub const ASSUMPTIONS: &[&str] = &[
     "Appends on the broker and offset commits take one round trip; no request is lost except during a network cut.",
     "A restarted member comes back with a new member id (a static member keeps its group.instance.id).",
     "A consumer that fails with UNRELEASED_INSTANCE_ID is started again 10 s later, as a supervisor restarts a process that exited.",
+    "Each partition's log grows at the produce rate from offset 0 at the run's first millisecond, and the group starts reading it there; a new owner starts from the last committed offset.",
 ];
 
 /// The group a run starts from: topics and members with their subscriptions, as the
