@@ -284,7 +284,7 @@ pub struct ClassicCoordinator {
     timer_seq: u64,
     ids_given: BTreeMap<String, u32>,
     now: i64,
-    replies: Vec<Response>,
+    replies: std::collections::VecDeque<Response>,
 }
 
 impl ClassicCoordinator {
@@ -311,7 +311,7 @@ impl ClassicCoordinator {
             timer_seq: 0,
             ids_given: BTreeMap::new(),
             now: 0,
-            replies: Vec::new(),
+            replies: std::collections::VecDeque::new(),
         }
     }
 
@@ -349,17 +349,26 @@ impl ClassicCoordinator {
         self.generation
     }
 
-    /// The responses produced since the last call, in the order Kafka completes them.
-    pub fn take_replies(&mut self) -> Vec<Response> {
-        std::mem::take(&mut self.replies)
+    /// The next response produced and not yet taken, in the order Kafka completes them.
+    pub fn next_reply(&mut self) -> Option<Response> {
+        self.replies.pop_front()
     }
 
     /// The earliest pending timer: its deadline and key (equal deadlines in the order they
     /// were set, as Kafka's test timer fires them).
     pub fn next_timer(&mut self) -> Option<(i64, TimerKey)> {
+        self.next_deadline()?;
+        self.timer_queue
+            .peek()
+            .map(|Reverse((deadline, _, key))| (*deadline, key.clone()))
+    }
+
+    /// When the earliest pending timer is due (the queue's cancelled and replaced timers
+    /// dropped on the way).
+    pub fn next_deadline(&mut self) -> Option<i64> {
         while let Some(Reverse((deadline, seq, key))) = self.timer_queue.peek() {
             if self.timers.get(key).is_some_and(|t| t.seq == *seq) {
-                return Some((*deadline, key.clone()));
+                return Some(*deadline);
             }
             self.timer_queue.pop();
         }
@@ -492,7 +501,7 @@ impl ClassicCoordinator {
         {
             let mut r = Response::new(client, Api::JoinGroup, ErrorCode::InvalidSessionTimeout);
             r.member_id = req.member_id.clone();
-            self.replies.push(r);
+            self.replies.push_back(r);
             return;
         }
         if req.member_id.is_empty() {
@@ -513,7 +522,7 @@ impl ClassicCoordinator {
                     );
                     let mut r = Response::new(client, Api::JoinGroup, ErrorCode::MemberIdRequired);
                     r.member_id = new_id;
-                    self.replies.push(r);
+                    self.replies.push_back(r);
                 }
             }
             return;
@@ -531,7 +540,7 @@ impl ClassicCoordinator {
         if let Err(e) = self.validate_member(&member_id, req.instance_id.as_deref()) {
             let mut r = Response::new(client, Api::JoinGroup, e);
             r.member_id = member_id;
-            self.replies.push(r);
+            self.replies.push_back(r);
             return;
         }
         let same = self
@@ -542,7 +551,7 @@ impl ClassicCoordinator {
             GroupState::CompletingRebalance if same => {
                 let leader = self.is_leader(&member_id);
                 let r = self.join_reply(&member_id, leader, false);
-                self.replies.push(r);
+                self.replies.push_back(r);
             }
             GroupState::CompletingRebalance => self.update_member_then_rebalance(req),
             GroupState::Stable if self.is_leader(&member_id) || !same => {
@@ -550,12 +559,12 @@ impl ClassicCoordinator {
             }
             GroupState::Stable => {
                 let r = self.join_reply(&member_id, false, false);
-                self.replies.push(r);
+                self.replies.push_back(r);
             }
             GroupState::Empty => {
                 let mut r = Response::new(client, Api::JoinGroup, ErrorCode::UnknownMemberId);
                 r.member_id = member_id;
-                self.replies.push(r);
+                self.replies.push_back(r);
             }
         }
     }
@@ -662,7 +671,7 @@ impl ClassicCoordinator {
                 ErrorCode::FencedInstanceId,
             );
             r.member_id = old.to_string();
-            self.replies.push(r);
+            self.replies.push_back(r);
         }
         if old_member.awaiting_sync {
             let mut r = Response::new(
@@ -671,7 +680,7 @@ impl ClassicCoordinator {
                 ErrorCode::FencedInstanceId,
             );
             r.assignment = Some(Vec::new());
-            self.replies.push(r);
+            self.replies.push_back(r);
         }
         self.set_awaiting_join(old, false);
         let mut member = old_member;
@@ -707,7 +716,7 @@ impl ClassicCoordinator {
                     let leader = self.is_leader(&new_id);
                     let r = self.join_reply(&new_id, leader, leader);
                     self.set_awaiting_join(&new_id, false);
-                    self.replies.push(r);
+                    self.replies.push_back(r);
                 } else {
                     self.maybe_prepare_rebalance_or_complete_join();
                 }
@@ -855,7 +864,7 @@ impl ClassicCoordinator {
             let parked = self.member(&id).is_some_and(|m| m.awaiting_join);
             if parked {
                 let reply = self.join_reply(&id, leader, false);
-                self.replies.push(reply);
+                self.replies.push_back(reply);
             }
             self.set_awaiting_join(&id, false);
             let Some(m) = self.member_mut(&id) else {
@@ -951,7 +960,7 @@ impl ClassicCoordinator {
         if member.awaiting_join {
             let mut r = Response::new(&member.client, Api::JoinGroup, ErrorCode::UnknownMemberId);
             r.member_id = String::new();
-            self.replies.push(r);
+            self.replies.push_back(r);
         }
         self.remove(id);
         match self.state {
@@ -1004,11 +1013,12 @@ impl ClassicCoordinator {
             None
         };
         if let Some(e) = error {
-            self.replies.push(Response::new(client, Api::SyncGroup, e));
+            self.replies
+                .push_back(Response::new(client, Api::SyncGroup, e));
             return;
         }
         match self.state {
-            GroupState::PreparingRebalance => self.replies.push(Response::new(
+            GroupState::PreparingRebalance => self.replies.push_back(Response::new(
                 client,
                 Api::SyncGroup,
                 ErrorCode::RebalanceInProgress,
@@ -1041,7 +1051,7 @@ impl ClassicCoordinator {
                 let mut r = Response::new(client, Api::SyncGroup, ErrorCode::None);
                 r.protocol = self.protocol.clone();
                 r.assignment = Some(assignment);
-                self.replies.push(r);
+                self.replies.push_back(r);
             }
             GroupState::Empty => {}
         }
@@ -1072,7 +1082,7 @@ impl ClassicCoordinator {
                 let mut r = Response::new(&m.client, Api::SyncGroup, error);
                 r.protocol = protocol.clone();
                 r.assignment = Some(m.assignment.clone());
-                self.replies.push(r);
+                self.replies.push_back(r);
                 rearm.push((m.id.clone(), m.session_timeout_ms));
             }
         }
@@ -1111,7 +1121,7 @@ impl ClassicCoordinator {
             },
         };
         self.replies
-            .push(Response::new(client, Api::Heartbeat, error));
+            .push_back(Response::new(client, Api::Heartbeat, error));
     }
 
     fn rearm_heartbeat(&mut self, id: &str) {
@@ -1158,7 +1168,7 @@ impl ClassicCoordinator {
                                 Api::JoinGroup,
                                 ErrorCode::UnknownMemberId,
                             );
-                            self.replies.push(r);
+                            self.replies.push_back(r);
                         }
                     }
                     self.remove(member_id);
@@ -1177,6 +1187,6 @@ impl ClassicCoordinator {
         }
         // the response goes out after what the leave completed
         self.replies
-            .push(Response::new(client, Api::LeaveGroup, error));
+            .push_back(Response::new(client, Api::LeaveGroup, error));
     }
 }

@@ -21,6 +21,7 @@ pub mod classic;
 pub mod compare;
 pub mod consumer;
 pub mod ledger;
+mod queue;
 pub mod spec;
 pub mod story;
 

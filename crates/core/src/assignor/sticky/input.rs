@@ -127,9 +127,20 @@ impl std::ops::Index<usize> for Lists {
     }
 }
 
-/// Sorts partitions stably by `key`.
+/// Sorts partitions stably by `key`: each key computed once, then (key, position) pairs
+/// sorted, which are distinct, so equal keys keep their order.
 pub(super) fn sort_tps(v: &mut [Tp], key: &dyn Fn(&Tp) -> u64) {
-    crate::collections::sort_by(v, |a, b| key(a).cmp(&key(b)));
+    let mut keyed: Vec<(u64, u32)> = v
+        .iter()
+        .enumerate()
+        .map(|(i, tp)| (key(tp), i as u32))
+        .collect();
+    if keyed.is_sorted() {
+        return;
+    }
+    keyed.sort_unstable();
+    let sorted: Vec<Tp> = keyed.iter().map(|&(_, i)| v[i as usize]).collect();
+    v.copy_from_slice(&sorted);
 }
 
 /// Sorts ids (members, topics, names) stably by `cmp`: one copy of the sort for all of them.

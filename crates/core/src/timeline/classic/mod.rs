@@ -8,8 +8,9 @@
 //! response reaches the
 //! client one round trip later.
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BTreeMap;
+
+use super::queue::Queue;
 
 use super::broker::{
     Api, ClassicCoordinator, ErrorCode, GroupLine, GroupState, JoinRequest, Response, TimerKey,
@@ -92,9 +93,7 @@ struct Sim<'a> {
     broker: ClassicCoordinator,
     clients: Vec<Client>,
     /// (time, 0 for a heartbeat tick and 1 for anything else, order queued).
-    queue: BinaryHeap<Reverse<(i64, u8, u64)>>,
-    events: BTreeMap<u64, Ev>,
-    seq: u64,
+    queue: Queue<Ev>,
     now: i64,
     ledger: Ledger,
     /// Global partition index to (topic index, partition).
@@ -182,9 +181,7 @@ pub fn run_traced(
         broker: ClassicCoordinator::new(GROUP_ID, s.broker),
         downtime: vec![Vec::new(); clients.len()],
         clients,
-        queue: BinaryHeap::new(),
-        events: BTreeMap::new(),
-        seq: 0,
+        queue: Queue::default(),
         now: 0,
         ledger: Ledger::new(
             partitions.len(),
@@ -242,13 +239,11 @@ impl super::Simulator for Sim<'_> {
 
 impl<'a> Sim<'a> {
     fn push(&mut self, t: i64, ev: Ev) {
-        self.seq += 1;
         let tick = matches!(ev, Ev::Tick(..));
         if !routine(&ev) {
             self.busy += 1;
         }
-        self.events.insert(self.seq, ev);
-        self.queue.push(Reverse((t, u8::from(!tick), self.seq)));
+        self.queue.push(t, u8::from(!tick), ev);
     }
 
     /// Whether routine events of each member (its assignment, its revocations, its notice
@@ -277,8 +272,8 @@ impl<'a> Sim<'a> {
                 self.over_budget();
                 return self.now;
             }
-            let next_client = self.queue.peek().map(|Reverse((t, _, _))| *t);
-            let next_timer = self.broker.next_timer().map(|(t, _)| t);
+            let next_client = self.queue.next_time();
+            let next_timer = self.broker.next_deadline();
             let t = match (next_client, next_timer) {
                 (None, None) => break,
                 (Some(c), None) => c,
@@ -315,15 +310,13 @@ impl<'a> Sim<'a> {
                 self.firing_timer = false;
                 continue;
             }
-            let Some(Reverse((_, _, seq))) = self.queue.pop() else {
+            let Some((_, ev)) = self.queue.pop() else {
                 break;
             };
-            if let Some(ev) = self.events.remove(&seq) {
-                if !routine(&ev) {
-                    self.busy -= 1;
-                }
-                self.handle(ev);
+            if !routine(&ev) {
+                self.busy -= 1;
             }
+            self.handle(ev);
         }
         self.now + tail
     }
@@ -574,11 +567,13 @@ pub fn encode_partitions(ps: &[usize]) -> Vec<u8> {
 
 /// Reads [`encode_partitions`], keeping indices below `limit`, ascending.
 pub fn decode_partitions(bytes: &[u8], limit: usize) -> Vec<usize> {
-    let mut out: Vec<usize> = bytes
-        .chunks_exact(4)
-        .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize)
-        .filter(|p| *p < limit)
-        .collect();
+    let mut out: Vec<usize> = Vec::with_capacity(bytes.len() / 4);
+    out.extend(
+        bytes
+            .chunks_exact(4)
+            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as usize)
+            .filter(|p| *p < limit),
+    );
     // (written ascending: sorted only when the bytes came otherwise)
     if !out.is_sorted() {
         out.sort_unstable();

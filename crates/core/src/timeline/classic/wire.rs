@@ -126,16 +126,18 @@ impl<'a> Sim<'a> {
         let now = self.now;
         let cl = &mut self.clients[c];
         cl.awaiting.push((Api::Heartbeat, cl.incarnation));
-        let (alias, member_id, instance, generation) = (
-            cl.name.clone(),
-            cl.member_id.clone(),
-            cl.instance_id.clone(),
+        if self.record_wire {
+            let alias = self.clients[c].name.clone();
+            self.wire_request(now, &alias, Api::Heartbeat);
+        }
+        self.broker.advance_to(now);
+        let cl = &self.clients[c];
+        self.broker.heartbeat(
+            &cl.name,
+            &cl.member_id,
+            cl.instance_id.as_deref(),
             cl.generation,
         );
-        self.wire_request(now, &alias, Api::Heartbeat);
-        self.broker.advance_to(now);
-        self.broker
-            .heartbeat(&alias, &member_id, instance.as_deref(), generation);
         self.after_broker();
     }
 
@@ -168,7 +170,7 @@ impl<'a> Sim<'a> {
     /// Sends the coordinator's responses on their way and notes what changed in the group.
     pub(super) fn after_broker(&mut self) {
         let now = self.now;
-        for r in self.broker.take_replies() {
+        while let Some(r) = self.broker.next_reply() {
             if self.record_wire {
                 self.wire.push(Line::Response {
                     t: now,

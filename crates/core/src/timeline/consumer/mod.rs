@@ -7,12 +7,12 @@
 //! The broker's side is checked against Kafka's own coordinator on a virtual clock, request
 //! by request (`tests/timeline_consumer_oracle.rs`); the client's side is a model.
 
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BTreeMap;
 
 use super::broker_trace::Line;
 use super::classic::secs;
 use super::ledger::Ledger;
+use super::queue::Queue;
 use super::story::{acts, Act, STORY_START_MS};
 use super::{CommitPolicy, Group, Happening, Run, Settings, Story, TimelineError};
 use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, UNASSIGNED};
@@ -145,10 +145,8 @@ struct Sim<'a> {
     topic_base: Vec<usize>,
     /// The coordinator's timers by member and kind: deadline and the epoch it was set at.
     timers: BTreeMap<(u64, Timer), (i64, i32)>,
-    /// Events by (time, coordinator timers first, order queued).
-    queue: BinaryHeap<Reverse<(i64, u8, u64)>>,
-    events: BTreeMap<u64, Ev>,
-    seq: u64,
+    /// Events by time, coordinator timers first at one time.
+    queue: Queue<Ev>,
     now: i64,
     ledger: Ledger,
     happenings: Vec<Happening>,
@@ -231,9 +229,7 @@ pub fn run_traced(
         partitions,
         topic_base,
         timers: BTreeMap::new(),
-        queue: BinaryHeap::new(),
-        events: BTreeMap::new(),
-        seq: 0,
+        queue: Queue::default(),
         now: 0,
         happenings: Vec::new(),
         rebalance_times: Vec::new(),
@@ -273,15 +269,13 @@ impl super::Simulator for Sim<'_> {
 
 impl<'a> Sim<'a> {
     fn push(&mut self, t: i64, ev: Ev) {
-        self.seq += 1;
         if !recurring(&ev) {
             self.busy += 1;
         }
         // at one instant the coordinator's due timers fire before requests, as a broker
         // expires its timers before it reads the next request
         let class = u8::from(!matches!(ev, Ev::Timer(..)));
-        self.events.insert(self.seq, ev);
-        self.queue.push(Reverse((t, class, self.seq)));
+        self.queue.push(t, class, ev);
     }
 
     /// Whether routine events of each member (its assignment, its revocations, its notice
@@ -314,7 +308,7 @@ impl<'a> Sim<'a> {
 
     fn run_until_settled(&mut self, last_act: i64, tail: i64) -> i64 {
         let limit = last_act + super::RUN_LIMIT_AFTER_ACTS_MS;
-        while let Some(&Reverse((t, _, _))) = self.queue.peek() {
+        while let Some(t) = self.queue.next_time() {
             self.handled += 1;
             if self.handled > self.s.max_events {
                 self.notes.push(format!(
@@ -336,18 +330,16 @@ impl<'a> Sim<'a> {
             if t > last_act && self.settled() {
                 return self.now.max(last_act) + tail;
             }
-            let Some(Reverse((_, _, seq))) = self.queue.pop() else {
+            let Some((_, ev)) = self.queue.pop() else {
                 break;
             };
             self.now = t;
-            if let Some(ev) = self.events.remove(&seq) {
-                if !recurring(&ev) {
-                    self.busy -= 1;
-                }
-                self.handle(ev);
-                if self.trace == Trace::RequestsAndGroup {
-                    self.trace_group();
-                }
+            if !recurring(&ev) {
+                self.busy -= 1;
+            }
+            self.handle(ev);
+            if self.trace == Trace::RequestsAndGroup {
+                self.trace_group();
             }
         }
         self.now + tail
