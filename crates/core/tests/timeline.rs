@@ -149,7 +149,7 @@ proptest! {
 
 #[test]
 fn static_members_back_within_the_session_timeout_cause_no_rebalance_and_pause_only_their_own() {
-    for protocol in [Protocol::Eager, Protocol::Cooperative] {
+    for protocol in [Protocol::Eager, Protocol::Cooperative, Protocol::Consumer] {
         let g = group(4, &[8, 4]);
         let mut s = Settings {
             protocol,
@@ -486,4 +486,42 @@ fn a_run_past_its_event_budget_stops_and_says_so() {
         "{:?}",
         run.notes
     );
+}
+
+#[test]
+fn under_the_consumer_protocol_a_member_behind_revokes_between_batches() {
+    // m1 takes m0's partitions after m0's crash with 45 s of records waiting, and is behind
+    // for a while (25 records/s per partition in, 200/s processed); m0 comes back, and m1
+    // must give two partitions back: it does so in its poll(), when its batch is done.
+    let g = group(2, &[4]);
+    let run_with = |ms_per_record: f64| {
+        let mut s = Settings {
+            protocol: Protocol::Consumer,
+            records_per_second: 25.0,
+            ..Settings::default()
+        };
+        s.client.max_poll_records = 100;
+        s.client.processing_ms_per_record = ms_per_record;
+        let mut st = Story::new(StoryKind::Crash);
+        st.downtime_ms = 60_000;
+        simulate(&g, &s, &st).unwrap()
+    };
+    let at = |run: &Run, kind: &str| -> Vec<i64> {
+        run.happenings
+            .iter()
+            .filter(|h| h.member.as_deref() == Some("m1") && h.kind == kind)
+            .map(|h| h.time_ms)
+            .collect()
+    };
+    let (slow, fast) = (run_with(5.0), run_with(0.001));
+    one_consumer_at_a_time(&slow).unwrap();
+    let (slow_revoke, fast_revoke) = (at(&slow, "revoke"), at(&fast, "revoke"));
+    let taken = *at(&slow, "assigned").last().unwrap();
+    let revoked = *slow_revoke.last().unwrap();
+    assert!(
+        revoked > *fast_revoke.last().unwrap(),
+        "{slow_revoke:?} {fast_revoke:?}"
+    );
+    // batches of 100 records at 5 ms each, one after another from when it took them
+    assert_eq!((revoked - taken) % 500, 0, "{taken} {revoked}");
 }

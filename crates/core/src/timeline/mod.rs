@@ -16,6 +16,7 @@
 //!
 //! Every assumption the client's model makes is in [`ASSUMPTIONS`], shown wherever a run is.
 
+mod backlog;
 pub mod broker;
 pub mod classic;
 pub mod compare;
@@ -272,7 +273,7 @@ pub mod broker_trace;
 pub const ASSUMPTIONS: &[&str] = &[
     "The broker's side is Kafka's coordinator, ported from GroupMetadataManager and checked against it on a clock, for the classic protocols and the consumer protocol alike.",
     "The clients are a model of the Java consumer: heartbeats every heartbeat.interval.ms from their own thread, a rejoin at the next poll(), and offsets committed before an eager revocation when auto-commit is on.",
-    "A member keeps up with its partitions while it owns them; after a pause it works through the backlog in batches of max.poll.records, and it notices a rebalance only between batches (under the consumer protocol the model keeps every member caught up).",
+    "A member keeps up with its partitions while it owns them; after a pause it works through the backlog in batches of max.poll.records, and it notices a rebalance only between batches (under the consumer protocol: its callbacks for a new assignment run between batches, and it acknowledges then).",
     "A member inside a batch longer than max.poll.interval.ms consumes nothing more until the batch ends.",
     "What a member processed since its last commit is read again by the next owner; a crash commits nothing; a clean close commits first.",
     "Appends on the broker and offset commits take one round trip; no request is lost except during a network cut.",

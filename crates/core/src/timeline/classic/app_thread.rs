@@ -114,21 +114,10 @@ impl<'a> Sim<'a> {
 
     pub(super) fn next_poll(&self, c: usize) -> i64 {
         let cl = &self.clients[c];
-        let now = self.now;
-        if cl.slow_until > now {
+        if cl.slow_until > self.now {
             return cl.slow_until;
         }
-        let batch = self.batch_ms();
-        if now < cl.behind_until && batch > 0 {
-            let since = now - cl.batch_anchor;
-            return cl.batch_anchor + (since + batch - 1) / batch * batch;
-        }
-        now
-    }
-
-    pub(super) fn batch_ms(&self) -> i64 {
-        (f64::from(self.s.client.max_poll_records) * self.s.client.processing_ms_per_record).ceil()
-            as i64
+        cl.backlog.next_poll(self.now, &self.s.client)
     }
 
     /// `poll()`: rejoins when a rebalance is needed (`onJoinPrepare`, then JoinGroup).
@@ -282,23 +271,10 @@ impl<'a> Sim<'a> {
     /// A member given `waiting` records works through them in batches.
     pub(super) fn catch_up(&mut self, c: usize, waiting: f64) {
         let per_ms_in = self.ledger.records_per_ms() * self.clients[c].owned.len() as f64;
-        let p = self.s.client.processing_ms_per_record;
-        let cl = &mut self.clients[c];
-        if waiting <= 0.0 || p <= 0.0 {
-            return;
-        }
-        let capacity = 1.0 / p;
-        let until = if capacity <= per_ms_in {
-            i64::MAX / 4
-        } else {
-            // (at most a year of virtual time: a rate a hair under capacity takes forever)
-            let ms = (waiting / (capacity - per_ms_in))
-                .ceil()
-                .min(31_536_000_000.0);
-            self.now.saturating_add(ms as i64)
-        };
-        cl.behind_until = cl.behind_until.max(until);
-        cl.batch_anchor = self.now;
+        let now = self.now;
+        self.clients[c]
+            .backlog
+            .add(now, waiting, per_ms_in, &self.s.client);
     }
 
     /// Records of `p` its owner processed since its last commit (`n`: how many partitions
@@ -327,21 +303,13 @@ impl<'a> Sim<'a> {
 
     /// Records of the current batch already processed (zero for a member keeping up).
     pub(super) fn batch_processed(&self, c: usize) -> f64 {
-        let cl = &self.clients[c];
-        let batch = self.batch_ms();
-        if self.now >= cl.behind_until || batch <= 0 {
-            return 0.0;
-        }
-        let into = (self.now - cl.batch_anchor) % batch;
-        into as f64 / self.s.client.processing_ms_per_record
+        self.clients[c].backlog.processed(self.now, &self.s.client)
     }
 
     /// Records of the current batch not processed yet.
     pub(super) fn batch_unprocessed(&self, c: usize) -> f64 {
-        let cl = &self.clients[c];
-        if self.now >= cl.behind_until || self.batch_ms() <= 0 {
-            return 0.0;
-        }
-        (f64::from(self.s.client.max_poll_records) - self.batch_processed(c)).max(0.0)
+        self.clients[c]
+            .backlog
+            .unprocessed(self.now, &self.s.client)
     }
 }

@@ -10,6 +10,7 @@
 
 use std::collections::BTreeMap;
 
+use super::backlog::Backlog;
 use super::queue::Queue;
 
 use super::broker::{
@@ -74,8 +75,8 @@ struct Client {
     heartbeat_epoch: u64,
     /// `nextAutoCommitTimer` starts here (reset at each assignment).
     auto_anchor: i64,
-    behind_until: i64,
-    batch_anchor: i64,
+    /// What it has still to process.
+    backlog: Backlog,
     slow_until: i64,
     cut_until: i64,
     /// The requests it awaits an answer to, with the incarnation that sent them.
@@ -165,8 +166,7 @@ pub fn run_traced(
             joined_with: (Vec::new(), -1),
             heartbeat_epoch: 0,
             auto_anchor: 0,
-            behind_until: 0,
-            batch_anchor: 0,
+            backlog: Backlog::default(),
             slow_until: 0,
             cut_until: 0,
             awaiting: Vec::new(),
@@ -468,7 +468,7 @@ impl<'a> Sim<'a> {
         cl.rejoin_needed = false;
         cl.slow_until = 0;
         cl.cut_until = 0;
-        cl.behind_until = 0;
+        cl.backlog = Backlog::default();
         cl.heartbeat_epoch += 1;
         let what = if self.downtime[c].is_empty() {
             "The member starts and joins."

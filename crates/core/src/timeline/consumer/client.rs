@@ -118,11 +118,17 @@ impl<'a> Sim<'a> {
             }
         }
         let regular = now + self.interval() - self.s.round_trip_ms;
+        let next_poll = self.clients[c].backlog.next_poll(now, &self.s.client);
         if self.clients[c].reconciled {
             self.push_heartbeat(c, regular.max(now), false);
         } else if self.clients[c].slow_until > now {
             // the heartbeat thread goes on; the callbacks wait for the batch to end
             self.push_heartbeat(c, regular.max(now), false);
+        } else if next_poll > now {
+            // behind: the callbacks run in its next poll(), when the batch in hand is done
+            self.push_heartbeat(c, regular.max(now), false);
+            let inc = self.clients[c].incarnation;
+            self.push(next_poll, Ev::Reconcile(c, inc));
         } else {
             self.apply_assignment(c);
         }
@@ -160,8 +166,9 @@ impl<'a> Sim<'a> {
             }
         }
         let again: f64 = added.iter().map(|&p| self.ledger.rereads(p)).sum();
+        let mut waiting = 0.0;
         for &p in &added {
-            self.ledger.start(p, c, at, true);
+            waiting += self.ledger.start(p, c, at, true);
         }
         if !added.is_empty() && self.tells_each_member() {
             let epoch = self.clients[c].epoch;
@@ -182,6 +189,7 @@ impl<'a> Sim<'a> {
         if !added.is_empty() {
             cl.auto_anchor = at;
         }
+        self.catch_up(c, waiting);
         let commit_wait =
             if !revoked.is_empty() && matches!(self.s.client.commit, CommitPolicy::Auto { .. }) {
                 self.s.round_trip_ms
@@ -207,7 +215,11 @@ impl<'a> Sim<'a> {
                 self.ledger.records_per_ms()
                     * (self.now - start.max(committed).max(tick)).max(0) as f64
             }
-            _ => 0.0,
+            CommitPolicy::AfterBatch => {
+                let n = self.clients[c].owned.len().max(1) as f64;
+                self.clients[c].backlog.processed(self.now, &self.s.client) / n
+            }
+            CommitPolicy::BeforeProcessing => 0.0,
         }
     }
 }

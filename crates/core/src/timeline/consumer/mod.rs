@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+use super::backlog::Backlog;
 use super::broker_trace::Line;
 use super::classic::secs;
 use super::ledger::Ledger;
@@ -36,6 +37,9 @@ enum Ev {
     SlowEnd(usize, u32),
     /// A heartbeat's response reaches the client.
     Reply(usize, u32, HeartbeatResponse),
+    /// A batch is over: the member's callbacks run for the assignment a heartbeat brought
+    /// while it was inside the batch.
+    Reconcile(usize, u32),
     /// A coordinator timer's deadline (member id, which timer, the deadline).
     Timer(u64, Timer, i64),
     CutEnd(usize, u32),
@@ -101,6 +105,8 @@ struct Client {
     local_epoch: u64,
     sent_local: Option<u64>,
     consuming: bool,
+    /// What it has still to process.
+    backlog: Backlog,
     slow_until: i64,
     cut_until: i64,
     auto_anchor: i64,
@@ -204,6 +210,7 @@ pub fn run_traced(
                 local_epoch: 0,
                 sent_local: None,
                 consuming: true,
+                backlog: Backlog::default(),
                 slow_until: 0,
                 cut_until: 0,
                 auto_anchor: 0,
@@ -399,6 +406,12 @@ impl<'a> Sim<'a> {
                     self.on_reply(c, response);
                 }
             }
+            Ev::Reconcile(c, inc) => {
+                let cl = &self.clients[c];
+                if cl.incarnation == inc && cl.up && !cl.reconciled && cl.slow_until <= self.now {
+                    self.apply_assignment(c);
+                }
+            }
             Ev::Timer(id, timer, deadline) => self.timer_fires(id, timer, deadline),
             Ev::CutEnd(c, inc) => {
                 if self.clients[c].incarnation == inc && self.clients[c].up {
@@ -437,6 +450,7 @@ impl<'a> Sim<'a> {
                 cl.reconciled = true;
                 cl.sent_local = None;
                 cl.consuming = true;
+                cl.backlog = Backlog::default();
                 cl.slow_until = 0;
                 cl.cut_until = 0;
                 let what = if self.downtime[c].is_empty() {
@@ -451,6 +465,15 @@ impl<'a> Sim<'a> {
             Act::Crash => {
                 if !self.clients[c].up {
                     return;
+                }
+                if self.clients[c].consuming
+                    && matches!(self.s.client.commit, CommitPolicy::BeforeProcessing)
+                {
+                    // the batch it committed and had not processed yet
+                    let missed = self.clients[c]
+                        .backlog
+                        .unprocessed(self.now, &self.s.client);
+                    self.ledger.miss(missed);
                 }
                 let lost = self.lose_owned(c);
                 self.down(c);
@@ -528,15 +551,26 @@ impl<'a> Sim<'a> {
         std::mem::take(&mut cl.owned).len()
     }
 
-    /// It consumes what it still owns again.
+    /// It consumes what it still owns again, working through what piled up.
     fn resume(&mut self, c: usize) {
         let owned = self.clients[c].owned.clone();
+        let mut waiting = 0.0;
         for &p in &owned {
             if self.ledger.owner(p).is_none() {
-                self.ledger.start(p, c, self.now, false);
+                waiting += self.ledger.start(p, c, self.now, false);
             }
         }
         self.clients[c].consuming = true;
+        self.catch_up(c, waiting);
+    }
+
+    /// A member given `waiting` records works through them in batches.
+    fn catch_up(&mut self, c: usize, waiting: f64) {
+        let per_ms_in = self.ledger.records_per_ms() * self.clients[c].owned.len() as f64;
+        let now = self.now;
+        self.clients[c]
+            .backlog
+            .add(now, waiting, per_ms_in, &self.s.client);
     }
 
     /// The slow batch is done: a member still in the group consumes again, and runs the
