@@ -135,10 +135,14 @@ pub struct Args {
     /// A request's round trip to the coordinator, in milliseconds.
     #[arg(long, default_value_t = 2, value_name = "MS")]
     round_trip_ms: i64,
-    /// Also print every request to the classic coordinator and its answer, with its time
-    /// (classic protocols only).
+    /// Also print every request to the coordinator and its answer, with its time, and each
+    /// of the coordinator's timers that fires.
     #[arg(long)]
     requests: bool,
+    /// Also print, for each partition, who consumed it when and the offset each consumer
+    /// started from (a new owner: the last committed offset).
+    #[arg(long)]
+    partitions: bool,
     /// Print JSON.
     #[arg(long)]
     json: bool,
@@ -162,9 +166,9 @@ pub fn run(a: Args) -> Result<String, String> {
         },
         round_trip_ms: a.round_trip_ms,
         records_per_second: a.rate,
-        // the command line prints the totals and the events, not each partition's owners, and
-        // runs a story to its end however long (a run's events are its memory's bound)
-        keep_tenures: false,
+        // each partition's owners only when asked; a story runs to its end however long (a
+        // run's events are its memory's bound)
+        keep_tenures: a.partitions,
         max_events: 1_000_000_000,
         ..Settings::default()
     };
@@ -215,9 +219,52 @@ pub fn run(a: Args) -> Result<String, String> {
         if a.requests {
             v["requests"] = Value::Array(run.wire.iter().filter_map(wire_json).collect());
         }
+        if a.partitions {
+            v["partitions"] = Value::Array(
+                partition_names(&run)
+                    .zip(&run.tenures)
+                    .map(|(name, tenures)| {
+                        let consumers: Vec<Value> = tenures
+                            .iter()
+                            .map(|t| {
+                                json!({
+                                    "member": run.members[t.member], "from_ms": t.start_ms,
+                                    "to_ms": t.end_ms, "start_offset": t.start_offset,
+                                })
+                            })
+                            .collect();
+                        json!({"partition": name, "consumers": consumers})
+                    })
+                    .collect(),
+            );
+        }
         v.to_string()
     } else {
         let mut text = run_text(&story, &run);
+        if a.partitions {
+            text.push_str(
+                "\n\nEach partition's consumers (from, to, and the offset each started from):\n",
+            );
+            let lines: Vec<String> = partition_names(&run)
+                .zip(&run.tenures)
+                .map(|(name, tenures)| {
+                    let said: Vec<String> = tenures
+                        .iter()
+                        .map(|t| {
+                            format!(
+                                "{} {:.3}-{:.3} s from offset {}",
+                                run.members[t.member],
+                                t.start_ms as f64 / 1000.0,
+                                t.end_ms as f64 / 1000.0,
+                                t.start_offset
+                            )
+                        })
+                        .collect();
+                    format!("{name}: {}", said.join("; "))
+                })
+                .collect();
+            text.push_str(&lines.join("\n"));
+        }
         if a.requests {
             text.push_str("\n\nRequests to the coordinator and its answers:\n");
             let lines: Vec<String> = run.wire.iter().filter_map(wire_text).collect();
@@ -288,6 +335,13 @@ fn run_json(run: &Run) -> Value {
     v["notes"] = json!(run.notes);
     v["assumptions"] = json!(ASSUMPTIONS);
     v
+}
+
+/// Each partition's name (`topic-p`), in the run's order of partitions.
+fn partition_names(run: &Run) -> impl Iterator<Item = String> + '_ {
+    run.topics
+        .iter()
+        .flat_map(|(t, n)| (0..*n).map(move |p| format!("{t}-{p}")))
 }
 
 fn ms(t: i64) -> String {

@@ -416,6 +416,47 @@ fn timeline_prints_the_totals_as_json_and_compares_the_protocols() {
             && r["member_epoch"].as_i64().unwrap_or(0) > 0
             && r["assigned_partitions"].as_u64().is_some()));
 
+    // each partition's consumers, and the offset each started from: after a crash the new
+    // owner starts from the last committed offset, at most what was produced by then
+    let out = run(&[
+        "timeline",
+        &example(),
+        "--event",
+        "crash",
+        "--rate",
+        "10",
+        "--partitions",
+        "--json",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let partitions = v["partitions"].as_array().unwrap();
+    assert!(!partitions.is_empty());
+    let mut handed_over = 0;
+    for p in partitions {
+        let consumers = p["consumers"].as_array().unwrap();
+        for c in consumers {
+            let (from, offset) = (
+                c["from_ms"].as_i64().unwrap(),
+                c["start_offset"].as_u64().unwrap(),
+            );
+            assert!(offset as f64 <= from as f64 / 100.0 + 0.5, "{p}");
+        }
+        // a later consumer starts where the last commit left the partition
+        handed_over += consumers
+            .iter()
+            .skip(1)
+            .filter(|c| c["start_offset"].as_u64().unwrap() > 0)
+            .count();
+    }
+    assert!(handed_over > 0, "{partitions:?}");
+    let out = run(&["timeline", &example(), "--event", "crash", "--partitions"]);
+    assert!(
+        text(&out.stdout).contains("from offset"),
+        "{}",
+        text(&out.stdout)
+    );
+
     let out = run(&["timeline", &example(), "--heartbeat-interval-ms", "50000"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
