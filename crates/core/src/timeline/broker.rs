@@ -228,12 +228,11 @@ impl Member {
         !self.is_new && (self.awaiting_join || self.awaiting_sync)
     }
     /// `ClassicGroupMember.vote`: its first protocol every member supports.
-    fn vote(&self, candidates: &BTreeSet<String>) -> String {
+    fn vote<'a>(&'a self, candidates: &BTreeSet<&str>) -> &'a str {
         self.protocols
             .iter()
-            .find(|(name, _)| candidates.contains(name))
-            .map(|(name, _)| name.clone())
-            .unwrap_or_default()
+            .find(|(name, _)| candidates.contains(name.as_str()))
+            .map_or("", |(name, _)| name.as_str())
     }
 }
 
@@ -730,16 +729,16 @@ impl ClassicCoordinator {
     /// member supports; the most votes win. (Every member here lists the same protocols, so
     /// the tie Java breaks by `HashMap` order does not arise.)
     fn select_protocol(&self) -> String {
-        let mut candidates: Option<BTreeSet<String>> = None;
+        let mut candidates: Option<BTreeSet<&str>> = None;
         for m in self.members.values() {
-            let names: BTreeSet<String> = m.protocols.iter().map(|(n, _)| n.clone()).collect();
+            let names: BTreeSet<&str> = m.protocols.iter().map(|(n, _)| n.as_str()).collect();
             candidates = Some(match candidates {
                 None => names,
-                Some(c) => c.intersection(&names).cloned().collect(),
+                Some(c) => c.intersection(&names).copied().collect(),
             });
         }
         let candidates = candidates.unwrap_or_default();
-        let mut votes: BTreeMap<String, usize> = BTreeMap::new();
+        let mut votes: BTreeMap<&str, usize> = BTreeMap::new();
         for m in self.members.values() {
             *votes.entry(m.vote(&candidates)).or_insert(0) += 1;
         }
@@ -750,6 +749,7 @@ impl ClassicCoordinator {
             .map(|m| m.vote(&candidates))
             .find(|p| votes.get(p) == Some(&most))
             .unwrap_or_default()
+            .to_string()
     }
 
     /// `maybePrepareRebalanceOrCompleteJoin`.
