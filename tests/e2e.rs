@@ -3861,7 +3861,7 @@ async fn the_timeline_shows_what_a_deploy_costs_and_keeps_it_in_the_link() {
     .await;
     for said in [
         "sends JoinGroup",
-        "gets JoinGroup: NONE",
+        "JoinGroup answered: NONE",
         "sends SyncGroup",
         "sends LeaveGroup",
     ] {
@@ -3877,7 +3877,7 @@ async fn the_timeline_shows_what_a_deploy_costs_and_keeps_it_in_the_link() {
     .await;
     for said in [
         "sends ConsumerGroupHeartbeat to join (epoch 0)",
-        "gets ConsumerGroupHeartbeat: NONE (member epoch 1, assigned",
+        "ConsumerGroupHeartbeat answered: NONE (member epoch 1, assigned",
         "sends ConsumerGroupHeartbeat to leave (epoch -1)",
     ] {
         assert!(listed.contains(said), "{said}: {listed:.600}");

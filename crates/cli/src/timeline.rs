@@ -198,6 +198,9 @@ pub fn run(a: Args) -> Result<String, String> {
     }
     story.gap_ms = a.gap_ms;
     story.count = a.count;
+    if a.compare && (a.requests || a.partitions) {
+        return Err("--compare prints four runs' totals side by side; --requests and --partitions list one run's (leave out --compare)".into());
+    }
     if a.compare {
         let runs = compare(&group, &s, &story);
         return if a.json {

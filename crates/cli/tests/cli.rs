@@ -450,6 +450,31 @@ fn timeline_prints_the_totals_as_json_and_compares_the_protocols() {
             .count();
     }
     assert!(handed_over > 0, "{partitions:?}");
+    // the settings are checked for a run with its requests listed too
+    let out = run(&[
+        "timeline",
+        &example(),
+        "--protocol",
+        "consumer",
+        "--requests",
+        "--consumer-heartbeat-interval-ms",
+        "0",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let out = run(&[
+        "timeline",
+        &example(),
+        "--requests",
+        "--round-trip-ms=-5000",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    let out = run(&["timeline", &example(), "--compare", "--partitions"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("--compare"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = run(&["timeline", &example(), "--event", "crash", "--partitions"]);
     assert!(
         text(&out.stdout).contains("from offset"),

@@ -56,12 +56,9 @@ fn cases() -> Vec<(&'static str, Group, Settings, Story)> {
             story(Crash, |s| s.downtime_ms = 60_000),
         ),
         (
-            "streams-instance-replaced",
+            "member-replaced",
             group(3, 6),
-            settings(|c| {
-                c.leave_on_close = false;
-                c.commit = CommitPolicy::AfterBatch;
-            }),
+            settings(|c| c.commit = CommitPolicy::AfterBatch),
             Story::new(Replace),
         ),
         ("crash", group(4, 8), settings(|_| {}), Story::new(Crash)),
@@ -94,6 +91,32 @@ fn cases() -> Vec<(&'static str, Group, Settings, Story)> {
             group(3, 6),
             settings(|_| {}),
             story(NetworkCut, |s| s.downtime_ms = 20_000),
+        ),
+        (
+            // it comes back while its old self still holds the instance id (a crash sends no
+            // leave): UNRELEASED_INSTANCE_ID until the old member's session expires
+            "static-crash-back-within-session",
+            group(3, 6),
+            settings(|c| c.static_membership = true),
+            story(Crash, |s| s.downtime_ms = 20_000),
+        ),
+        (
+            // a slow network and a member behind: a revocation's answer (3 s), the end of the
+            // batch in hand and the commit before the callbacks (3 s) take longer than the
+            // rebalance timeout (max.poll.interval.ms, 7 s) once, and the coordinator fences
+            // that member
+            "slow-network-revocation-times-out",
+            group(3, 6),
+            {
+                let mut s = settings(|c| {
+                    c.max_poll_interval_ms = 7_000;
+                    c.processing_ms_per_record = 4.0;
+                });
+                s.round_trip_ms = 3_000;
+                s.records_per_second = 20.0;
+                s
+            },
+            Story::new(RollingRestart),
         ),
         (
             "two-at-once",
@@ -279,6 +302,7 @@ fn kafkas(text: &str) -> BTreeMap<i64, Instant> {
         let v: Value = serde_json::from_str(line).expect("a JSON line");
         let t = v["t"].as_i64().expect("t");
         match v["event"].as_str().unwrap_or("") {
+            "timer_error" => panic!("Kafka's timer failed: {line}"),
             "timer_fired" => out
                 .entry(t)
                 .or_default()

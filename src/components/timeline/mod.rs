@@ -254,10 +254,10 @@ fn requests(
             if members > WIRE_MEMBERS {
                 <p class="hint">{ format!("Listed for groups up to {WIRE_MEMBERS} members (every heartbeat is a line); the command line's rebalance-lab timeline --requests lists any group's.") }</p>
             } else if spec.settings.protocol == Protocol::Consumer {
-                <p class="hint">{ "Each ConsumerGroupHeartbeat as the coordinator gets it (its member epoch, and the partitions it says it owns when it says), the answer (the member epoch, and the assignment when it carries one), and each of the coordinator's timers that fires: the same run, every heartbeat included." }</p>
+                <p class="hint">{ "Each ConsumerGroupHeartbeat at the time the coordinator handles it (its member epoch, and the partitions it says it owns when it says), the answer (the member epoch, and the assignment when it carries one; the client hears it a round trip later), and each of the coordinator's timers that fires: the same run, every heartbeat included." }</p>
                 { list() }
             } else {
-                <p class="hint">{ "Each JoinGroup, SyncGroup, Heartbeat and LeaveGroup as the coordinator gets it, its answer, and each of its timers that fires: the same run, heartbeats included." }</p>
+                <p class="hint">{ "Each JoinGroup, SyncGroup, Heartbeat and LeaveGroup at the time the coordinator handles it, its answer (the client hears it a round trip later), and each of its timers that fires: the same run, heartbeats included." }</p>
                 { list() }
             }
         </div>

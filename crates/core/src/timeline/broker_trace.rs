@@ -78,9 +78,10 @@ pub enum Line {
 }
 
 impl Line {
-    /// A request, a response or a timer, for a person: when (ms), who (a client, or the
-    /// coordinator), and what (`JoinGroup (no member id)`, `JoinGroup: NONE, generation 3,
-    /// ...`). `None` for the group's lines, which the run's events tell.
+    /// A request, a response or a timer, for a person: when the coordinator handled it
+    /// (ms; the client hears an answer a round trip later), who (a client, or the
+    /// coordinator), and what (`sends JoinGroup (no member id)`, `JoinGroup answered: NONE
+    /// (generation 3, ...)`). `None` for the group's lines, which the run's events tell.
     pub fn as_row(&self) -> Option<(i64, String, String)> {
         match self {
             Line::Request { t, request } => Some((
@@ -97,7 +98,7 @@ impl Line {
                 ),
             )),
             Line::Response { t, response: r } => {
-                let mut what = format!("gets {}: {}", r.api.name(), r.error.name());
+                let mut what = format!("{} answered: {}", r.api.name(), r.error.name());
                 if r.api == super::broker::Api::JoinGroup && r.generation >= 0 {
                     what += &format!(
                         " (generation {}, member id {}, leader {})",
@@ -126,7 +127,7 @@ impl Line {
                 Some((*t, r.client.clone(), what))
             }
             Line::HeartbeatAnswer { t, response: r } => {
-                let mut what = format!("gets ConsumerGroupHeartbeat: {}", r.error.name());
+                let mut what = format!("ConsumerGroupHeartbeat answered: {}", r.error.name());
                 if r.error == HeartbeatError::None {
                     what += &format!(" (member epoch {}", r.member_epoch);
                     if let Some(a) = &r.assignment {

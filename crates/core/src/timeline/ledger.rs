@@ -58,6 +58,9 @@ pub struct Ledger {
     stopped_at: Vec<i64>,
     stopped_ever: Vec<bool>,
     reread: Vec<f64>,
+    /// Records produced to a partition that its last owner had not processed when it
+    /// stopped: they wait for the next one.
+    unprocessed: Vec<f64>,
     counting_from: i64,
     consumed_now: usize,
     group_stopped_at: i64,
@@ -91,6 +94,7 @@ impl Ledger {
             stopped_at: vec![0; partitions],
             stopped_ever: vec![false; partitions],
             reread: vec![0.0; partitions],
+            unprocessed: vec![0.0; partitions],
             counting_from,
             consumed_now: 0,
             group_stopped_at: 0,
@@ -136,11 +140,12 @@ impl Ledger {
             }
             // two consumers at once: the model is wrong (the tests hold this to zero)
             self.overlaps += 1;
-            self.end(p, t, 0.0);
+            self.end(p, t, 0.0, 0.0);
         }
         let stopped = self.stopped_at[p];
         let reread = if from_committed { self.reread[p] } else { 0.0 };
-        let waiting = self.records_per_ms * (t - stopped).max(0) as f64 + reread;
+        let behind = self.unprocessed[p];
+        let waiting = self.records_per_ms * (t - stopped).max(0) as f64 + behind + reread;
         let stop = self.stop_of(stopped, t);
         if stop > 0 {
             self.paused_ms += i128::from(stop);
@@ -152,7 +157,8 @@ impl Ledger {
             self.read_twice += reread;
         }
         self.reread[p] = 0.0;
-        let start_offset = (self.records_per_ms * stopped as f64 - reread)
+        self.unprocessed[p] = 0.0;
+        let start_offset = (self.records_per_ms * stopped as f64 - behind - reread)
             .round()
             .max(0.0) as u64;
         if self.consumed_now == 0 {
@@ -191,8 +197,10 @@ impl Ledger {
     }
 
     /// `p` stops being consumed at `t`; its owner leaves `uncommitted` records processed
-    /// but not committed, which the next owner reads again (counted when it does).
-    pub fn end(&mut self, p: usize, t: i64, uncommitted: f64) {
+    /// but not committed, which the next owner reads again (counted when it does), and
+    /// `unprocessed` records it had not processed yet (it was behind), which the next owner
+    /// finds waiting.
+    pub fn end(&mut self, p: usize, t: i64, uncommitted: f64, unprocessed: f64) {
         let Some(o) = self.open[p].take() else {
             return;
         };
@@ -206,6 +214,7 @@ impl Ledger {
         }
         self.stopped_at[p] = t;
         self.reread[p] = uncommitted.max(0.0);
+        self.unprocessed[p] = unprocessed.max(0.0);
         self.consumed_now -= 1;
         if self.consumed_now == 0 {
             self.group_stopped_at = t;

@@ -223,10 +223,11 @@ pub struct Tenure {
     pub start_ms: i64,
     /// To (ms); the run's end when it still owns it.
     pub end_ms: i64,
-    /// The offset it starts reading from: a new owner's is the last committed offset (what
-    /// the last owner processed, less what it had not committed); after a pause it is where
-    /// it stopped. The model's log holds the produce rate's records from 0 ms on, and an
-    /// owner keeps up with them.
+    /// The offset it starts reading from: a new owner's is the last committed offset (where
+    /// the last owner had got to, less what it had processed and not committed); after a
+    /// pause it is where it stopped. The model's log holds the produce rate's records from
+    /// 0 ms on; an owner that was behind had got to the log's end less what it had not
+    /// processed yet.
     pub start_offset: u64,
 }
 
@@ -278,8 +279,9 @@ pub const ASSUMPTIONS: &[&str] = &[
     "What a member processed since its last commit is read again by the next owner; a crash commits nothing; a clean close commits first.",
     "Appends on the broker and offset commits take one round trip; no request is lost except during a network cut.",
     "A restarted member comes back with a new member id (a static member keeps its group.instance.id).",
+    "Under the consumer protocol a closing consumer always sends its leave heartbeat (epoch -1, or -2 when static): not leaving on close is the classic consumer's setting.",
     "A consumer that fails with UNRELEASED_INSTANCE_ID is started again 10 s later, as a supervisor restarts a process that exited.",
-    "Each partition's log grows at the produce rate from offset 0 at the run's first millisecond, and the group starts reading it there; a new owner starts from the last committed offset.",
+    "Each partition's log grows at the produce rate from offset 0 at the run's first millisecond, and the group starts reading it there; a new owner starts from the last committed offset, and finds waiting what its last owner had not processed yet (a member behind shares its backlog evenly over its partitions).",
 ];
 
 /// The group a run starts from: topics and members with their subscriptions, as the
@@ -559,14 +561,15 @@ pub fn differences(a: &[usize], b: &[usize]) -> (Vec<usize>, Vec<usize>) {
 
 /// Runs `story` on `group` under `settings`.
 pub fn simulate(group: &Group, settings: &Settings, story: &Story) -> Result<Run, TimelineError> {
-    check(group, settings)?;
+    // (each protocol's run checks the group and the settings first)
     match settings.protocol {
         Protocol::Eager | Protocol::Cooperative => classic::run(group, settings, story),
         Protocol::Consumer => consumer::run(group, settings, story),
     }
 }
 
-fn check(group: &Group, s: &Settings) -> Result<(), TimelineError> {
+/// The group and the settings a run can take, or what is wrong with them.
+pub(crate) fn check(group: &Group, s: &Settings) -> Result<(), TimelineError> {
     if group.members.is_empty() {
         return Err(TimelineError::NoMembers);
     }

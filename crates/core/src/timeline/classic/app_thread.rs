@@ -168,8 +168,9 @@ impl<'a> Sim<'a> {
             }
             if self.s.protocol != Protocol::Cooperative && !owned.is_empty() {
                 if self.clients[c].consuming {
+                    let behind = self.hand_over(c, owned.len(), owned.len());
                     for &p in &owned {
-                        self.ledger.end(p, now, 0.0);
+                        self.ledger.end(p, now, 0.0, behind);
                     }
                 }
                 self.clients[c].owned.clear();
@@ -240,11 +241,28 @@ impl<'a> Sim<'a> {
     pub(super) fn stop_consuming(&mut self, c: usize) {
         if self.clients[c].consuming {
             let owned = self.clients[c].owned.clone();
-            for &p in &owned {
-                let u = self.uncommitted(c, p, owned.len());
-                self.ledger.end(p, self.now, u);
-            }
+            self.stop(c, &owned, owned.len());
         }
+    }
+
+    /// Partitions `ps` of the `of` it owns stop being consumed now, with no commit of
+    /// their own: their next owners read again what it processed since its last commit, and
+    /// find waiting what it had not processed yet.
+    pub(super) fn stop(&mut self, c: usize, ps: &[usize], of: usize) {
+        let uncommitted: Vec<f64> = ps.iter().map(|&p| self.uncommitted(c, p, of)).collect();
+        let behind = self.hand_over(c, ps.len(), of);
+        for (&p, u) in ps.iter().zip(uncommitted) {
+            self.ledger.end(p, self.now, u, behind);
+        }
+    }
+
+    /// It stops consuming `stopping` of its `of` partitions now: the records it had not
+    /// processed on them wait for their next owner (returned: per partition).
+    pub(super) fn hand_over(&mut self, c: usize, stopping: usize, of: usize) -> f64 {
+        let (now, rate) = (self.now, self.ledger.records_per_ms());
+        self.clients[c]
+            .backlog
+            .hand_over(now, stopping, of, rate, &self.s.client)
     }
 
     /// It consumes what it still owns again (`why`: what ended the pause).

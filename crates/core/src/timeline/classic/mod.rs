@@ -142,6 +142,7 @@ pub fn run_traced(
     story: &Story,
     record_wire: bool,
 ) -> Result<Run, TimelineError> {
+    super::check(group, s)?;
     let (acts, added) = acts(story, group.members.len()).map_err(TimelineError::Story)?;
     let mut clients: Vec<Client> = Vec::new();
     for (name, topics) in super::members_with(group, added) {
@@ -487,9 +488,10 @@ impl<'a> Sim<'a> {
         // close(): commitSync, then onLeavePrepare, then LeaveGroup (dynamic members only)
         let owned = std::mem::take(&mut self.clients[c].owned);
         if self.clients[c].consuming {
+            let behind = self.hand_over(c, owned.len(), owned.len());
             for &p in &owned {
                 self.ledger.commit(p, now);
-                self.ledger.end(p, now, 0.0);
+                self.ledger.end(p, now, 0.0, behind);
             }
         }
         let cl = &mut self.clients[c];
@@ -527,14 +529,23 @@ impl<'a> Sim<'a> {
         let owned = std::mem::take(&mut self.clients[c].owned);
         let mut reread = 0.0;
         if self.clients[c].consuming {
-            for &p in &owned {
-                let u = self.uncommitted(c, p, owned.len());
+            let uncommitted: Vec<f64> = owned
+                .iter()
+                .map(|&p| self.uncommitted(c, p, owned.len()))
+                .collect();
+            // committed before processing: the batch in hand is never processed, and the
+            // next owner starts after it
+            let missed = if matches!(self.s.client.commit, CommitPolicy::BeforeProcessing) {
+                self.batch_unprocessed(c)
+            } else {
+                0.0
+            };
+            self.ledger.miss(missed);
+            let behind =
+                self.hand_over(c, owned.len(), owned.len()) - missed / owned.len().max(1) as f64;
+            for (&p, u) in owned.iter().zip(uncommitted) {
                 reread += u;
-                self.ledger.end(p, now, u);
-            }
-            let missed = self.batch_unprocessed(c);
-            if matches!(self.s.client.commit, CommitPolicy::BeforeProcessing) {
-                self.ledger.miss(missed);
+                self.ledger.end(p, now, u, behind);
             }
         }
         let cl = &mut self.clients[c];

@@ -380,11 +380,8 @@ impl<'a> Sim<'a> {
                 let cooperative = self.s.protocol == Protocol::Cooperative;
                 let owned = std::mem::take(&mut self.clients[c].owned);
                 let (revoked, added) = crate::timeline::differences(&owned, &assigned);
-                for &p in &revoked {
-                    // cooperative: revoked in onJoinComplete, with no commit of its own
-                    let u = self.uncommitted(c, p, owned.len());
-                    self.ledger.end(p, now, u);
-                }
+                // cooperative: revoked in onJoinComplete, with no commit of its own
+                self.stop(c, &revoked, owned.len());
                 // it starts from the committed offsets: what its last owners did not commit
                 let again: f64 = added.iter().map(|&p| self.ledger.rereads(p)).sum();
                 let mut waiting = 0.0;

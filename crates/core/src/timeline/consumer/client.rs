@@ -11,20 +11,26 @@ impl<'a> Sim<'a> {
     /// reconciliation). The coordinator answers at once; the answer reaches the client a
     /// round trip later.
     pub(super) fn send_heartbeat(&mut self, c: usize) {
-        let cl = &self.clients[c];
-        if cl.cut_until > self.now || cl.stale {
+        let cl = &mut self.clients[c];
+        if cl.stale {
             return;
         }
-        let joining = cl.joining;
-        let owned = (joining || cl.sent_local != Some(cl.local_epoch)).then(|| cl.owned.clone());
+        if cl.cut_until > self.now {
+            // it cannot reach the coordinator: the heartbeat fails
+            cl.full_next = true;
+            return;
+        }
+        let (joining, all) = (cl.joining, cl.joining || cl.full_next);
+        cl.full_next = false;
+        let owned = (all || cl.sent_local != Some(cl.local_epoch)).then(|| cl.owned.clone());
         let (id, epoch, local) = (cl.member_id, cl.epoch, cl.local_epoch);
         let req = HeartbeatRequest {
             client: self.names[c].clone(),
             member_id: self.member_name(id),
             member_epoch: if joining { 0 } else { epoch },
             instance_id: self.instance_id(c),
-            rebalance_timeout_ms: joining.then_some(self.s.client.max_poll_interval_ms),
-            subscribed: joining.then(|| self.topics[c].clone()),
+            rebalance_timeout_ms: all.then_some(self.s.client.max_poll_interval_ms),
+            subscribed: all.then(|| self.topics[c].clone()),
             owned,
         };
         self.clients[c].sent_local = Some(local);
@@ -76,11 +82,15 @@ impl<'a> Sim<'a> {
 
     pub(super) fn on_reply(&mut self, c: usize, response: HeartbeatResponse) {
         let now = self.now;
+        if self.clients[c].stale {
+            // it has left (a poll timeout): the answer to a heartbeat sent before is dropped
+            return;
+        }
         match response.error {
             HeartbeatError::None => {}
             HeartbeatError::UnknownMemberId | HeartbeatError::FencedMemberEpoch => {
                 // fenced: onPartitionsLost, then join again with epoch 0 and the same id
-                let lost = self.lose_owned(c);
+                let lost = self.lose_owned(c, 0.0);
                 let cl = &mut self.clients[c];
                 cl.consuming = true;
                 cl.joining = true;
@@ -90,7 +100,7 @@ impl<'a> Sim<'a> {
                 return;
             }
             HeartbeatError::UnreleasedInstanceId | HeartbeatError::FencedInstanceId => {
-                self.lose_owned(c);
+                self.lose_owned(c, 0.0);
                 self.down(c);
                 let again = crate::timeline::RESTART_AFTER_FATAL_MS;
                 self.happen(
@@ -134,36 +144,51 @@ impl<'a> Sim<'a> {
         }
     }
 
-    /// The member's callbacks run for its target (in its poll()): it revokes, committing
-    /// first when auto-commit is on, takes what is new, and acknowledges at once.
+    /// A reconciliation starts (in its poll()) toward its target: with auto-commit on, it
+    /// first commits every owned partition's position and waits for the answer
+    /// (`signalReconciliationStarted`); then its callbacks run.
     pub(super) fn apply_assignment(&mut self, c: usize) {
-        let now = self.now;
-        let Some(assignment) = self.clients[c].target.clone() else {
+        let cl = &self.clients[c];
+        if cl.reconciling {
+            // (one at a time: a newer target waits for the one in progress)
+            return;
+        }
+        let Some(target) = cl.target.clone() else {
             return;
         };
+        if matches!(self.s.client.commit, CommitPolicy::Auto { .. }) && !cl.owned.is_empty() {
+            let (now, inc) = (self.now, cl.incarnation);
+            for p in cl.owned.clone() {
+                self.ledger.commit(p, now);
+            }
+            self.clients[c].reconciling = true;
+            self.push(now + self.s.round_trip_ms, Ev::Callbacks(c, inc, target));
+            return;
+        }
+        self.run_callbacks(c, target);
+    }
+
+    /// The member's callbacks for `assignment`: it revokes what it no longer has, takes
+    /// what is new, and acknowledges at once; the auto-commit timer starts again
+    /// (`signalReconciliationCompleting`).
+    pub(super) fn run_callbacks(&mut self, c: usize, assignment: Vec<usize>) {
+        let at = self.now;
         let owned = self.clients[c].owned.clone();
         let (revoked, added) = crate::timeline::differences(&owned, &assignment);
-        let at = now;
-        if !revoked.is_empty() {
-            // commitSync before revoking (auto-commit), then onPartitionsRevoked
-            let commit = matches!(self.s.client.commit, CommitPolicy::Auto { .. });
-            for &p in &revoked {
-                if commit {
-                    self.ledger.commit(p, at);
-                }
-                let u = if commit { 0.0 } else { self.uncommitted(c, p) };
-                self.ledger.end(p, at, u);
-            }
-            if self.tells_each_member() {
-                self.happen(
-                    Some(c),
-                    "revoke",
-                    format!(
-                        "It commits and revokes {} partitions, then acknowledges at once.",
-                        revoked.len()
-                    ),
-                );
-            }
+        let uncommitted: Vec<f64> = revoked.iter().map(|&p| self.uncommitted(c, p)).collect();
+        let behind = self.hand_over(c, revoked.len(), owned.len());
+        for (&p, u) in revoked.iter().zip(uncommitted) {
+            self.ledger.end(p, at, u, behind);
+        }
+        if !revoked.is_empty() && self.tells_each_member() {
+            self.happen(
+                Some(c),
+                "revoke",
+                format!(
+                    "It revokes {} partitions (onPartitionsRevoked) and acknowledges at once.",
+                    revoked.len()
+                ),
+            );
         }
         let again: f64 = added.iter().map(|&p| self.ledger.rereads(p)).sum();
         let mut waiting = 0.0;
@@ -183,21 +208,18 @@ impl<'a> Sim<'a> {
             );
         }
         let cl = &mut self.clients[c];
+        cl.reconciled = cl.target.as_ref() == Some(&assignment);
         cl.owned = assignment;
-        cl.reconciled = true;
+        cl.reconciling = false;
         cl.local_epoch += 1;
-        if !added.is_empty() {
-            cl.auto_anchor = at;
-        }
+        cl.auto_anchor = at;
         self.catch_up(c, waiting);
-        let commit_wait =
-            if !revoked.is_empty() && matches!(self.s.client.commit, CommitPolicy::Auto { .. }) {
-                self.s.round_trip_ms
-            } else {
-                0
-            };
         // ACKNOWLEDGING: the next heartbeat goes at once
-        self.push_heartbeat(c, at + commit_wait, true);
+        self.push_heartbeat(c, at, true);
+        if !self.clients[c].reconciled {
+            // a newer target came meanwhile: the next reconciliation starts
+            self.apply_assignment(c);
+        }
     }
 
     pub(super) fn uncommitted(&self, c: usize, p: usize) -> f64 {

@@ -19,8 +19,10 @@ pub(super) enum Timer {
 }
 
 impl<'a> Sim<'a> {
-    /// The member id a client's incarnation made for itself (Kafka's Java consumer makes a
-    /// random UUID; the lab numbers them).
+    /// A member id as the lab writes it: the client's name and a number. At 1eb7644 the Java
+    /// consumer joins with an empty member id and the coordinator makes a random UUID; the
+    /// lab's ids stand for those (the consumer oracle sends them, so Kafka's `HashMap`
+    /// orders over them are the ones the lab reproduces).
     pub(super) fn member_name(&self, id: u64) -> String {
         let c = self.member_client.get(&id).copied().unwrap_or(0);
         format!("{}-{id}", self.names[c])
@@ -244,7 +246,6 @@ impl<'a> Sim<'a> {
         };
         let Some(instance) = &req.instance_id else {
             return match self.members.get(&id) {
-                Some(m) if req.member_epoch == 0 => Ok((m.clone(), None, false)),
                 None if req.member_epoch == 0 => Ok((fresh(), None, true)),
                 None => Err(HeartbeatError::UnknownMemberId),
                 Some(m) => {
@@ -648,4 +649,54 @@ fn epoch_is_valid(m: &BrokerMember, req: &HeartbeatRequest) -> Result<(), Heartb
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn member(epoch: i32, previous_epoch: i32, assigned: Vec<usize>) -> BrokerMember {
+        BrokerMember {
+            client: 0,
+            epoch,
+            previous_epoch,
+            state: MemberState::Stable,
+            assigned,
+            revoking: Vec::new(),
+            instance_id: None,
+            rebalance_timeout_ms: 300_000,
+        }
+    }
+
+    fn heartbeat(member_epoch: i32, owned: Option<Vec<usize>>) -> HeartbeatRequest {
+        HeartbeatRequest {
+            client: "c1".into(),
+            member_id: "c1-1".into(),
+            member_epoch,
+            instance_id: None,
+            rebalance_timeout_ms: None,
+            subscribed: None,
+            owned,
+        }
+    }
+
+    /// `throwIfConsumerGroupMemberEpochIsInvalid` (GroupMetadataManager.java 1439-1457 at
+    /// 1eb7644), which Kafka runs for an existing member at any epoch, 0 included.
+    #[test]
+    fn an_epoch_the_coordinator_does_not_hold_is_fenced() {
+        let m = member(5, 4, vec![1, 2, 3]);
+        let fenced = Err(HeartbeatError::FencedMemberEpoch);
+        assert_eq!(epoch_is_valid(&m, &heartbeat(5, None)), Ok(()));
+        assert_eq!(epoch_is_valid(&m, &heartbeat(6, None)), fenced);
+        // one behind: its last answer was lost, accepted with a subset of what it has
+        assert_eq!(epoch_is_valid(&m, &heartbeat(4, Some(vec![1, 3]))), Ok(()));
+        assert_eq!(epoch_is_valid(&m, &heartbeat(4, Some(vec![1, 4]))), fenced);
+        assert_eq!(epoch_is_valid(&m, &heartbeat(4, None)), fenced);
+        assert_eq!(epoch_is_valid(&m, &heartbeat(3, Some(vec![]))), fenced);
+        // a member that exists rejoining at epoch 0 is fenced, unless 0 was its previous
+        // epoch (its first answer lost)
+        assert_eq!(epoch_is_valid(&m, &heartbeat(0, Some(vec![]))), fenced);
+        let first = member(1, 0, vec![1]);
+        assert_eq!(epoch_is_valid(&first, &heartbeat(0, Some(vec![]))), Ok(()));
+    }
 }

@@ -30,13 +30,15 @@ const LEAVE_STATIC: i32 = -2;
 #[derive(Debug, Clone)]
 enum Ev {
     Act(usize, Act),
-    /// The client heartbeats (regular when `false`, at once when `true`); a heartbeat
-    /// scheduled before the client's last one was sent is dropped (its token is stale).
+    /// The client heartbeats (regular when `false`, at once when `true`); only the heartbeat
+    /// scheduled last is sent (each scheduling takes a new token).
     Heartbeat(usize, u32, bool, u64),
     /// A slow batch is done.
     SlowEnd(usize, u32),
     /// A heartbeat's response reaches the client.
     Reply(usize, u32, HeartbeatResponse),
+    /// The commit before a reconciliation is answered: the callbacks run for that target.
+    Callbacks(usize, u32, Vec<usize>),
     /// A batch is over: the member's callbacks run for the assignment a heartbeat brought
     /// while it was inside the batch.
     Reconcile(usize, u32),
@@ -86,12 +88,15 @@ struct BrokerMember {
 struct Client {
     up: bool,
     incarnation: u32,
-    /// The member id this incarnation made for itself.
+    /// Its member id (one per incarnation, kept when it is fenced and joins again).
     member_id: u64,
     /// The member epoch of its last answer (0 while it joins).
     epoch: i32,
     /// It joins: its next heartbeat sends every field, with epoch 0.
     joining: bool,
+    /// A heartbeat of its failed (it fell due during a network cut): the next one sends
+    /// every field again (`AbstractHeartbeatRequestManager` resets what it sent).
+    full_next: bool,
     /// Out of the group after a poll timeout, until its next poll().
     stale: bool,
     /// What it owns.
@@ -100,6 +105,8 @@ struct Client {
     /// it (`currentTargetAssignment` against `currentAssignment`).
     target: Option<Vec<usize>>,
     reconciled: bool,
+    /// A reconciliation is under way (its auto-commit awaits its answer).
+    reconciling: bool,
     /// Its local assignment's epoch (one more for each reconciliation done) and the one its
     /// owned partitions were last sent with.
     local_epoch: u64,
@@ -188,7 +195,12 @@ pub fn run_traced(
     story: &Story,
     trace: Trace,
 ) -> Result<Run, TimelineError> {
+    super::check(group, s)?;
     let (acts, added) = acts(story, group.members.len()).map_err(TimelineError::Story)?;
+    let mut notes = Vec::new();
+    if !s.client.leave_on_close {
+        notes.push("Under the consumer protocol the Java consumer leaves the group whenever it closes (AsyncKafkaConsumer.close sends its leave heartbeat): not leaving on close, as Kafka Streams does, is the classic consumer's setting, so this run leaves.".to_string());
+    }
     let (names, topics): (Vec<String>, Vec<Vec<String>>) =
         super::members_with(group, added).into_iter().unzip();
     let (partitions, topic_base) = super::partition_layout(group);
@@ -203,10 +215,12 @@ pub fn run_traced(
                 member_id: 0,
                 epoch: 0,
                 joining: false,
+                full_next: false,
                 stale: false,
                 owned: Vec::new(),
                 target: None,
                 reconciled: true,
+                reconciling: false,
                 local_epoch: 0,
                 sent_local: None,
                 consuming: true,
@@ -242,7 +256,7 @@ pub fn run_traced(
         rebalance_times: Vec::new(),
         downtime: vec![Vec::new(); n],
         busy: 0,
-        notes: Vec::new(),
+        notes,
         uniform_refused: false,
         handled: 0,
         trace,
@@ -412,6 +426,12 @@ impl<'a> Sim<'a> {
                     self.apply_assignment(c);
                 }
             }
+            Ev::Callbacks(c, inc, target) => {
+                let cl = &self.clients[c];
+                if cl.incarnation == inc && cl.up && cl.reconciling {
+                    self.run_callbacks(c, target);
+                }
+            }
             Ev::Timer(id, timer, deadline) => self.timer_fires(id, timer, deadline),
             Ev::CutEnd(c, inc) => {
                 if self.clients[c].incarnation == inc && self.clients[c].up {
@@ -444,10 +464,12 @@ impl<'a> Sim<'a> {
                 cl.member_id = id;
                 cl.epoch = 0;
                 cl.joining = true;
+                cl.full_next = false;
                 cl.stale = false;
                 cl.owned.clear();
                 cl.target = None;
                 cl.reconciled = true;
+                cl.reconciling = false;
                 cl.sent_local = None;
                 cl.consuming = true;
                 cl.backlog = Backlog::default();
@@ -466,16 +488,17 @@ impl<'a> Sim<'a> {
                 if !self.clients[c].up {
                     return;
                 }
+                let mut missed = 0.0;
                 if self.clients[c].consuming
                     && matches!(self.s.client.commit, CommitPolicy::BeforeProcessing)
                 {
                     // the batch it committed and had not processed yet
-                    let missed = self.clients[c]
+                    missed = self.clients[c]
                         .backlog
                         .unprocessed(self.now, &self.s.client);
                     self.ledger.miss(missed);
                 }
-                let lost = self.lose_owned(c);
+                let lost = self.lose_owned(c, missed);
                 self.down(c);
                 self.happen(Some(c), "crash", format!("The member dies without a word: no commit, no leave heartbeat. It stops {lost} partitions."));
             }
@@ -526,28 +549,42 @@ impl<'a> Sim<'a> {
     /// A network cut or a batch that does not end: it keeps its partitions but consumes
     /// none.
     fn suspend(&mut self, c: usize) {
-        self.stop_consuming(c);
+        self.stop_consuming(c, 0.0);
         self.clients[c].consuming = false;
     }
 
     /// Its partitions stop being consumed now, with no commit: the next owner reads again
-    /// what it processed since its last one.
-    fn stop_consuming(&mut self, c: usize) {
+    /// what it processed since its last one, and finds waiting what it had not processed
+    /// yet, less `skipped` (committed and never processed).
+    fn stop_consuming(&mut self, c: usize, skipped: f64) {
         if self.clients[c].consuming {
-            for p in self.clients[c].owned.clone() {
-                let u = self.uncommitted(c, p);
-                self.ledger.end(p, self.now, u);
+            let owned = self.clients[c].owned.clone();
+            let uncommitted: Vec<f64> = owned.iter().map(|&p| self.uncommitted(c, p)).collect();
+            let behind =
+                self.hand_over(c, owned.len(), owned.len()) - skipped / owned.len().max(1) as f64;
+            for (&p, u) in owned.iter().zip(uncommitted) {
+                self.ledger.end(p, self.now, u, behind);
             }
         }
     }
 
+    /// It stops consuming `stopping` of its `of` partitions now: the records it had not
+    /// processed on them wait for their next owner (returned: per partition).
+    fn hand_over(&mut self, c: usize, stopping: usize, of: usize) -> f64 {
+        let (now, rate) = (self.now, self.ledger.records_per_ms());
+        self.clients[c]
+            .backlog
+            .hand_over(now, stopping, of, rate, &self.s.client)
+    }
+
     /// It loses what it owns, with no commit (a crash, a poll timeout, a fence); returns
     /// how many partitions.
-    fn lose_owned(&mut self, c: usize) -> usize {
-        self.stop_consuming(c);
+    fn lose_owned(&mut self, c: usize, skipped: f64) -> usize {
+        self.stop_consuming(c, skipped);
         let cl = &mut self.clients[c];
         cl.target = None;
         cl.reconciled = true;
+        cl.reconciling = false;
         std::mem::take(&mut cl.owned).len()
     }
 
@@ -616,9 +653,10 @@ impl<'a> Sim<'a> {
         }
         let owned = std::mem::take(&mut self.clients[c].owned);
         if self.clients[c].consuming {
+            let behind = self.hand_over(c, owned.len(), owned.len());
             for &p in &owned {
                 self.ledger.commit(p, self.now);
-                self.ledger.end(p, self.now, 0.0);
+                self.ledger.end(p, self.now, 0.0, behind);
             }
         }
         let in_group = !self.clients[c].joining && !self.clients[c].stale;
@@ -638,7 +676,7 @@ impl<'a> Sim<'a> {
         if cl.incarnation != inc || !cl.up || cl.slow_until <= self.now || cl.stale {
             return;
         }
-        self.lose_owned(c);
+        self.lose_owned(c, 0.0);
         self.happen(Some(c), "poll timeout", "max.poll.interval.ms passed inside one batch: it sends a leave heartbeat, goes stale and loses its partitions; it joins again at its next poll().".into());
         if !self.clients[c].joining {
             self.send_leave(c);

@@ -37,7 +37,7 @@ impl HeartbeatError {
 pub struct HeartbeatRequest {
     /// The client (its alias).
     pub client: String,
-    /// The member id the client made for itself.
+    /// Its member id (the lab's, standing for the UUID Kafka's coordinator makes).
     pub member_id: String,
     /// 0 to join, -1 to leave, -2 for a static member's leave, else its epoch.
     pub member_epoch: i32,
