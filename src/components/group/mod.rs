@@ -13,7 +13,9 @@ use rebalance_lab_core::group::{
     join_metadata, rebalances_eagerly, revocations, round, ClientPreset, GroupEvent, RoundAssignor,
     RoundMember,
 };
-use rebalance_lab_core::protocol::{encode_assignment, Assignment, TopicPartitions};
+use rebalance_lab_core::protocol::{
+    encode_assignment, Assignment, SubscriptionParts, TopicPartitions,
+};
 use rebalance_lab_core::scenario::Scenario;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -187,7 +189,7 @@ fn round_members<'a>(
                 .unwrap_or_default();
                 (
                     join_metadata(
-                        &sub,
+                        SubscriptionParts::of(&sub),
                         &m.protocols,
                         m.subscription.as_deref(),
                         DEFAULT_VERSION,

@@ -5,7 +5,7 @@
 use super::{Coordinator, ProtocolSelection};
 use crate::protocol::hex::to_hex;
 use crate::protocol::{
-    encode_sticky_user_data, encode_subscription, Subscription, TopicPartitions,
+    encode_sticky_user_data, encode_subscription_parts, SubscriptionParts, TopicPartitions,
 };
 
 /// A member as the round sees it. [`round`] reads `metadata`, `assignment` and `assigned`
@@ -50,16 +50,16 @@ pub fn rebalances_eagerly(protocols: &[String]) -> bool {
 /// eager client revoked them in `onJoinPrepare`, before the join). `pasted`: the bytes the
 /// member was given by hand, which stand for every entry.
 pub fn join_metadata(
-    sub: &Subscription,
+    sub: SubscriptionParts<'_>,
     protocols: &[String],
     pasted: Option<&[u8]>,
     version: i16,
 ) -> Vec<Vec<u8>> {
     let had = !sub.owned_partitions.is_empty() || sub.generation_id != -1;
     // the subscription every entry shares: the owned partitions only when cooperative
-    let mut entry = sub.clone();
+    let mut entry = sub;
     if rebalances_eagerly(protocols) {
-        entry.owned_partitions.clear();
+        entry.owned_partitions = &[];
     }
     protocols
         .iter()
@@ -67,14 +67,18 @@ pub fn join_metadata(
             if let Some(b) = pasted {
                 return b.to_vec();
             }
-            entry.user_data = match p.as_str() {
+            let user_data = match p.as_str() {
                 "cooperative-sticky" => Some(sub.generation_id.to_be_bytes().to_vec()),
                 "sticky" if had => {
-                    encode_sticky_user_data(&sub.owned_partitions, sub.generation_id).ok()
+                    encode_sticky_user_data(sub.owned_partitions, sub.generation_id).ok()
                 }
                 _ => None,
             };
-            encode_subscription(&entry, version)
+            let entry = SubscriptionParts {
+                user_data: user_data.as_deref(),
+                ..entry
+            };
+            encode_subscription_parts(entry, version)
                 .map(|e| e.bytes)
                 .unwrap_or_default()
         })
@@ -309,6 +313,7 @@ pub fn round(
 mod tests {
     use super::*;
     use crate::group::{coordinator, select_protocol, JoinRequest};
+    use crate::protocol::Subscription;
 
     fn tp(t: &str, ps: &[i32]) -> TopicPartitions {
         TopicPartitions {
@@ -366,7 +371,7 @@ mod tests {
         };
         // Java's default lists range: the client is eager, its owned partitions are gone
         assert!(rebalances_eagerly(&java_default()));
-        let m = join_metadata(&sub, &java_default(), None, 3);
+        let m = join_metadata(SubscriptionParts::of(&sub), &java_default(), None, 3);
         let range = crate::protocol::decode_subscription(&m[0])
             .into_result()
             .unwrap();
@@ -380,13 +385,18 @@ mod tests {
         // only cooperative-sticky: cooperative, it keeps what it owns while joining
         let only = vec!["cooperative-sticky".to_string()];
         assert!(!rebalances_eagerly(&only));
-        let m = join_metadata(&sub, &only, None, 3);
+        let m = join_metadata(SubscriptionParts::of(&sub), &only, None, 3);
         let coop = crate::protocol::decode_subscription(&m[0])
             .into_result()
             .unwrap();
         assert_eq!(coop.owned_partitions, sub.owned_partitions);
         // sticky: its last assignment and generation, as StickyAssignor's user data
-        let m = join_metadata(&sub, &["sticky".to_string()], None, 3);
+        let m = join_metadata(
+            SubscriptionParts::of(&sub),
+            &["sticky".to_string()],
+            None,
+            3,
+        );
         let sticky = crate::protocol::decode_subscription(&m[0])
             .into_result()
             .unwrap();
@@ -404,13 +414,23 @@ mod tests {
             generation_id: -1,
             ..sub.clone()
         };
-        let m = join_metadata(&fresh, &["sticky".to_string()], None, 3);
+        let m = join_metadata(
+            SubscriptionParts::of(&fresh),
+            &["sticky".to_string()],
+            None,
+            3,
+        );
         let s = crate::protocol::decode_subscription(&m[0])
             .into_result()
             .unwrap();
         assert_eq!(s.user_data, None);
         // bytes given by hand stand for every entry
-        let m = join_metadata(&sub, &java_default(), Some(&[1, 2, 3]), 3);
+        let m = join_metadata(
+            SubscriptionParts::of(&sub),
+            &java_default(),
+            Some(&[1, 2, 3]),
+            3,
+        );
         assert_eq!(m, vec![vec![1, 2, 3], vec![1, 2, 3]]);
     }
 

@@ -19,7 +19,8 @@ pub use error::{
     SCHEMA_EXCEPTION,
 };
 pub use writer::{
-    encode_assignment, encode_sticky_user_data, encode_subscription, EncodeError, Encoded,
+    encode_assignment, encode_sticky_user_data, encode_subscription, encode_subscription_parts,
+    EncodeError, Encoded, SubscriptionParts,
 };
 
 use reader::{Reader, Res};

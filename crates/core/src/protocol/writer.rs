@@ -117,6 +117,11 @@ impl Writer {
 /// Sorts partitions by (topic in Java order, partition) and groups them by topic, as Java's
 /// `serializeSubscription` does.
 pub(crate) fn group_sorted(list: &[TopicPartitions]) -> Vec<TopicPartitions> {
+    grouped_in_order(list).into_owned()
+}
+
+/// [`group_sorted`], borrowing the list when it is grouped and in order already.
+fn grouped_in_order(list: &[TopicPartitions]) -> std::borrow::Cow<'_, [TopicPartitions]> {
     // (a client's owned partitions usually come grouped and in this order already: a
     // topic at a time, in Java order, each topic's partitions ascending)
     let grouped = list
@@ -126,7 +131,7 @@ pub(crate) fn group_sorted(list: &[TopicPartitions]) -> Vec<TopicPartitions> {
             .windows(2)
             .all(|w| java_cmp(&w[0].topic, &w[1].topic).is_lt());
     if grouped {
-        return list.to_vec();
+        return std::borrow::Cow::Borrowed(list);
     }
     let mut flat: Vec<(&str, i32)> = list
         .iter()
@@ -144,7 +149,7 @@ pub(crate) fn group_sorted(list: &[TopicPartitions]) -> Vec<TopicPartitions> {
             }),
         }
     }
-    out
+    std::borrow::Cow::Owned(out)
 }
 
 fn check_version(version: i16) -> Result<i16, EncodeError> {
@@ -154,10 +159,55 @@ fn check_version(version: i16) -> Result<i16, EncodeError> {
     Ok(version.min(HIGHEST_VERSION))
 }
 
+/// A subscription to encode, borrowed: [`join_metadata`](crate::group::round::join_metadata)
+/// writes one per protocol from one subscription, each with its own user data and owned
+/// partitions.
+#[derive(Debug, Clone, Copy)]
+pub struct SubscriptionParts<'a> {
+    /// Subscribed topics.
+    pub topics: &'a [String],
+    /// Assignor-specific user data; `None` is null.
+    pub user_data: Option<&'a [u8]>,
+    /// Partitions the member owns now.
+    pub owned_partitions: &'a [TopicPartitions],
+    /// Generation of the owned partitions; -1 means none.
+    pub generation_id: i32,
+    /// The member's client.rack; `None` is null.
+    pub rack_id: Option<&'a str>,
+}
+
+impl<'a> SubscriptionParts<'a> {
+    /// A subscription's own fields.
+    pub fn of(sub: &'a Subscription) -> SubscriptionParts<'a> {
+        SubscriptionParts {
+            topics: &sub.topics,
+            user_data: sub.user_data.as_deref(),
+            owned_partitions: &sub.owned_partitions,
+            generation_id: sub.generation_id,
+            rack_id: sub.rack_id.as_deref(),
+        }
+    }
+}
+
 /// Encodes a subscription at `version` as Java's `ConsumerProtocol.serializeSubscription`.
 pub fn encode_subscription(sub: &Subscription, version: i16) -> Result<Encoded, EncodeError> {
+    encode_subscription_parts(SubscriptionParts::of(sub), version)
+}
+
+/// [`encode_subscription`] of borrowed parts: the topics in Java order and the owned
+/// partitions grouped by topic, as [`Subscription::as_written_at`] normalises them.
+pub fn encode_subscription_parts(
+    sub: SubscriptionParts<'_>,
+    version: i16,
+) -> Result<Encoded, EncodeError> {
     let v = check_version(version)?;
-    let norm = sub.as_written_at(v);
+    let mut topics: Vec<&str> = sub.topics.iter().map(String::as_str).collect();
+    crate::collections::sort_by(&mut topics, |a, b| java_cmp(a, b));
+    let owned = if v >= 1 {
+        grouped_in_order(sub.owned_partitions)
+    } else {
+        std::borrow::Cow::Borrowed(&[][..])
+    };
     let mut dropped = Vec::new();
     if v < 1
         && sub
@@ -170,26 +220,33 @@ pub fn encode_subscription(sub: &Subscription, version: i16) -> Result<Encoded, 
     if v < 2 && sub.generation_id != -1 {
         dropped.push("generation_id");
     }
-    if v < 3 && sub.rack_id.as_deref().is_some_and(|r| !r.is_empty()) {
+    if v < 3 && sub.rack_id.is_some_and(|r| !r.is_empty()) {
         dropped.push("rack_id");
     }
+    // (room for the whole message, so the bytes are written once)
+    let strings: usize = topics.iter().map(|t| 2 + t.len()).sum();
+    let partitions: usize = owned
+        .iter()
+        .map(|tp| 2 + tp.topic.len() + 4 + 4 * tp.partitions.len())
+        .sum();
+    let room = 2 + 4 + strings + 4 + sub.user_data.map_or(0, <[u8]>::len) + 4 + partitions + 4 + 2;
     let mut w = Writer {
-        out: Vec::with_capacity(64),
+        out: Vec::with_capacity(room + sub.rack_id.map_or(0, str::len)),
     };
     w.i16(v);
-    w.count(norm.topics.len(), "topics")?;
-    for (i, t) in norm.topics.iter().enumerate() {
+    w.count(topics.len(), "topics")?;
+    for (i, t) in topics.iter().enumerate() {
         w.string_named(t, || format!("topics[{i}]"))?;
     }
-    w.nullable_bytes(norm.user_data.as_deref())?;
+    w.nullable_bytes(sub.user_data)?;
     if v >= 1 {
-        w.topic_partitions(&norm.owned_partitions, "owned_partitions")?;
+        w.topic_partitions(&owned, "owned_partitions")?;
     }
     if v >= 2 {
-        w.i32(norm.generation_id);
+        w.i32(sub.generation_id);
     }
     if v >= 3 {
-        match &norm.rack_id {
+        match sub.rack_id {
             None => w.i16(-1),
             Some(r) => w.string(r, "rack_id")?,
         }

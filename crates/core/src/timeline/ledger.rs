@@ -213,8 +213,12 @@ impl Ledger {
             });
         }
         self.stopped_at[p] = t;
-        self.reread[p] = uncommitted.max(0.0);
-        self.unprocessed[p] = unprocessed.max(0.0);
+        // (its owner got no further back than where it started, and committed no further
+        // back either: what a member behind shares over its partitions is an estimate)
+        let since_start = (self.records_per_ms * t as f64 - o.start_offset as f64).max(0.0);
+        let unprocessed = unprocessed.clamp(0.0, since_start);
+        self.unprocessed[p] = unprocessed;
+        self.reread[p] = uncommitted.clamp(0.0, since_start - unprocessed);
         self.consumed_now -= 1;
         if self.consumed_now == 0 {
             self.group_stopped_at = t;

@@ -22,7 +22,7 @@ use super::story::{acts, Act, STORY_START_MS};
 use super::{CommitPolicy, Group, Happening, Protocol, Run, Settings, Story, TimelineError};
 use crate::assignor::{self, GroupInput, MemberMeta, UNASSIGNED};
 use crate::group::join_metadata;
-use crate::protocol::{Subscription, TopicPartitions};
+use crate::protocol::{SubscriptionParts, TopicPartitions};
 
 mod app_thread;
 mod leader;

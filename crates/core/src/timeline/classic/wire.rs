@@ -12,14 +12,15 @@ impl<'a> Sim<'a> {
             _ => vec!["range".into(), "cooperative-sticky".into()],
         };
         let cl = &self.clients[c];
-        let sub = Subscription {
-            topics: cl.topics.to_vec(),
+        let owned = self.topic_partitions(&cl.owned);
+        let sub = SubscriptionParts {
+            topics: &cl.topics,
             user_data: None,
-            owned_partitions: self.topic_partitions(&cl.owned),
+            owned_partitions: &owned,
             generation_id: cl.owned_generation,
             rack_id: None,
         };
-        let metadata = join_metadata(&sub, &names, None, 3);
+        let metadata = join_metadata(sub, &names, None, 3);
         names.into_iter().zip(metadata).collect()
     }
 
@@ -61,7 +62,7 @@ impl<'a> Sim<'a> {
             instance_id: cl.instance_id.clone(),
             session_timeout_ms: self.s.client.session_timeout_ms,
             rebalance_timeout_ms: self.s.client.max_poll_interval_ms,
-            protocols: protocols.clone(),
+            protocols,
         };
         let alias = cl.name.clone();
         if self.record_wire {
@@ -69,7 +70,7 @@ impl<'a> Sim<'a> {
                 client: alias.clone(),
                 api: Api::JoinGroup,
                 new_member: req.member_id.is_empty(),
-                protocols,
+                protocols: req.protocols.clone(),
                 assignments: Vec::new(),
                 generation: -1,
             };
