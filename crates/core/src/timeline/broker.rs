@@ -15,6 +15,7 @@
 
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::rc::Rc;
 
 /// `group.initial.rebalance.delay.ms` and the other broker settings a classic group reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -186,7 +187,7 @@ impl Response {
 #[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
 pub enum TimerKey {
     /// A member's (or a pending member's) heartbeat deadline.
-    Heartbeat(String),
+    Heartbeat(Rc<str>),
     /// The join phase (and the initial delay).
     Join,
     /// The sync phase.
@@ -195,7 +196,7 @@ pub enum TimerKey {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum TimerTask {
-    ExpireHeartbeat(String),
+    ExpireHeartbeat(Rc<str>),
     CompleteJoin,
     InitialDelay { delay_ms: i64, remaining_ms: i64 },
     ExpireSync { generation: i32 },
@@ -278,6 +279,8 @@ pub struct ClassicCoordinator {
     statics: BTreeMap<String, String>,
     new_member_added: bool,
     timers: BTreeMap<TimerKey, Timer>,
+    /// Each member id once, shared by its heartbeat timer's key and task.
+    ids: BTreeMap<String, Rc<str>>,
     /// The timers by deadline; an entry whose key was re-armed or cancelled since is stale.
     timer_queue: BinaryHeap<Reverse<(i64, u64, TimerKey)>>,
     timer_seq: u64,
@@ -306,6 +309,7 @@ impl ClassicCoordinator {
             statics: BTreeMap::new(),
             new_member_added: false,
             timers: BTreeMap::new(),
+            ids: BTreeMap::new(),
             timer_queue: BinaryHeap::new(),
             timer_seq: 0,
             ids_given: BTreeMap::new(),
@@ -421,6 +425,31 @@ impl ClassicCoordinator {
         self.timers.remove(key);
     }
 
+    /// Member `id`'s heartbeat deadline, `delay_ms` from now (its key and task share one
+    /// copy of the id, made once per member id).
+    fn schedule_heartbeat(&mut self, id: &str, delay_ms: i64) {
+        let id = match self.ids.get(id) {
+            Some(rc) => rc.clone(),
+            None => {
+                let rc: Rc<str> = Rc::from(id);
+                self.ids.insert(id.to_string(), rc.clone());
+                rc
+            }
+        };
+        self.schedule(
+            TimerKey::Heartbeat(id.clone()),
+            delay_ms,
+            TimerTask::ExpireHeartbeat(id),
+        );
+    }
+
+    fn cancel_heartbeat(&mut self, id: &str) {
+        // (every heartbeat timer's id went through `ids`)
+        if let Some(id) = self.ids.get(id).cloned() {
+            self.timers.remove(&TimerKey::Heartbeat(id));
+        }
+    }
+
     fn member_mut(&mut self, id: &str) -> Option<&mut Member> {
         self.members.get_mut(id)
     }
@@ -514,11 +543,7 @@ impl ClassicCoordinator {
                     // classicGroupJoinNewDynamicMember: MEMBER_ID_REQUIRED, no rebalance
                     self.pending.insert(new_id.clone());
                     self.revision += 1;
-                    self.schedule(
-                        TimerKey::Heartbeat(new_id.clone()),
-                        req.session_timeout_ms,
-                        TimerTask::ExpireHeartbeat(new_id.clone()),
-                    );
+                    self.schedule_heartbeat(&new_id, req.session_timeout_ms);
                     let mut r = Response::new(client, Api::JoinGroup, ErrorCode::MemberIdRequired);
                     r.member_id = new_id;
                     self.replies.push_back(r);
@@ -649,11 +674,7 @@ impl ClassicCoordinator {
         self.pending.remove(&member_id);
         self.revision += 1;
         let timeout = self.settings.new_member_join_timeout_ms;
-        self.schedule(
-            TimerKey::Heartbeat(member_id.clone()),
-            timeout,
-            TimerTask::ExpireHeartbeat(member_id),
-        );
+        self.schedule_heartbeat(&member_id, timeout);
         self.maybe_prepare_rebalance_or_complete_join();
     }
 
@@ -697,11 +718,7 @@ impl ClassicCoordinator {
             self.statics.insert(instance.clone(), new_id.clone());
         }
         let session = self.member(&new_id).map_or(0, |m| m.session_timeout_ms);
-        self.schedule(
-            TimerKey::Heartbeat(new_id.clone()),
-            session,
-            TimerTask::ExpireHeartbeat(new_id.clone()),
-        );
+        self.schedule_heartbeat(&new_id, session);
         if let Some(m) = self.member_mut(&new_id) {
             m.protocols = req.protocols;
             m.rebalance_timeout_ms = req.rebalance_timeout_ms;
@@ -839,7 +856,7 @@ impl ClassicCoordinator {
             .collect();
         for id in failed {
             self.remove(&id);
-            self.cancel(&TimerKey::Heartbeat(id));
+            self.cancel_heartbeat(&id);
         }
         if !self.maybe_elect_new_joined_leader() && !self.members.is_empty() {
             let timeout = self.rebalance_timeout_ms();
@@ -872,11 +889,7 @@ impl ClassicCoordinator {
             };
             m.is_new = false;
             let timeout = m.session_timeout_ms;
-            self.schedule(
-                TimerKey::Heartbeat(id.clone()),
-                timeout,
-                TimerTask::ExpireHeartbeat(id.clone()),
-            );
+            self.schedule_heartbeat(&id, timeout);
             self.pending_sync.insert(id);
         }
         let timeout = self.rebalance_timeout_ms();
@@ -985,7 +998,7 @@ impl ClassicCoordinator {
             let missing: Vec<String> = self.pending_sync.iter().cloned().collect();
             for id in missing {
                 self.remove(&id);
-                self.cancel(&TimerKey::Heartbeat(id));
+                self.cancel_heartbeat(&id);
             }
             self.prepare_rebalance();
         }
@@ -1087,11 +1100,7 @@ impl ClassicCoordinator {
             }
         }
         for (id, timeout) in rearm {
-            self.schedule(
-                TimerKey::Heartbeat(id.clone()),
-                timeout,
-                TimerTask::ExpireHeartbeat(id),
-            );
+            self.schedule_heartbeat(&id, timeout);
         }
     }
 
@@ -1126,11 +1135,7 @@ impl ClassicCoordinator {
 
     fn rearm_heartbeat(&mut self, id: &str) {
         let timeout = self.member(id).map_or(0, |m| m.session_timeout_ms);
-        self.schedule(
-            TimerKey::Heartbeat(id.to_string()),
-            timeout,
-            TimerTask::ExpireHeartbeat(id.to_string()),
-        );
+        self.schedule_heartbeat(id, timeout);
     }
 
     /// Re-arms `member_id`'s heartbeat deadline as its heartbeat at `at` would have (a
@@ -1140,13 +1145,8 @@ impl ClassicCoordinator {
         let Some(session) = self.member(member_id).map(|m| m.session_timeout_ms) else {
             return;
         };
-        let key = TimerKey::Heartbeat(member_id.to_string());
         let delay = at + session - self.now;
-        self.schedule(
-            key,
-            delay,
-            TimerTask::ExpireHeartbeat(member_id.to_string()),
-        );
+        self.schedule_heartbeat(member_id, delay);
     }
 
     /// `classicGroupLeave` for one member leaving by its member id (as a closing dynamic
@@ -1155,12 +1155,12 @@ impl ClassicCoordinator {
         let mut error = ErrorCode::None;
         if self.pending.contains(member_id) {
             self.remove(member_id);
-            self.cancel(&TimerKey::Heartbeat(member_id.to_string()));
+            self.cancel_heartbeat(member_id);
         } else {
             match self.validate_member(member_id, instance_id) {
                 Ok(()) => {
                     // removeCurrentMemberFromClassicGroup
-                    self.cancel(&TimerKey::Heartbeat(member_id.to_string()));
+                    self.cancel_heartbeat(member_id);
                     if let Some(m) = self.member(member_id).cloned() {
                         if m.awaiting_join {
                             let r = Response::new(

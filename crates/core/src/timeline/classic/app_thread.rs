@@ -77,14 +77,14 @@ impl<'a> Sim<'a> {
         let Some((_, TimerKey::Heartbeat(member_id))) = self.broker.next_timer() else {
             return false;
         };
-        let Some(&c) = self.member_client.get(&member_id) else {
+        let Some(&c) = self.member_client.get(&*member_id) else {
             return false;
         };
         let cl = &self.clients[c];
         let Some(anchor) = cl.quiet else {
             return false;
         };
-        if !cl.up || cl.member_id != member_id {
+        if !cl.up || *cl.member_id != *member_id {
             return false;
         }
         // (a timer fires before the ticks due at its time)
