@@ -746,15 +746,15 @@ impl ClassicCoordinator {
     /// member supports; the most votes win. (Every member here lists the same protocols, so
     /// the tie Java breaks by `HashMap` order does not arise.)
     fn select_protocol(&self) -> String {
-        let mut candidates: Option<BTreeSet<&str>> = None;
-        for m in self.members.values() {
-            let names: BTreeSet<&str> = m.protocols.iter().map(|(n, _)| n.as_str()).collect();
-            candidates = Some(match candidates {
-                None => names,
-                Some(c) => c.intersection(&names).copied().collect(),
-            });
+        // the protocols every member lists
+        let mut members = self.members.values();
+        let mut candidates: BTreeSet<&str> = members
+            .next()
+            .map(|m| m.protocols.iter().map(|(n, _)| n.as_str()).collect())
+            .unwrap_or_default();
+        for m in members {
+            candidates.retain(|c| m.protocols.iter().any(|(n, _)| n == c));
         }
-        let candidates = candidates.unwrap_or_default();
         let mut votes: BTreeMap<&str, usize> = BTreeMap::new();
         for m in self.members.values() {
             *votes.entry(m.vote(&candidates)).or_insert(0) += 1;

@@ -22,10 +22,7 @@ impl<'a> Sim<'a> {
                         let cl = &self.clients[c];
                         let (owned, generation) = &cl.joined_with;
                         let owned = if self.s.protocol == Protocol::Cooperative {
-                            self.topic_partitions(owned)
-                                .into_iter()
-                                .map(|tp| (tp.topic, tp.partitions))
-                                .collect()
+                            self.by_topic(owned)
                         } else {
                             Vec::new()
                         };

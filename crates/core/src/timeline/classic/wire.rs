@@ -26,18 +26,24 @@ impl<'a> Sim<'a> {
 
     /// Partitions by their global index (ascending, so grouped by topic), as Kafka lists them.
     pub(super) fn topic_partitions(&self, owned: &[usize]) -> Vec<TopicPartitions> {
-        let mut out: Vec<TopicPartitions> = Vec::new();
+        self.by_topic(owned)
+            .into_iter()
+            .map(|(topic, partitions)| TopicPartitions { topic, partitions })
+            .collect()
+    }
+
+    /// [`Sim::topic_partitions`] as (topic, partitions), as the assignors take them.
+    pub(super) fn by_topic(&self, owned: &[usize]) -> Vec<(String, Vec<i32>)> {
+        let mut out: Vec<(String, Vec<i32>)> = Vec::new();
         let mut rest = owned;
         while let Some(&first) = rest.first() {
             let ti = self.partitions[first].0;
             let n = rest.partition_point(|&p| self.partitions[p].0 == ti);
-            out.push(TopicPartitions {
-                topic: self.group.topics[ti].0.clone(),
-                partitions: rest[..n]
-                    .iter()
-                    .map(|&p| self.partitions[p].1 as i32)
-                    .collect(),
-            });
+            let partitions = rest[..n]
+                .iter()
+                .map(|&p| self.partitions[p].1 as i32)
+                .collect();
+            out.push((self.group.topics[ti].0.clone(), partitions));
             rest = &rest[n..];
         }
         out
