@@ -237,6 +237,16 @@ impl Member {
     }
 }
 
+/// `id` as the one copy `ids` keeps of it (made the first time).
+fn intern(ids: &mut BTreeMap<String, Rc<str>>, id: &str) -> Rc<str> {
+    if let Some(rc) = ids.get(id) {
+        return rc.clone();
+    }
+    let rc: Rc<str> = Rc::from(id);
+    ids.insert(id.to_string(), rc.clone());
+    rc
+}
+
 /// What the group looks like after a step, in the oracle's terms.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GroupLine {
@@ -275,11 +285,12 @@ pub struct ClassicCoordinator {
     /// Rises whenever what [`ClassicCoordinator::line`] shows may have changed.
     revision: u64,
     pending: BTreeSet<String>,
-    pending_sync: BTreeSet<String>,
+    pending_sync: BTreeSet<Rc<str>>,
     statics: BTreeMap<String, String>,
     new_member_added: bool,
     timers: BTreeMap<TimerKey, Timer>,
-    /// Each member id once, shared by its heartbeat timer's key and task.
+    /// Each member id once, shared by its heartbeat timer's key and task and the members
+    /// awaiting a SyncGroup.
     ids: BTreeMap<String, Rc<str>>,
     /// The timers by deadline; an entry whose key was re-armed or cancelled since is stale.
     timer_queue: BinaryHeap<Reverse<(i64, u64, TimerKey)>>,
@@ -428,14 +439,7 @@ impl ClassicCoordinator {
     /// Member `id`'s heartbeat deadline, `delay_ms` from now (its key and task share one
     /// copy of the id, made once per member id).
     fn schedule_heartbeat(&mut self, id: &str, delay_ms: i64) {
-        let id = match self.ids.get(id) {
-            Some(rc) => rc.clone(),
-            None => {
-                let rc: Rc<str> = Rc::from(id);
-                self.ids.insert(id.to_string(), rc.clone());
-                rc
-            }
-        };
+        let id = intern(&mut self.ids, id);
         self.schedule(
             TimerKey::Heartbeat(id.clone()),
             delay_ms,
@@ -875,7 +879,10 @@ impl ClassicCoordinator {
         self.protocol = Some(self.select_protocol());
         self.transition(GroupState::CompletingRebalance);
         self.pending_sync.clear();
-        let ids: Vec<String> = self.members.keys().cloned().collect();
+        let ids: Vec<Rc<str>> = {
+            let interned = &mut self.ids;
+            self.members.keys().map(|id| intern(interned, id)).collect()
+        };
         for id in ids {
             let leader = self.is_leader(&id);
             let parked = self.member(&id).is_some_and(|m| m.awaiting_join);
@@ -995,7 +1002,7 @@ impl ClassicCoordinator {
             GroupState::CompletingRebalance | GroupState::Stable
         ) && !self.pending_sync.is_empty()
         {
-            let missing: Vec<String> = self.pending_sync.iter().cloned().collect();
+            let missing: Vec<Rc<str>> = self.pending_sync.iter().cloned().collect();
             for id in missing {
                 self.remove(&id);
                 self.cancel_heartbeat(&id);
