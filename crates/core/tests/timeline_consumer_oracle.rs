@@ -22,7 +22,7 @@ use rebalance_lab_core::timeline::{
     ClientSettings, CommitPolicy, Group, Protocol, Settings, Story, StoryKind,
 };
 use serde_json::{json, Map, Value};
-use timeline_common::{first_difference, group, instants, kafka_answer, story};
+use timeline_common::{first_difference, group, instants, kafka_answer, story, write_script};
 
 fn settings(f: impl FnOnce(&mut ClientSettings)) -> Settings {
     let mut s = Settings {
@@ -212,11 +212,9 @@ fn scenario_of(name: &str, g: &Group, s: &Settings, st: &Story) -> (Value, Vec<L
 #[test]
 #[ignore]
 fn write_consumer_oracle_scripts() {
-    std::fs::create_dir_all(dir()).unwrap();
     for (name, g, s, st) in cases() {
         let (v, _) = scenario_of(name, &g, &s, &st);
-        let text = serde_json::to_string_pretty(&v).unwrap() + "\n";
-        std::fs::write(dir().join(format!("{name}.json")), text).unwrap();
+        write_script(&dir(), name, &v);
     }
 }
 

@@ -8,9 +8,9 @@ use super::ClientSettings;
 #[derive(Debug, Clone, Copy, Default, PartialEq)]
 pub(crate) struct Backlog {
     /// It is behind until then (ms); 0 when it keeps up.
-    pub behind_until: i64,
+    behind_until: i64,
     /// Its batches follow each other from here (ms).
-    pub batch_anchor: i64,
+    batch_anchor: i64,
     /// Records waiting at `batch_anchor`.
     waiting: f64,
     /// How fast they drain: records per ms processed beyond those arriving (negative when

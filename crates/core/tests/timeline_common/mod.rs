@@ -59,6 +59,14 @@ pub fn first_difference<T: PartialEq + Debug>(
     })
 }
 
+/// Writes a case's script (`NAME.json` in `dir`) for the oracle to answer, as
+/// [`kafka_answer`] reads it back.
+pub fn write_script(dir: &Path, name: &str, script: &serde_json::Value) {
+    std::fs::create_dir_all(dir).unwrap();
+    let text = serde_json::to_string_pretty(script).unwrap() + "\n";
+    std::fs::write(dir.join(format!("{name}.json")), text).unwrap();
+}
+
 /// What Kafka answered for a case (`NAME.out.jsonl` in `dir`), when the committed script
 /// (`NAME.json`) is still the one the simulator writes; else why not, with the command that
 /// makes them again.
