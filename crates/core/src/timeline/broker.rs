@@ -294,6 +294,9 @@ pub struct ClassicCoordinator {
     ids: BTreeMap<String, Rc<str>>,
     /// The timers by deadline; an entry whose key was re-armed or cancelled since is stale.
     timer_queue: BinaryHeap<Reverse<(i64, u64, TimerKey)>>,
+    /// The queue's first entry is known to be live: no timer was set, cancelled or fired
+    /// since [`ClassicCoordinator::next_deadline`] last looked.
+    first_timer_live: bool,
     timer_seq: u64,
     ids_given: BTreeMap<String, u32>,
     now: i64,
@@ -322,6 +325,7 @@ impl ClassicCoordinator {
             timers: BTreeMap::new(),
             ids: BTreeMap::new(),
             timer_queue: BinaryHeap::new(),
+            first_timer_live: false,
             timer_seq: 0,
             ids_given: BTreeMap::new(),
             now: 0,
@@ -358,6 +362,17 @@ impl ClassicCoordinator {
         (self.members.len(), self.pending.len())
     }
 
+    /// The leader's member id.
+    pub fn leader(&self) -> Option<&str> {
+        self.leader.as_deref()
+    }
+
+    /// Where Kafka's choice of leader depends on a `HashMap` over random ids: every member it
+    /// could have chosen (empty when the leader is determined).
+    pub fn leader_candidates(&self) -> &[String] {
+        &self.leader_candidates
+    }
+
     /// The generation.
     pub fn generation(&self) -> i32 {
         self.generation
@@ -381,7 +396,8 @@ impl ClassicCoordinator {
     /// dropped on the way).
     pub fn next_deadline(&mut self) -> Option<i64> {
         while let Some(Reverse((deadline, seq, key))) = self.timer_queue.peek() {
-            if self.timers.get(key).is_some_and(|t| t.seq == *seq) {
+            if self.first_timer_live || self.timers.get(key).is_some_and(|t| t.seq == *seq) {
+                self.first_timer_live = true;
                 return Some(*deadline);
             }
             self.timer_queue.pop();
@@ -402,6 +418,7 @@ impl ClassicCoordinator {
     pub fn fire_next_timer(&mut self) -> Option<(i64, TimerKey)> {
         let (deadline, key) = self.next_timer()?;
         let timer = self.timers.remove(&key)?;
+        self.first_timer_live = false;
         self.now = self.now.max(deadline);
         match timer.task {
             TimerTask::ExpireHeartbeat(m) => self.expire_heartbeat(&m),
@@ -430,10 +447,12 @@ impl ClassicCoordinator {
         self.timer_queue
             .push(Reverse((timer.deadline, timer.seq, key.clone())));
         self.timers.insert(key, timer);
+        self.first_timer_live = false;
     }
 
     fn cancel(&mut self, key: &TimerKey) {
         self.timers.remove(key);
+        self.first_timer_live = false;
     }
 
     /// Member `id`'s heartbeat deadline, `delay_ms` from now (its key and task share one
@@ -451,6 +470,7 @@ impl ClassicCoordinator {
         // (every heartbeat timer's id went through `ids`)
         if let Some(id) = self.ids.get(id).cloned() {
             self.timers.remove(&TimerKey::Heartbeat(id));
+            self.first_timer_live = false;
         }
     }
 

@@ -64,6 +64,16 @@ impl<'a> Sim<'a> {
         };
         let mut per_member: Vec<Vec<usize>> = vec![Vec::new(); members.len()];
         if let Some(a) = result {
+            // each member's share counted first, so each list is allocated once
+            let mut counts = vec![0; members.len()];
+            for &owner in a.topics.iter().flat_map(|t| &t.owners) {
+                if owner != UNASSIGNED {
+                    counts[owner as usize] += 1;
+                }
+            }
+            for (ps, n) in per_member.iter_mut().zip(counts) {
+                ps.reserve_exact(n);
+            }
             for t in &a.topics {
                 let Some(ti) = self.group.topics.iter().position(|(n, _)| *n == t.topic) else {
                     continue;

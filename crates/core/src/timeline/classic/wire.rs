@@ -208,8 +208,7 @@ impl<'a> Sim<'a> {
             }
         }
         if before != Some(state) {
-            let line = self.broker.line();
-            self.group_changed(before, &line);
+            self.group_changed(before);
         } else if members < self.seen_members {
             self.happen(
                 None,
@@ -231,8 +230,8 @@ impl<'a> Sim<'a> {
         }
     }
 
-    pub(super) fn group_changed(&mut self, before: Option<GroupState>, line: &GroupLine) {
-        match line.state {
+    pub(super) fn group_changed(&mut self, before: Option<GroupState>) {
+        match self.broker.state() {
             GroupState::PreparingRebalance => {
                 self.rebalance_times.push(self.now);
                 let why = if before == Some(GroupState::Empty) {
@@ -246,15 +245,15 @@ impl<'a> Sim<'a> {
                 self.happen(None, "rebalance", why);
             }
             GroupState::CompletingRebalance => {
-                let leader = line.leader.clone().unwrap_or_default();
+                let leader = self.alias_of(self.broker.leader().unwrap_or_default());
                 let mut detail = format!(
-                    "Generation {}: the coordinator answers the JoinGroups of {} members; the leader ({}) computes the assignment.",
-                    line.generation,
-                    line.members.len(),
-                    self.alias_of(&leader)
+                    "Generation {}: the coordinator answers the JoinGroups of {} members; the leader ({leader}) computes the assignment.",
+                    self.broker.generation(),
+                    self.broker.counts().0,
                 );
-                if !line.leader_candidates.is_empty() {
-                    let names: Vec<String> = line.leader_candidates.iter().map(|m| self.alias_of(m)).collect();
+                let candidates = self.broker.leader_candidates();
+                if !candidates.is_empty() {
+                    let names: Vec<String> = candidates.iter().map(|m| self.alias_of(m)).collect();
                     detail += &format!(
                         " Kafka picks this leader from a HashMap over random member ids, so any of {} could lead; this run takes the first.",
                         names.join(", ")
@@ -265,7 +264,7 @@ impl<'a> Sim<'a> {
             GroupState::Stable => self.happen(
                 None,
                 "stable",
-                format!("Generation {} is Stable: the leader's SyncGroup gave every member its partitions.", line.generation),
+                format!("Generation {} is Stable: the leader's SyncGroup gave every member its partitions.", self.broker.generation()),
             ),
             GroupState::Empty => self.happen(None, "empty", "The group is Empty.".into()),
         }
