@@ -14,7 +14,7 @@
 //! candidate by member id, and say so ([`GroupLine::leader_candidates`]).
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
+use std::collections::{BTreeMap, BTreeSet, BinaryHeap, HashMap, HashSet};
 use std::rc::Rc;
 
 /// `group.initial.rebalance.delay.ms` and the other broker settings a classic group reads.
@@ -184,7 +184,7 @@ impl Response {
 }
 
 /// A coordinator timer (`heartbeat-<group>-<member>`, `join-<group>`, `sync-<group>`).
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum TimerKey {
     /// A member's (or a pending member's) heartbeat deadline.
     Heartbeat(Rc<str>),
@@ -238,7 +238,7 @@ impl Member {
 }
 
 /// `id` as the one copy `ids` keeps of it (made the first time).
-fn intern(ids: &mut BTreeMap<String, Rc<str>>, id: &str) -> Rc<str> {
+fn intern(ids: &mut HashMap<String, Rc<str>>, id: &str) -> Rc<str> {
     if let Some(rc) = ids.get(id) {
         return rc.clone();
     }
@@ -284,21 +284,22 @@ pub struct ClassicCoordinator {
     awaiting_join: usize,
     /// Rises whenever what [`ClassicCoordinator::line`] shows may have changed.
     revision: u64,
-    pending: BTreeSet<String>,
+    // (the maps only looked up are hashed; those the coordinator walks are ordered)
+    pending: HashSet<String>,
     pending_sync: BTreeSet<Rc<str>>,
-    statics: BTreeMap<String, String>,
+    statics: HashMap<String, String>,
     new_member_added: bool,
-    timers: BTreeMap<TimerKey, Timer>,
+    timers: HashMap<TimerKey, Timer>,
     /// Each member id once, shared by its heartbeat timer's key and task and the members
     /// awaiting a SyncGroup.
-    ids: BTreeMap<String, Rc<str>>,
+    ids: HashMap<String, Rc<str>>,
     /// The timers by deadline; an entry whose key was re-armed or cancelled since is stale.
     timer_queue: BinaryHeap<Reverse<(i64, u64, TimerKey)>>,
     /// The queue's first entry is known to be live: no timer was set, cancelled or fired
     /// since [`ClassicCoordinator::next_deadline`] last looked.
     first_timer_live: bool,
     timer_seq: u64,
-    ids_given: BTreeMap<String, u32>,
+    ids_given: HashMap<String, u32>,
     now: i64,
     replies: std::collections::VecDeque<Response>,
 }
@@ -318,16 +319,16 @@ impl ClassicCoordinator {
             members: BTreeMap::new(),
             awaiting_join: 0,
             revision: 0,
-            pending: BTreeSet::new(),
+            pending: HashSet::new(),
             pending_sync: BTreeSet::new(),
-            statics: BTreeMap::new(),
+            statics: HashMap::new(),
             new_member_added: false,
-            timers: BTreeMap::new(),
-            ids: BTreeMap::new(),
+            timers: HashMap::new(),
+            ids: HashMap::new(),
             timer_queue: BinaryHeap::new(),
             first_timer_live: false,
             timer_seq: 0,
-            ids_given: BTreeMap::new(),
+            ids_given: HashMap::new(),
             now: 0,
             replies: std::collections::VecDeque::new(),
         }

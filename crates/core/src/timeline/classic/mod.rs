@@ -8,7 +8,7 @@
 //! response reaches the
 //! client one round trip later.
 
-use std::collections::BTreeMap;
+use std::collections::HashMap;
 
 use super::backlog::Backlog;
 use super::queue::Queue;
@@ -100,14 +100,14 @@ struct Sim<'a> {
     /// Global partition index to (topic index, partition).
     partitions: Vec<(usize, u32)>,
     topic_base: Vec<usize>,
-    member_client: BTreeMap<String, usize>,
+    member_client: HashMap<String, usize>,
     happenings: Vec<Happening>,
     wire: Vec<Line>,
     last_line: Option<GroupLine>,
     seen_revision: Option<u64>,
     seen_state: Option<GroupState>,
     seen_members: usize,
-    client_index: BTreeMap<String, usize>,
+    client_index: HashMap<String, usize>,
     rebalance_times: Vec<i64>,
     downtime: Vec<Vec<(i64, i64)>>,
     record_wire: bool,
@@ -192,14 +192,14 @@ pub fn run_traced(
         ),
         partitions,
         topic_base,
-        member_client: BTreeMap::new(),
+        member_client: HashMap::new(),
         happenings: Vec::new(),
         wire: Vec::new(),
         last_line: None,
         seen_revision: None,
         seen_state: None,
         seen_members: 0,
-        client_index: BTreeMap::new(),
+        client_index: HashMap::new(),
         rebalance_times: Vec::new(),
         record_wire,
         busy: 0,

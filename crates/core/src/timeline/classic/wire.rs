@@ -186,7 +186,11 @@ impl<'a> Sim<'a> {
             }
             if let Some(&c) = self.client_index.get(&r.client) {
                 // whose member id this is: what the leader reads from each member's metadata
-                if r.api == Api::JoinGroup && !r.member_id.is_empty() {
+                // (an id is given to one client only, so it is noted once)
+                if r.api == Api::JoinGroup
+                    && !r.member_id.is_empty()
+                    && !self.member_client.contains_key(&r.member_id)
+                {
                     self.member_client.insert(r.member_id.clone(), c);
                 }
                 self.push(now + self.s.round_trip_ms, Ev::Deliver(c, r));
@@ -303,12 +307,10 @@ impl<'a> Sim<'a> {
     pub(super) fn on_join(&mut self, c: usize, r: Response) {
         match r.error {
             ErrorCode::MemberIdRequired => {
-                self.clients[c].member_id = r.member_id.clone();
-                self.member_client.insert(r.member_id, c);
+                self.clients[c].member_id = r.member_id;
                 self.send_join(c);
             }
             ErrorCode::None => {
-                self.member_client.insert(r.member_id.clone(), c);
                 let cl = &mut self.clients[c];
                 cl.member_id = r.member_id.clone();
                 cl.generation = r.generation;
