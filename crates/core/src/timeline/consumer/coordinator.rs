@@ -91,6 +91,13 @@ impl<'a> Sim<'a> {
     /// Replaces a member's state, keeping which member each partition is held by
     /// (`ConsumerGroup.updateMember`'s partition epochs: assigned or pending revocation).
     fn put_member(&mut self, id: u64, m: BrokerMember) {
+        if let Some(old) = self.members.get_mut(&id) {
+            if old.assigned == m.assigned && old.revoking == m.revoking {
+                // it holds the same partitions
+                *old = m;
+                return;
+            }
+        }
         if let Some(old) = self.members.remove(&id) {
             for p in old.assigned.iter().chain(&old.revoking) {
                 if self.partition_owner[*p] == Some(id) {
@@ -419,9 +426,55 @@ impl<'a> Sim<'a> {
     /// The target assignment for the current epoch (the broker's uniform assignor, each
     /// member's current target as what it owns).
     pub(super) fn compute_target(&mut self) {
-        let topics = self.group.topic_metas();
         let ids: Vec<u64> = self.members.keys().copied().collect();
-        let metas: Vec<MemberMeta> = ids
+        let mut target: BTreeMap<u64, Vec<usize>> =
+            ids.iter().map(|id| (*id, Vec::new())).collect();
+        let homogeneous = ids.windows(2).all(|w| {
+            self.topics[self.members[&w[0]].client] == self.topics[self.members[&w[1]].client]
+        });
+        if !self.uniform_refused {
+            match assignor::try_assign(AssignorKind::Uniform, &self.assignor_input(&ids)) {
+                Ok(a) => self.take_owners(&a, &ids, &mut target),
+                Err(e) => {
+                    self.notes.push(if homogeneous {
+                        format!(
+                            "From group epoch {} on, which partitions the uniform assignor moves depends on Java's HashSet order, which this group reaches and the lab does not reproduce ({e}). The run follows the assignor's rule in member id order instead: each member keeps what it owns up to its quota and the rest is handed out. How many partitions move is the same, up to which members Kafka's random member ids put first.",
+                            self.group_epoch
+                        )
+                    } else {
+                        format!(
+                            "From group epoch {} on, this run uses the broker's range assignor: the uniform assignor is not reproduced exactly for this group ({e}).",
+                            self.group_epoch
+                        )
+                    });
+                    self.uniform_refused = true;
+                }
+            }
+        }
+        if self.uniform_refused {
+            if homogeneous {
+                self.keep_up_to_quota(&ids, &mut target);
+            } else if let Some(a) =
+                assignor::assign(AssignorKind::ServerRange, &self.assignor_input(&ids))
+            {
+                self.take_owners(&a, &ids, &mut target);
+            }
+        }
+        for list in target.values_mut() {
+            // (often already in order: what a member keeps, and nothing new)
+            if !list.is_sorted() {
+                list.sort_unstable();
+            }
+        }
+        self.tell_target(&target);
+        self.target = target;
+        self.assignment_epoch = self.group_epoch;
+    }
+
+    /// The assignor's input: the members `ids`, each with its current target as what it
+    /// owns.
+    fn assignor_input(&self, ids: &[u64]) -> GroupInput {
+        let members = ids
             .iter()
             .map(|id| {
                 let m = &self.members[id];
@@ -444,48 +497,11 @@ impl<'a> Sim<'a> {
                 }
             })
             .collect();
-        let input = GroupInput {
-            topics,
-            members: metas,
+        GroupInput {
+            topics: self.group.topic_metas(),
+            members,
             topic_ids: Vec::new(),
-        };
-        let mut target: BTreeMap<u64, Vec<usize>> =
-            ids.iter().map(|id| (*id, Vec::new())).collect();
-        let homogeneous = ids.windows(2).all(|w| {
-            self.topics[self.members[&w[0]].client] == self.topics[self.members[&w[1]].client]
-        });
-        if !self.uniform_refused {
-            match assignor::try_assign(AssignorKind::Uniform, &input) {
-                Ok(a) => self.take_owners(&a, &ids, &mut target),
-                Err(e) => {
-                    self.notes.push(if homogeneous {
-                        format!(
-                            "From group epoch {} on, which partitions the uniform assignor moves depends on Java's HashSet order, which this group reaches and the lab does not reproduce ({e}). The run follows the assignor's rule in member id order instead: each member keeps what it owns up to its quota and the rest is handed out. How many partitions move is the same, up to which members Kafka's random member ids put first.",
-                            self.group_epoch
-                        )
-                    } else {
-                        format!(
-                            "From group epoch {} on, this run uses the broker's range assignor: the uniform assignor is not reproduced exactly for this group ({e}).",
-                            self.group_epoch
-                        )
-                    });
-                    self.uniform_refused = true;
-                }
-            }
         }
-        if self.uniform_refused {
-            if homogeneous {
-                self.keep_up_to_quota(&ids, &mut target);
-            } else if let Some(a) = assignor::assign(AssignorKind::ServerRange, &input) {
-                self.take_owners(&a, &ids, &mut target);
-            }
-        }
-        for list in target.values_mut() {
-            list.sort_unstable();
-        }
-        self.tell_target(&target);
-        self.target = target;
-        self.assignment_epoch = self.group_epoch;
     }
 
     /// An assignor's answer as each member's partitions (indices into the run's partitions).
