@@ -241,11 +241,14 @@ fn main() {
                 run.notes.iter().all(|n| !n.contains("stopped after")),
                 "the whole story"
             );
+            let took = t.elapsed().as_secs_f64();
             println!(
-                "BENCH timeline rolling restart, 1,000 members x 100,000 partitions, {}: {:.2} s ({} rebalances)",
+                "BENCH timeline rolling restart, 1,000 members x 100,000 partitions, {}: {took:.2} s ({} rebalances; {} events, {} partition moves: {:.0} ns per event)",
                 protocol.name(),
-                t.elapsed().as_secs_f64(),
-                run.costs.rebalances
+                run.costs.rebalances,
+                run.work.events,
+                run.work.partition_starts,
+                took * 1e9 / run.work.events as f64
             );
         }
     }

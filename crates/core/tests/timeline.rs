@@ -237,6 +237,29 @@ fn a_dynamic_crash_stops_its_partitions_until_the_session_times_out() {
 }
 
 #[test]
+fn a_run_counts_its_work_in_events_and_partition_moves() {
+    let g = group(4, &[6, 2]);
+    for (protocol, static_membership) in all_protocols() {
+        let mut s = Settings {
+            protocol,
+            ..Settings::default()
+        };
+        s.client.static_membership = static_membership;
+        let run = simulate(&g, &s, &Story::default()).unwrap();
+        // each partition move opens one tenure
+        let tenures: usize = run.tenures.iter().map(Vec::len).sum();
+        assert_eq!(run.work.partition_starts, tenures as u64, "{protocol:?}");
+        // at least a request and its answer per member for each rebalance
+        let floor = 2 * 4 * u64::from(run.costs.rebalances);
+        assert!(run.work.events > floor, "{protocol:?}: {:?}", run.work);
+    }
+    // an eager rebalance stops and starts every partition
+    let run = simulate(&g, &Settings::default(), &Story::default()).unwrap();
+    let generations = 1 + u64::from(run.costs.rebalances);
+    assert_eq!(run.work.partition_starts, 8 * generations);
+}
+
+#[test]
 fn a_replaced_streams_instance_stops_an_eager_group_until_the_dead_member_expires() {
     // no LeaveGroup on close: the new member's JoinGroup starts a rebalance that waits for
     // the old member until its session times out; eager members revoke everything meanwhile

@@ -70,6 +70,8 @@ pub struct Ledger {
     read_twice: f64,
     missed: f64,
     overlaps: u32,
+    /// How often a partition was given to a member that did not consume it already.
+    starts: u64,
     /// Per member: how many partitions it consumes now, since when it consumes any, and
     /// the spans in which it consumed any (its lane on the timeline).
     member_partitions: Vec<usize>,
@@ -104,6 +106,7 @@ impl Ledger {
             read_twice: 0.0,
             missed: 0.0,
             overlaps: 0,
+            starts: 0,
             member_partitions: Vec::new(),
             member_since: Vec::new(),
             lanes: Vec::new(),
@@ -142,6 +145,7 @@ impl Ledger {
             self.overlaps += 1;
             self.end(p, t, 0.0, 0.0);
         }
+        self.starts += 1;
         let stopped = self.stopped_at[p];
         let reread = if from_committed { self.reread[p] } else { 0.0 };
         let behind = self.unprocessed[p];
@@ -233,6 +237,12 @@ impl Ledger {
     /// unless the model is wrong.
     pub fn overlaps(&self) -> u32 {
         self.overlaps
+    }
+
+    /// How often a partition was given to a member that did not consume it already: the
+    /// partitions that moved, counted once per move.
+    pub fn starts(&self) -> u64 {
+        self.starts
     }
 
     /// Records of `p` its last owner processed and did not commit: what a new owner, which

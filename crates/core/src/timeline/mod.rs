@@ -266,6 +266,19 @@ pub struct Run {
     /// How often a partition was given to a member while another still consumed it: zero
     /// unless the model is wrong (the property tests hold it to zero).
     pub overlaps: u32,
+    /// What computing the run took.
+    pub work: Work,
+}
+
+/// What computing a run took: its work is its events and the partitions that change hands,
+/// not the length of the story in virtual time (the benchmarks print it).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Work {
+    /// The run's steps: each handles one event (a request, an answer, a heartbeat tick, a
+    /// poll) or one coordinator timer.
+    pub events: u64,
+    /// How often a partition was given to a member that did not consume it already.
+    pub partition_starts: u64,
 }
 
 pub mod broker_trace;
@@ -472,20 +485,22 @@ pub(crate) struct Finished {
     pub downtime: Vec<Vec<(i64, i64)>>,
     pub wire: Vec<broker_trace::Line>,
     pub notes: Vec<String>,
+    /// Events handled.
+    pub events: u64,
 }
 
 /// Ends a run at `end`: its ledger closed (a lane for every member), the rebalances counted
-/// from `start` (the story's start), each member's downtime still open closed at `end`, and
-/// how often a partition had two consumers.
+/// from `start` (the story's start), each member's downtime still open closed at `end`, how
+/// often a partition had two consumers, and how often one was given to a new consumer.
 fn end_run(
     ledger: ledger::Ledger,
     rebalance_times: &[i64],
     downtime: &mut [Vec<(i64, i64)>],
     start: i64,
     end: i64,
-) -> (ledger::Closed, u32) {
+) -> (ledger::Closed, u32, u64) {
     let rebalances = rebalance_times.iter().filter(|t| **t >= start).count() as u32;
-    let overlaps = ledger.overlaps();
+    let (overlaps, partition_starts) = (ledger.overlaps(), ledger.starts());
     let mut closed = ledger.finish(end, rebalances);
     closed.lanes.resize(downtime.len(), Vec::new());
     for span in downtime.iter_mut().flatten() {
@@ -493,7 +508,7 @@ fn end_run(
             span.1 = end;
         }
     }
-    (closed, overlaps)
+    (closed, overlaps, partition_starts)
 }
 
 impl Finished {
@@ -506,6 +521,7 @@ impl Finished {
                 costs,
             },
             overlaps,
+            partition_starts,
         ) = end_run(
             self.ledger,
             &self.rebalance_times,
@@ -529,6 +545,10 @@ impl Finished {
             wire: self.wire,
             notes: self.notes,
             overlaps,
+            work: Work {
+                events: self.events,
+                partition_starts,
+            },
         }
     }
 }

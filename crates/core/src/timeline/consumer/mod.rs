@@ -272,6 +272,7 @@ pub fn run_traced(
         downtime: sim.downtime,
         wire: sim.wire,
         notes: sim.notes,
+        events: sim.handled,
     }
     .into_run(group, s, start, end))
 }
