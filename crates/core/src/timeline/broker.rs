@@ -592,18 +592,21 @@ impl ClassicCoordinator {
             self.replies.push_back(r);
             return;
         }
-        let same = self
-            .member(&member_id)
-            .is_some_and(|m| m.protocols == req.protocols);
+        // (compared only where the state asks: a subscription is hundreds of bytes)
+        let same = |group: &Self| {
+            group
+                .member(&member_id)
+                .is_some_and(|m| m.protocols == req.protocols)
+        };
         match self.state {
             GroupState::PreparingRebalance => self.update_member_then_rebalance(req),
-            GroupState::CompletingRebalance if same => {
+            GroupState::CompletingRebalance if same(self) => {
                 let leader = self.is_leader(&member_id);
                 let r = self.join_reply(&member_id, leader, false);
                 self.replies.push_back(r);
             }
             GroupState::CompletingRebalance => self.update_member_then_rebalance(req),
-            GroupState::Stable if self.is_leader(&member_id) || !same => {
+            GroupState::Stable if self.is_leader(&member_id) || !same(self) => {
                 self.update_member_then_rebalance(req)
             }
             GroupState::Stable => {
