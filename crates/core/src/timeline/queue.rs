@@ -1,6 +1,6 @@
 //! The simulators' events in time order: at one time by class (lower first), then in the
 //! order they were queued. An event waits in a slot (reused once it is handled), so the
-//! ordering moves four numbers, not the event.
+//! ordering moves a key and a slot number, not the event.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -8,11 +8,24 @@ use std::collections::BinaryHeap;
 /// Events of type `E`, each due at a time (ms).
 #[derive(Debug, Clone)]
 pub(crate) struct Queue<E> {
-    /// (time, class, order queued, slot), earliest first.
-    order: BinaryHeap<Reverse<(i64, u8, u64, u32)>>,
+    /// (key, slot), earliest first; each key is distinct ([`key`]).
+    order: BinaryHeap<Reverse<(u128, u32)>>,
     slots: Vec<Option<E>>,
     free: Vec<u32>,
     queued: u64,
+}
+
+/// (time, class, order queued) as one number that sorts as the tuple does: the time in the
+/// high 64 bits (its sign bit flipped, so that a negative time sorts first), the class in
+/// the next 8 and the order queued in the low 56 (more events than any run queues).
+fn key(t: i64, class: u8, queued: u64) -> u128 {
+    let t = (t as u64) ^ (1 << 63);
+    (u128::from(t) << 64) | (u128::from(class) << 56) | u128::from(queued & ((1 << 56) - 1))
+}
+
+/// The time a [`key`] holds.
+fn time_of(key: u128) -> i64 {
+    ((key >> 64) as u64 ^ (1 << 63)) as i64
 }
 
 impl<E> Default for Queue<E> {
@@ -40,20 +53,20 @@ impl<E> Queue<E> {
             }
         };
         self.queued += 1;
-        self.order.push(Reverse((t, class, self.queued, slot)));
+        self.order.push(Reverse((key(t, class, self.queued), slot)));
     }
 
     /// When the next event is due.
     pub fn next_time(&self) -> Option<i64> {
-        self.order.peek().map(|Reverse((t, ..))| *t)
+        self.order.peek().map(|Reverse((k, _))| time_of(*k))
     }
 
     /// The next event and its time.
     pub fn pop(&mut self) -> Option<(i64, E)> {
-        let Reverse((t, _, _, slot)) = self.order.pop()?;
+        let Reverse((k, slot)) = self.order.pop()?;
         let ev = self.slots[slot as usize].take()?;
         self.free.push(slot);
-        Some((t, ev))
+        Some((time_of(k), ev))
     }
 }
 
@@ -88,5 +101,22 @@ mod tests {
             ]
         );
         assert_eq!(q.slots.len(), 4);
+    }
+
+    #[test]
+    fn keys_sort_as_time_class_order_queued() {
+        let keys = [
+            key(i64::MIN, 9, 9),
+            key(-1, 0, 0),
+            key(0, 0, 5),
+            key(0, 1, 1),
+            key(7, 0, 1),
+            key(7, 0, 2),
+            key(i64::MAX, 0, 0),
+        ];
+        assert!(keys.is_sorted());
+        for (k, t) in keys.iter().zip([i64::MIN, -1, 0, 0, 7, 7, i64::MAX]) {
+            assert_eq!(time_of(*k), t);
+        }
     }
 }
