@@ -70,10 +70,9 @@ impl<'a> Sim<'a> {
             rebalance_timeout_ms: self.s.client.max_poll_interval_ms,
             protocols,
         };
-        let alias = cl.name.clone();
         if self.record_wire {
             let request = Request {
-                client: alias.clone(),
+                client: cl.name.clone(),
                 api: Api::JoinGroup,
                 new_member: req.member_id.is_empty(),
                 protocols: req.protocols.clone(),
@@ -83,7 +82,7 @@ impl<'a> Sim<'a> {
             self.wire.push(Line::Request { t: now, request });
         }
         self.broker.advance_to(now);
-        self.broker.join(&alias, req);
+        self.broker.join(&self.clients[c].name, req);
         self.after_broker();
     }
 
@@ -91,12 +90,7 @@ impl<'a> Sim<'a> {
         let now = self.now;
         let cl = &mut self.clients[c];
         cl.awaiting.push((Api::SyncGroup, cl.incarnation));
-        let (alias, member_id, instance, generation) = (
-            cl.name.clone(),
-            cl.member_id.clone(),
-            cl.instance_id.clone(),
-            cl.generation,
-        );
+        let generation = cl.generation;
         if self.record_wire {
             let by_alias = assignments
                 .iter()
@@ -109,7 +103,7 @@ impl<'a> Sim<'a> {
                 })
                 .collect();
             let request = Request {
-                client: alias.clone(),
+                client: self.clients[c].name.clone(),
                 api: Api::SyncGroup,
                 new_member: false,
                 protocols: Vec::new(),
@@ -119,10 +113,11 @@ impl<'a> Sim<'a> {
             self.wire.push(Line::Request { t: now, request });
         }
         self.broker.advance_to(now);
+        let cl = &self.clients[c];
         self.broker.sync(
-            &alias,
-            &member_id,
-            instance.as_deref(),
+            &cl.name,
+            &cl.member_id,
+            cl.instance_id.as_deref(),
             generation,
             &assignments,
         );
