@@ -385,24 +385,25 @@ impl<'a> Sim<'a> {
     /// Every member is at the group's epoch with its target in hand, and every running
     /// client consumes it.
     fn settled(&self) -> bool {
+        let running = || self.clients.iter().filter(|c| c.up);
+        // the flags first: while the group is unsettled they say so without comparing lists
         self.busy == 0
             && self.assignment_epoch == self.group_epoch
-            && self.members.iter().all(|(id, m)| {
-                m.state == MemberState::Stable
-                    && m.epoch == self.group_epoch
-                    && self.target.get(id).is_none_or(|t| *t == m.assigned)
+            && self
+                .members
+                .values()
+                .all(|m| m.state == MemberState::Stable && m.epoch == self.group_epoch)
+            && running().all(|c| {
+                !c.joining && !c.stale && c.consuming && c.reconciled && c.slow_until <= self.now
             })
-            && self.clients.iter().all(|c| {
-                !c.up
-                    || (!c.joining
-                        && !c.stale
-                        && c.consuming
-                        && c.reconciled
-                        && c.slow_until <= self.now
-                        && self
-                            .members
-                            .get(&c.member_id)
-                            .is_some_and(|m| m.assigned == c.owned))
+            && self
+                .members
+                .iter()
+                .all(|(id, m)| self.target.get(id).is_none_or(|t| *t == m.assigned))
+            && running().all(|c| {
+                self.members
+                    .get(&c.member_id)
+                    .is_some_and(|m| m.assigned == c.owned)
             })
     }
 
