@@ -243,7 +243,7 @@ fn main() {
             );
             let took = t.elapsed().as_secs_f64();
             println!(
-                "BENCH timeline rolling restart, 1,000 members x 100,000 partitions, {}: {took:.2} s ({} rebalances; {} events, {} partition moves: {:.0} ns per event)",
+                "BENCH timeline rolling restart, 1,000 members x 100,000 partitions, {}: {took:.2} s ({} rebalances; {} events, a partition given to a new consumer {} times: {:.0} ns per event)",
                 protocol.name(),
                 run.costs.rebalances,
                 run.work.events,

@@ -239,8 +239,8 @@ impl Ledger {
         self.overlaps
     }
 
-    /// How often a partition was given to a member that did not consume it already: the
-    /// partitions that moved, counted once per move.
+    /// How often a partition was given to a member that did not consume it already (the
+    /// group's first assignment included, and an eager member given back what it revoked).
     pub fn starts(&self) -> u64 {
         self.starts
     }

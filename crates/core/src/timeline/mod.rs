@@ -274,8 +274,9 @@ pub struct Run {
 /// not the length of the story in virtual time (the benchmarks print it).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Work {
-    /// The run's steps: each handles one event (a request, an answer, a heartbeat tick, a
-    /// poll) or one coordinator timer.
+    /// The run's steps, as [`Settings::max_events`] counts them: each handles one event (a
+    /// request, an answer, a heartbeat tick, a poll) or one coordinator timer, or finds the
+    /// run over.
     pub events: u64,
     /// How often a partition was given to a member that did not consume it already.
     pub partition_starts: u64,
