@@ -237,7 +237,7 @@ fn a_dynamic_crash_stops_its_partitions_until_the_session_times_out() {
 }
 
 #[test]
-fn a_run_counts_its_work_in_events_and_partition_moves() {
+fn a_run_counts_its_work_in_events_and_partitions_handed_out() {
     let g = group(4, &[6, 2]);
     for (protocol, static_membership) in all_protocols() {
         let mut s = Settings {
