@@ -57,6 +57,8 @@ pub enum ProtocolArg {
 /// Run a story on a scenario's group over time and print what happened and what it cost.
 #[derive(Debug, clap::Args)]
 #[command(
+    // (so that `--gap-ms -1` is read as a number, and refused as one)
+    allow_negative_numbers = true,
     long_about = "Run a story (a rolling restart, a crash, a scale-out...) on the group of a \
 scenario file, on a virtual clock, and print every event and the totals: rebalances, \
 partition-seconds with no consumer, the longest stop of a partition and of the whole group, \
@@ -94,7 +96,12 @@ pub struct Args {
     #[arg(long, default_value_t = 3_000, value_name = "MS")]
     initial_rebalance_delay_ms: i64,
     /// auto.commit.interval.ms (with auto-commit, the default).
-    #[arg(long, default_value_t = 5_000, value_name = "MS")]
+    #[arg(
+        long,
+        default_value_t = 5_000,
+        value_name = "MS",
+        conflicts_with_all = ["commit_after_batch", "commit_before_processing"]
+    )]
     auto_commit_interval_ms: i64,
     /// Commit after each batch instead of auto-commit.
     #[arg(long, conflicts_with = "commit_before_processing")]
@@ -120,7 +127,8 @@ pub struct Args {
     /// group.consumer.session.timeout.ms (consumer protocol).
     #[arg(long, default_value_t = 45_000, value_name = "MS")]
     consumer_session_timeout_ms: i64,
-    /// How long a member is down (restart, crash), a slow batch takes, or a cut lasts.
+    /// How long a member is down (restart, crash), a slow batch takes, or a cut lasts
+    /// [default: 20000; slow-poll: 360000; network-cut: 60000].
     #[arg(long, value_name = "MS")]
     downtime_ms: Option<i64>,
     /// Rolling restart: from one member's return to the next one's stop.
@@ -148,7 +156,7 @@ pub struct Args {
     json: bool,
     /// Run the story under eager, cooperative-sticky, static members and the consumer
     /// protocol, and print the totals side by side.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["protocol", "static_membership"])]
     compare: bool,
 }
 
@@ -206,7 +214,7 @@ pub fn run(a: Args) -> Result<String, String> {
         return if a.json {
             compare_json(&runs)
         } else {
-            Ok(compare_text(&story, &runs))
+            compare_text(&story, &runs)
         };
     }
     let run = if a.requests && s.protocol == Protocol::Consumer {
@@ -226,7 +234,8 @@ pub fn run(a: Args) -> Result<String, String> {
             v["partitions"] = Value::Array(
                 partition_names(&run)
                     .zip(&run.tenures)
-                    .map(|(name, tenures)| {
+                    .zip(&run.partition_peak_lag)
+                    .map(|((name, tenures), peak_lag)| {
                         let consumers: Vec<Value> = tenures
                             .iter()
                             .map(|t| {
@@ -236,7 +245,7 @@ pub fn run(a: Args) -> Result<String, String> {
                                 })
                             })
                             .collect();
-                        json!({"partition": name, "consumers": consumers})
+                        json!({"partition": name, "peak_lag_records": peak_lag, "consumers": consumers})
                     })
                     .collect(),
             );
@@ -246,11 +255,12 @@ pub fn run(a: Args) -> Result<String, String> {
         let mut text = run_text(&story, &run);
         if a.partitions {
             text.push_str(
-                "\n\nEach partition's consumers (from, to, and the offset each started from):\n",
+                "\n\nEach partition's lag at its peak, and its consumers (from, to, and the offset each started from):\n",
             );
             let lines: Vec<String> = partition_names(&run)
                 .zip(&run.tenures)
-                .map(|(name, tenures)| {
+                .zip(&run.partition_peak_lag)
+                .map(|((name, tenures), peak_lag)| {
                     let said: Vec<String> = tenures
                         .iter()
                         .map(|t| {
@@ -263,7 +273,7 @@ pub fn run(a: Args) -> Result<String, String> {
                             )
                         })
                         .collect();
-                    format!("{name}: {}", said.join("; "))
+                    format!("{name}: peak lag {peak_lag} records; {}", said.join("; "))
                 })
                 .collect();
             text.push_str(&lines.join("\n"));
@@ -408,42 +418,31 @@ fn compare_text(
         Variant,
         Result<Run, rebalance_lab_core::timeline::TimelineError>,
     )],
-) -> String {
+) -> Result<String, String> {
     let mut rows = vec![[
         "".to_string(),
         "rebalances".into(),
         "partition-s paused".into(),
         "longest partition stop".into(),
         "longest group stop".into(),
+        "peak lag".into(),
         "read twice".into(),
         "never processed".into(),
     ]];
     for (v, r) in runs {
-        match r {
-            Ok(run) => {
-                let c = &run.costs;
-                rows.push([
-                    v.label(),
-                    c.rebalances.to_string(),
-                    format!("{:.1}", c.partition_seconds_paused),
-                    format!("{:.1} s", c.longest_partition_stop_ms as f64 / 1000.0),
-                    format!("{:.1} s", c.longest_group_stop_ms as f64 / 1000.0),
-                    c.records_read_twice.to_string(),
-                    c.records_missed.to_string(),
-                ]);
-            }
-            Err(e) => rows.push([
-                v.label(),
-                e.to_string(),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-                String::new(),
-            ]),
-        }
+        let c = &r.as_ref().map_err(|e| format!("{}: {e}", v.label()))?.costs;
+        rows.push([
+            v.label(),
+            c.rebalances.to_string(),
+            format!("{:.1}", c.partition_seconds_paused),
+            format!("{:.1} s", c.longest_partition_stop_ms as f64 / 1000.0),
+            format!("{:.1} s", c.longest_group_stop_ms as f64 / 1000.0),
+            c.peak_lag_records.to_string(),
+            c.records_read_twice.to_string(),
+            c.records_missed.to_string(),
+        ]);
     }
-    let widths: Vec<usize> = (0..7)
+    let widths: Vec<usize> = (0..rows[0].len())
         .map(|i| rows.iter().map(|r| r[i].chars().count()).max().unwrap_or(0))
         .collect();
     let mut out = vec![format!(
@@ -464,7 +463,7 @@ fn compare_text(
             .collect();
         out.push(cells.join("  ").trim_end().to_string());
     }
-    out.join("\n")
+    Ok(out.join("\n"))
 }
 
 fn compare_json(

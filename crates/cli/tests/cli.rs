@@ -490,3 +490,66 @@ fn timeline_prints_the_totals_as_json_and_compares_the_protocols() {
         text(&out.stderr)
     );
 }
+
+#[test]
+fn timeline_refuses_what_it_would_ignore_and_bad_settings_under_compare() {
+    // bad settings fail the side-by-side table as they fail one run
+    let out = run(&[
+        "timeline",
+        &example(),
+        "--compare",
+        "--session-timeout-ms",
+        "0",
+    ]);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stderr).contains("session.timeout.ms"),
+        "{}",
+        text(&out.stderr)
+    );
+    // options that would change nothing are refused, not dropped
+    for args in [
+        &["--compare", "--static"][..],
+        &["--compare", "--protocol", "consumer"],
+        &["--commit-after-batch", "--auto-commit-interval-ms", "1000"],
+        &[
+            "--commit-before-processing",
+            "--auto-commit-interval-ms",
+            "1000",
+        ],
+    ] {
+        let out = run(&[&["timeline", &example()][..], args].concat());
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(
+            text(&out.stderr).contains("cannot be used with"),
+            "{args:?}"
+        );
+    }
+    // a negative number is read as one, and refused with its range
+    let out = run(&["timeline", &example(), "--gap-ms", "-1"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("gap"), "{}", text(&out.stderr));
+    // the table has the peak lag; each partition's own is listed with its consumers
+    let out = run(&["timeline", &example(), "--compare"]);
+    assert!(
+        text(&out.stdout).contains("peak lag"),
+        "{}",
+        text(&out.stdout)
+    );
+    let out = run(&[
+        "timeline",
+        &example(),
+        "--event",
+        "crash",
+        "--partitions",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let lags: Vec<u64> = v["partitions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["peak_lag_records"].as_u64().unwrap())
+        .collect();
+    assert_eq!(lags.iter().max(), v["peak_lag_records"].as_u64().as_ref());
+}

@@ -364,6 +364,7 @@ fn side_by_side(spec: &Spec, runs: &[(Variant, Result<Run, TimelineError>)]) -> 
                     <th scope="col">{ "Partition-seconds paused" }</th>
                     <th scope="col">{ "Longest partition stop" }</th>
                     <th scope="col">{ "Longest group stop" }</th>
+                    <th scope="col">{ "Peak lag" }</th>
                     <th scope="col">{ "Read twice" }</th>
                     <th scope="col">{ "Never processed" }</th>
                 </tr>
@@ -379,13 +380,14 @@ fn side_by_side(spec: &Spec, runs: &[(Variant, Result<Run, TimelineError>)]) -> 
                                 <td>{ format!("{:.1}", c.partition_seconds_paused) }</td>
                                 <td>{ secs(c.longest_partition_stop_ms) }</td>
                                 <td>{ secs(c.longest_group_stop_ms) }</td>
+                                <td>{ format!("{} records", c.peak_lag_records) }</td>
                                 <td>{ c.records_read_twice }</td>
                                 <td>{ c.records_missed }</td>
                             </tr>
                         }
                     }
                     Err(e) => html! {
-                        <tr data-variant={v.name()}><th scope="row">{ v.label() }</th><td colspan="6">{ e.to_string() }</td></tr>
+                        <tr data-variant={v.name()}><th scope="row">{ v.label() }</th><td colspan="7">{ e.to_string() }</td></tr>
                     },
                 }) }
             </tbody>

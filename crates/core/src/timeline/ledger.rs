@@ -33,6 +33,8 @@ pub struct Closed {
     pub tenures: Vec<Vec<Tenure>>,
     /// Per member, when it consumed at least one partition.
     pub lanes: Vec<Vec<(i64, i64)>>,
+    /// Per partition, its lag at its peak (records).
+    pub peak_lag: Vec<u64>,
     /// What the run cost.
     pub costs: Costs,
 }
@@ -66,7 +68,8 @@ pub struct Ledger {
     group_stopped_at: i64,
     costs: Costs,
     paused_ms: i128,
-    peak_lag: f64,
+    /// Per partition, its lag at its peak (records), counted from `counting_from`.
+    peak_lag: Vec<f64>,
     read_twice: f64,
     missed: f64,
     overlaps: u32,
@@ -102,7 +105,7 @@ impl Ledger {
             group_stopped_at: 0,
             costs: Costs::default(),
             paused_ms: 0,
-            peak_lag: 0.0,
+            peak_lag: vec![0.0; partitions],
             read_twice: 0.0,
             missed: 0.0,
             overlaps: 0,
@@ -157,7 +160,7 @@ impl Ledger {
             self.stopped_ever[p] = true;
         }
         if t >= self.counting_from {
-            self.peak_lag = self.peak_lag.max(waiting);
+            self.peak_lag[p] = self.peak_lag[p].max(waiting);
             self.read_twice += reread;
         }
         self.reread[p] = 0.0;
@@ -296,12 +299,13 @@ impl Ledger {
         costs.rebalances = rebalances;
         costs.partitions_paused = self.stopped_ever.iter().filter(|s| **s).count() as u32;
         costs.partition_seconds_paused = self.paused_ms as f64 / 1000.0;
-        costs.peak_lag_records = self.peak_lag.round() as u64;
+        costs.peak_lag_records = self.peak_lag.iter().fold(0.0f64, |a, b| a.max(*b)).round() as u64;
         costs.records_read_twice = self.read_twice.round() as u64;
         costs.records_missed = self.missed.round() as u64;
         Closed {
             tenures: self.tenures,
             lanes: self.lanes,
+            peak_lag: self.peak_lag.iter().map(|l| l.round() as u64).collect(),
             costs,
         }
     }

@@ -253,6 +253,9 @@ pub struct Run {
     pub tenures: Vec<Vec<Tenure>>,
     /// Per member, when it consumed at least one partition: (from, to).
     pub lanes: Vec<Vec<(i64, i64)>>,
+    /// Per partition (topics in order, partitions ascending), its lag at its peak: the
+    /// records waiting for it when a consumer started it, counted from the story's start.
+    pub partition_peak_lag: Vec<u64>,
     /// Per member, when it was down (not running): (from, to).
     pub downtime: Vec<Vec<(i64, i64)>>,
     /// When a rebalance began (the group left Stable, or the group epoch rose).
@@ -519,6 +522,7 @@ impl Finished {
             ledger::Closed {
                 tenures,
                 lanes,
+                peak_lag,
                 costs,
             },
             overlaps,
@@ -540,6 +544,7 @@ impl Finished {
             happenings: self.happenings,
             tenures,
             lanes,
+            partition_peak_lag: peak_lag,
             downtime: self.downtime,
             rebalance_times: self.rebalance_times,
             costs,
