@@ -44,6 +44,19 @@ fn one_consumer_at_a_time(run: &Run) -> Result<(), String> {
     Ok(())
 }
 
+/// A group and a story's numbers: (members, each topic's partitions, downtime, gap, count).
+fn group_and_story(
+    max_downtime_ms: i64,
+) -> impl Strategy<Value = (usize, Vec<u32>, i64, i64, u32)> {
+    (
+        1usize..6,
+        prop::collection::vec(1u32..8, 1..3),
+        0..max_downtime_ms,
+        0i64..20_000,
+        1u32..3,
+    )
+}
+
 fn all_protocols() -> [(Protocol, bool); 6] {
     [
         (Protocol::Eager, false),
@@ -60,12 +73,8 @@ proptest! {
 
     #[test]
     fn a_partition_has_one_consumer_at_a_time_and_every_story_settles(
-        members in 1usize..6,
-        topics in prop::collection::vec(1u32..8, 1..3),
+        (members, topics, downtime, gap, count) in group_and_story(90_000),
         story in 0usize..7,
-        downtime in 0i64..40_000,
-        gap in 0i64..20_000,
-        count in 1u32..3,
         which in 0usize..6,
         commit in 0usize..3,
         max_poll in 10_000i64..300_000,
@@ -201,12 +210,8 @@ proptest! {
     /// only while its own member is down, and is taken up again by that member.
     #[test]
     fn static_members_back_within_the_session_timeout_cause_no_rebalance_and_pause_only_their_own(
-        members in 1usize..6,
-        topics in prop::collection::vec(1u32..8, 1..3),
+        (members, topics, downtime, gap, count) in group_and_story(40_000),
         protocol in 0usize..3,
-        downtime in 0i64..40_000,
-        gap in 0i64..20_000,
-        count in 1u32..3,
     ) {
         let protocol = [Protocol::Eager, Protocol::Cooperative, Protocol::Consumer][protocol];
         let g = group(members, &topics);
@@ -453,7 +458,7 @@ proptest! {
         members in 1usize..6,
         partitions in 1u32..10,
         story in 0usize..7,
-        downtime in 0i64..40_000,
+        downtime in 0i64..90_000,
         gap in 0i64..20_000,
         cooperative in any::<bool>(),
         static_membership in any::<bool>(),
@@ -584,7 +589,7 @@ proptest! {
         members in 1usize..5,
         partitions in 1u32..9,
         story in 0usize..7,
-        downtime in 0i64..40_000,
+        downtime in 0i64..90_000,
         which in 0usize..6,
         max_poll in 10_000i64..300_000,
     ) {
