@@ -6,7 +6,8 @@ use rebalance_lab_core::timeline::broker_trace::Line;
 use rebalance_lab_core::timeline::compare::{compare, Variant};
 use rebalance_lab_core::timeline::consumer::Trace;
 use rebalance_lab_core::timeline::{
-    simulate, CommitPolicy, Group, Protocol, Run, Settings, Story, StoryKind, ASSUMPTIONS,
+    protocol_label, simulate, CommitPolicy, Group, Protocol, Run, Settings, Story, StoryKind,
+    ASSUMPTIONS,
 };
 use serde_json::{json, Value};
 
@@ -65,7 +66,9 @@ partition-seconds with no consumer, the longest stop of a partition and of the w
 the peak lag, and the records read twice or never processed.\n\n\
 The broker's side is Kafka's classic coordinator (checked against Kafka's own \
 GroupMetadataManager) or the consumer protocol's rules; the clients are a model of the Java \
-consumer. Settings are named after Kafka's and default to Kafka's defaults.",
+consumer. Settings are named after Kafka's and default to Kafka's defaults. The run uses \
+the scenario's assignor where the protocol runs it (range or roundrobin under eager, \
+uniform or server-range under the consumer protocol) and says when it uses another.",
     after_help = "\
 Examples:
   rebalance-lab timeline examples/three-topics.json --event rolling-restart
@@ -165,7 +168,7 @@ pub fn run(a: Args) -> Result<String, String> {
     if let Some(p) = scenario.problems().first() {
         return Err(p.to_string());
     }
-    let group = Group::of_input(&scenario.group_input());
+    let group = Group::of_scenario(&scenario);
     let mut s = Settings {
         protocol: match a.protocol {
             ProtocolArg::Eager => Protocol::Eager,
@@ -212,9 +215,9 @@ pub fn run(a: Args) -> Result<String, String> {
     if a.compare {
         let runs = compare(&group, &s, &story);
         return if a.json {
-            compare_json(&runs)
+            compare_json(&group, &runs)
         } else {
-            compare_text(&story, &runs)
+            compare_text(&group, &story, &runs)
         };
     }
     let run = if a.requests && s.protocol == Protocol::Consumer {
@@ -341,6 +344,7 @@ fn run_json(run: &Run) -> Value {
         .map(|h| json!({"time_ms": h.time_ms, "member": h.member, "event": h.kind, "detail": h.detail}))
         .collect();
     v["protocol"] = json!(run.protocol.name());
+    v["assignor"] = json!(run.assignor.name());
     v["static"] = json!(run.static_membership);
     v["start_ms"] = json!(run.start_ms);
     v["end_ms"] = json!(run.end_ms);
@@ -389,7 +393,7 @@ fn run_text(story: &Story, run: &Run) -> String {
     let mut out = vec![format!(
         "{} under {}{} (the story starts at {:.1} s)",
         story.kind.label(),
-        run.protocol.label(),
+        protocol_label(run.protocol, run.assignor),
         if run.static_membership {
             ", static members"
         } else {
@@ -413,6 +417,7 @@ fn run_text(story: &Story, run: &Run) -> String {
 }
 
 fn compare_text(
+    group: &Group,
     story: &Story,
     runs: &[(
         Variant,
@@ -430,9 +435,12 @@ fn compare_text(
         "never processed".into(),
     ]];
     for (v, r) in runs {
-        let c = &r.as_ref().map_err(|e| format!("{}: {e}", v.label()))?.costs;
+        let run = r
+            .as_ref()
+            .map_err(|e| format!("{}: {e}", v.label(group.assignor_under(v.protocol).0)))?;
+        let c = &run.costs;
         rows.push([
-            v.label(),
+            v.label(run.assignor),
             c.rebalances.to_string(),
             format!("{:.1}", c.partition_seconds_paused),
             format!("{:.1} s", c.longest_partition_stop_ms as f64 / 1000.0),
@@ -467,6 +475,7 @@ fn compare_text(
 }
 
 fn compare_json(
+    group: &Group,
     runs: &[(
         Variant,
         Result<Run, rebalance_lab_core::timeline::TimelineError>,
@@ -474,10 +483,13 @@ fn compare_json(
 ) -> Result<String, String> {
     let mut list = Vec::new();
     for (v, r) in runs {
-        let run = r.as_ref().map_err(|e| format!("{}: {e}", v.label()))?;
+        let run = r
+            .as_ref()
+            .map_err(|e| format!("{}: {e}", v.label(group.assignor_under(v.protocol).0)))?;
         let mut c = costs_json(run);
         c["variant"] = json!(v.name());
         c["protocol"] = json!(v.protocol.name());
+        c["assignor"] = json!(run.assignor.name());
         c["static"] = json!(v.static_membership);
         list.push(c);
     }

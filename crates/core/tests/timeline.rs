@@ -5,9 +5,10 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use proptest::prelude::*;
+use rebalance_lab_core::timeline::broker_trace::Line;
 use rebalance_lab_core::timeline::story::STORY_START_MS;
 use rebalance_lab_core::timeline::{
-    simulate, CommitPolicy, Group, Protocol, Run, Settings, Story, StoryKind,
+    classic, simulate, CommitPolicy, Group, Protocol, Run, Settings, Story, StoryKind,
 };
 
 fn group(members: usize, topics: &[u32]) -> Group {
@@ -17,6 +18,7 @@ fn group(members: usize, topics: &[u32]) -> Group {
         members: (0..members)
             .map(|i| (format!("m{i}"), names.clone()))
             .collect(),
+        ..Group::default()
     }
 }
 
@@ -328,6 +330,75 @@ fn each_partition_s_peak_lag_is_what_waited_for_it() {
 }
 
 #[test]
+fn a_run_uses_the_scenario_s_assignor_where_its_protocol_runs_it() {
+    use rebalance_lab_core::assignor::AssignorKind as A;
+    // two members on two topics of one partition each: range gives both partitions to the
+    // first member (topic by topic), round-robin one each (across topics)
+    let g = |assignor| Group {
+        assignor,
+        ..group(2, &[1, 1])
+    };
+    let owners = |g: &Group, protocol| {
+        let s = Settings {
+            protocol,
+            ..Settings::default()
+        };
+        let run = simulate(g, &s, &Story::new(StoryKind::Crash)).unwrap();
+        let at = run.start_ms - 1;
+        let owners: Vec<usize> = run
+            .tenures
+            .iter()
+            .map(|t| {
+                t.iter()
+                    .find(|x| x.start_ms <= at && at < x.end_ms)
+                    .unwrap()
+                    .member
+            })
+            .collect();
+        (run.assignor, owners, run.notes)
+    };
+    let (a, o, notes) = owners(&g(A::Range), Protocol::Eager);
+    assert_eq!((a, o[0] == o[1]), (A::Range, true), "{notes:?}");
+    let (a, o, notes) = owners(&g(A::RoundRobin), Protocol::Eager);
+    assert_eq!((a, o[0] != o[1]), (A::RoundRobin, true), "{notes:?}");
+    assert!(notes.is_empty(), "{notes:?}");
+    // the consumer protocol's broker: uniform balances, its range goes topic by topic
+    let (a, o, _) = owners(&g(A::Uniform), Protocol::Consumer);
+    assert_eq!((a, o[0] != o[1]), (A::Uniform, true));
+    let (a, o, notes) = owners(&g(A::ServerRange), Protocol::Consumer);
+    assert_eq!((a, o[0] == o[1]), (A::ServerRange, true), "{notes:?}");
+    // an assignor the protocol does not run is said, with the one the run uses
+    let (a, _, notes) = owners(&g(A::Sticky), Protocol::Eager);
+    assert_eq!(a, A::Range);
+    assert!(notes.iter().any(|n| n.contains("sticky")), "{notes:?}");
+    let (a, _, notes) = owners(&g(A::RoundRobin), Protocol::Cooperative);
+    assert_eq!(a, A::CooperativeSticky);
+    assert!(notes.iter().any(|n| n.contains("roundrobin")), "{notes:?}");
+    // the members list what they run: round-robin alone, or the Java client's default
+    let rr = classic::run_traced(
+        &g(A::RoundRobin),
+        &Settings::default(),
+        &Story::default(),
+        true,
+    )
+    .unwrap();
+    let listed: Vec<Vec<String>> = rr
+        .wire
+        .iter()
+        .filter_map(|l| match l {
+            Line::Request { request, .. } if !request.protocols.is_empty() => {
+                Some(request.protocols.iter().map(|(n, _)| n.clone()).collect())
+            }
+            _ => None,
+        })
+        .collect();
+    assert!(
+        !listed.is_empty() && listed.iter().all(|l| l == &["roundrobin"]),
+        "{listed:?}"
+    );
+}
+
+#[test]
 fn a_replaced_streams_instance_stops_an_eager_group_until_the_dead_member_expires() {
     // no LeaveGroup on close: the new member's JoinGroup starts a rebalance that waits for
     // the old member until its session times out; eager members revoke everything meanwhile
@@ -436,10 +507,7 @@ fn bad_settings_and_stories_are_refused_with_a_message() {
         .unwrap_err()
         .to_string();
     assert!(e.contains("scale in"), "{e}");
-    let empty = Group {
-        topics: vec![],
-        members: vec![],
-    };
+    let empty = Group::default();
     assert!(simulate(&empty, &Settings::default(), &Story::default()).is_err());
     let st = Story {
         downtime_ms: i64::MAX,

@@ -28,6 +28,7 @@ fn typed_number(v: &str, whole: bool) -> Result<(), String> {
 }
 
 pub(super) fn settings_form(
+    group: &Group,
     spec: &Spec,
     set: impl Fn(fn(&mut Spec, &str), String) + Clone + 'static,
     bad: UseStateHandle<Option<(Spec, String)>>,
@@ -117,7 +118,7 @@ pub(super) fn settings_form(
                     <span>{ "Protocol" }</span>
                     <select id="timeline-protocol" onchange={on_select(|s, v| if let Some(p) = Protocol::parse(v) { s.settings.protocol = p })}>
                         { for [Protocol::Eager, Protocol::Cooperative, Protocol::Consumer].iter().map(|p| html! {
-                            <option value={p.name()} selected={*p == spec.settings.protocol}>{ p.label() }</option>
+                            <option value={p.name()} selected={*p == spec.settings.protocol}>{ protocol_label(*p, group.assignor_under(*p).0) }</option>
                         }) }
                     </select>
                 </label>

@@ -9,7 +9,8 @@ use rebalance_lab_core::scenario::Scenario;
 use rebalance_lab_core::timeline::compare::{compare, Variant};
 use rebalance_lab_core::timeline::spec::{preset, Spec, PRESETS};
 use rebalance_lab_core::timeline::{
-    simulate, CommitPolicy, Group, Protocol, Run, StoryKind, TimelineError, ASSUMPTIONS,
+    protocol_label, simulate, CommitPolicy, Group, Protocol, Run, StoryKind, TimelineError,
+    ASSUMPTIONS,
 };
 use std::rc::Rc;
 use yew::prelude::*;
@@ -75,9 +76,7 @@ struct OpenProps {
 #[function_component(Open)]
 fn open(props: &OpenProps) -> Html {
     let spec = props.spec;
-    let group = use_memo(props.scenario.clone(), |s| {
-        Group::of_input(&s.group_input())
-    });
+    let group = use_memo(props.scenario.clone(), |s| Group::of_scenario(s));
     let run = use_memo((group.clone(), spec), |(g, spec)| {
         let mut settings = spec.settings;
         let partitions: u64 = g.topics.iter().map(|(_, n)| u64::from(*n)).sum();
@@ -181,13 +180,13 @@ fn open(props: &OpenProps) -> Html {
     let compared_view = compared
         .as_ref()
         .filter(|(s, _)| *s == spec && !props.asking)
-        .map(|(_, runs)| side_by_side(&spec, runs));
+        .map(|(_, runs)| side_by_side(&group, &spec, runs));
     html! {
         <section class="timeline" aria-labelledby="timeline-title">
             <h2 id="timeline-title">{ "Over time" }</h2>
             <ul class="timeline-presets">{ for presets }</ul>
             <div id="timeline-run" aria-live="polite">{ result }</div>
-            { settings_form(&spec, set, bad.clone()) }
+            { settings_form(&group, &spec, set, bad.clone()) }
             if let Some((_, m)) = bad.as_ref().filter(|(s, _)| *s == spec) {
                 <p class="alert" role="alert" id="timeline-field-error">{ m.clone() }</p>
             }
@@ -353,7 +352,11 @@ fn events(run: &Run) -> Html {
 }
 
 /// The same story under each protocol and membership, as one table.
-fn side_by_side(spec: &Spec, runs: &[(Variant, Result<Run, TimelineError>)]) -> Html {
+fn side_by_side(
+    group: &Group,
+    spec: &Spec,
+    runs: &[(Variant, Result<Run, TimelineError>)],
+) -> Html {
     html! {
         <table class="timeline-compare" id="timeline-compare-table">
             <caption>{ format!("{}: the same story under each protocol", spec.story.kind.label()) }</caption>
@@ -375,7 +378,7 @@ fn side_by_side(spec: &Spec, runs: &[(Variant, Result<Run, TimelineError>)]) -> 
                         let c = &run.costs;
                         html! {
                             <tr data-variant={v.name()}>
-                                <th scope="row">{ v.label() }</th>
+                                <th scope="row">{ v.label(run.assignor) }</th>
                                 <td>{ c.rebalances }</td>
                                 <td>{ format!("{:.1}", c.partition_seconds_paused) }</td>
                                 <td>{ secs(c.longest_partition_stop_ms) }</td>
@@ -387,7 +390,7 @@ fn side_by_side(spec: &Spec, runs: &[(Variant, Result<Run, TimelineError>)]) -> 
                         }
                     }
                     Err(e) => html! {
-                        <tr data-variant={v.name()}><th scope="row">{ v.label() }</th><td colspan="7">{ e.to_string() }</td></tr>
+                        <tr data-variant={v.name()}><th scope="row">{ v.label(group.assignor_under(v.protocol).0) }</th><td colspan="7">{ e.to_string() }</td></tr>
                     },
                 }) }
             </tbody>

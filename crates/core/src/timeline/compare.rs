@@ -1,7 +1,8 @@
 //! One story under each way of running the group, side by side: what to change before a
 //! deploy.
 
-use super::{simulate, Group, Protocol, Run, Settings, Story, TimelineError};
+use super::{protocol_label, simulate, Group, Protocol, Run, Settings, Story, TimelineError};
+use crate::assignor::AssignorKind;
 
 /// A way of running the group.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,12 +35,13 @@ impl Variant {
         },
     ];
 
-    /// How a person would say it.
-    pub fn label(self) -> String {
+    /// How a person would say it, with the assignor it runs.
+    pub fn label(self, assignor: AssignorKind) -> String {
+        let protocol = protocol_label(self.protocol, assignor);
         if self.static_membership {
-            format!("{}, static members", self.protocol.label())
+            format!("{protocol}, static members")
         } else {
-            self.protocol.label().to_string()
+            protocol
         }
     }
 

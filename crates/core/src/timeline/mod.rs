@@ -236,6 +236,8 @@ pub struct Tenure {
 pub struct Run {
     /// The protocol it ran.
     pub protocol: Protocol,
+    /// The assignor it ran.
+    pub assignor: AssignorKind,
     /// Whether members were static.
     pub static_membership: bool,
     /// The members' names: the scenario's, then any the story added.
@@ -303,12 +305,15 @@ pub const ASSUMPTIONS: &[&str] = &[
 
 /// The group a run starts from: topics and members with their subscriptions, as the
 /// scenario has them.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct Group {
     /// Topics: (name, partitions).
     pub topics: Vec<(String, u32)>,
     /// Members: (name, subscribed topics).
     pub members: Vec<(String, Vec<String>)>,
+    /// The assignor the scenario names; a run uses it where its protocol runs it
+    /// ([`Group::assignor_under`]).
+    pub assignor: AssignorKind,
 }
 
 impl Group {
@@ -337,7 +342,72 @@ impl Group {
                 .iter()
                 .map(|m| (m.id.clone(), m.topics.to_vec()))
                 .collect(),
+            assignor: AssignorKind::Range,
         }
+    }
+
+    /// A scenario's group, with the assignor it names.
+    pub fn of_scenario(scenario: &crate::scenario::Scenario) -> Group {
+        Group {
+            assignor: scenario.assignor,
+            ..Group::of_input(&scenario.group_input())
+        }
+    }
+
+    /// The assignor a run under `protocol` uses, and a note when it is not the scenario's:
+    /// under eager the members list the scenario's range (with cooperative-sticky after it,
+    /// the Java client's default) or roundrobin; the cooperative protocol runs
+    /// cooperative-sticky; the consumer protocol's broker runs uniform or its range.
+    pub fn assignor_under(&self, protocol: Protocol) -> (AssignorKind, Option<String>) {
+        use AssignorKind as A;
+        let named = self.assignor;
+        let (runs, why) = match (protocol, named) {
+            (Protocol::Eager, A::Range | A::RoundRobin)
+            | (Protocol::Cooperative, A::CooperativeSticky)
+            | (Protocol::Consumer, A::Uniform | A::ServerRange) => return (named, None),
+            // the Java client's default list, and the protocol's own assignor
+            (Protocol::Cooperative | Protocol::Consumer, A::Range) => {
+                return (protocol.assignor(), None)
+            }
+            (Protocol::Eager, A::Sticky) => (
+                A::Range,
+                "the eager sticky assignor keeps its last assignment in each subscription's user data, which the timeline does not model",
+            ),
+            (Protocol::Eager, A::CooperativeSticky) => (
+                A::Range,
+                "cooperative-sticky alone rebalances cooperatively (the cooperative protocol)",
+            ),
+            (Protocol::Eager | Protocol::Cooperative, A::Uniform | A::ServerRange) => (
+                protocol.assignor(),
+                "the broker assigns with it under the consumer protocol",
+            ),
+            (Protocol::Cooperative, A::RoundRobin | A::Sticky) => (
+                A::CooperativeSticky,
+                "it supports only eager rebalancing",
+            ),
+            (Protocol::Consumer, A::RoundRobin | A::Sticky | A::CooperativeSticky) => (
+                A::Uniform,
+                "under the consumer protocol the broker assigns (group.remote.assignor), not the members",
+            ),
+        };
+        let note = format!(
+            "The scenario's assignor is {}: {why}. This run uses {}.",
+            named.name(),
+            runs.name()
+        );
+        (runs, Some(note))
+    }
+}
+
+/// How a person would say a protocol with the assignor it runs.
+pub fn protocol_label(protocol: Protocol, assignor: AssignorKind) -> String {
+    match (protocol, assignor) {
+        (Protocol::Eager, a) => format!("classic, eager ({})", a.name()),
+        (Protocol::Cooperative, _) => "classic, cooperative-sticky".into(),
+        (Protocol::Consumer, AssignorKind::ServerRange) => {
+            "consumer protocol (KIP-848, the broker's range)".into()
+        }
+        (Protocol::Consumer, a) => format!("consumer protocol (KIP-848, {})", a.name()),
     }
 }
 
@@ -385,6 +455,7 @@ pub const MAX_MEMBERS: usize = 2_000;
 /// A group of `members` members each subscribed to one topic of `partitions` partitions.
 pub fn benchmark_group(members: usize, partitions: u32) -> Group {
     Group {
+        assignor: AssignorKind::Range,
         topics: vec![("t0".into(), partitions)],
         members: (0..members)
             .map(|i| (format!("m{i:04}"), vec!["t0".into()]))
@@ -536,6 +607,7 @@ impl Finished {
         );
         Run {
             protocol: s.protocol,
+            assignor: group.assignor_under(s.protocol).0,
             static_membership: s.client.static_membership,
             members: self.members,
             topics: group.topics.clone(),

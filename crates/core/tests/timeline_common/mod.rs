@@ -23,6 +23,7 @@ pub fn group(members: usize, partitions: u32) -> Group {
                 )
             })
             .collect(),
+        ..Group::default()
     }
 }
 

@@ -49,14 +49,14 @@ impl<'a> Sim<'a> {
             members: metas,
             topic_ids: Vec::new(),
         };
-        let result = match assignor::try_assign(self.s.protocol.assignor(), &input) {
+        let result = match assignor::try_assign(self.assignor, &input) {
             Ok(a) => Some(a),
             Err(e) => {
                 // Java's leader would throw and the rebalance fail; the run goes on with range
                 let note = format!(
                     "At {} s the leader's {} throws ({e}); that rebalance uses range instead.",
                     secs(self.now),
-                    self.s.protocol.assignor().name()
+                    self.assignor.name()
                 );
                 self.notes.push(note);
                 assignor::assign(assignor::AssignorKind::Range, &input)

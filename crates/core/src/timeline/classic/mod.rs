@@ -20,7 +20,7 @@ use super::broker_trace::{Line, Request};
 use super::ledger::Ledger;
 use super::story::{acts, Act, STORY_START_MS};
 use super::{CommitPolicy, Group, Happening, Protocol, Run, Settings, Story, TimelineError};
-use crate::assignor::{self, GroupInput, MemberMeta, UNASSIGNED};
+use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, UNASSIGNED};
 use crate::group::join_metadata;
 use crate::protocol::{SubscriptionParts, TopicPartitions};
 
@@ -114,6 +114,8 @@ struct Sim<'a> {
     /// Queued events other than heartbeat ticks: while any is queued the run goes on.
     busy: usize,
     notes: Vec<String>,
+    /// The assignor the members list first and the leader runs.
+    assignor: AssignorKind,
     /// Events and timers handled so far (a run stops at [`Settings::max_events`](super::Settings::max_events)).
     handled: u64,
     /// A coordinator timer is firing: the heartbeat ticks due now have not happened yet.
@@ -176,6 +178,7 @@ pub fn run_traced(
         });
     }
     let (partitions, topic_base) = super::partition_layout(group);
+    let (assignor, note) = group.assignor_under(s.protocol);
     let mut sim = Sim {
         s,
         group,
@@ -203,7 +206,8 @@ pub fn run_traced(
         rebalance_times: Vec::new(),
         record_wire,
         busy: 0,
-        notes: Vec::new(),
+        notes: note.into_iter().collect(),
+        assignor,
         handled: 0,
         firing_timer: false,
     };

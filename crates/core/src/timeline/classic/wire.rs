@@ -7,9 +7,11 @@ impl<'a> Sim<'a> {
     // ------------------------------------------------------------------ requests
 
     pub(super) fn protocols(&self, c: usize) -> Vec<(String, Vec<u8>)> {
-        let names: Vec<String> = match self.s.protocol {
-            Protocol::Cooperative => vec!["cooperative-sticky".into()],
-            _ => vec!["range".into(), "cooperative-sticky".into()],
+        // partition.assignment.strategy: range with cooperative-sticky after it (the Java
+        // client's default), roundrobin, or cooperative-sticky alone
+        let names: Vec<String> = match self.assignor {
+            AssignorKind::Range => vec!["range".into(), "cooperative-sticky".into()],
+            other => vec![other.name().into()],
         };
         let cl = &self.clients[c];
         let owned = self.topic_partitions(&cl.owned);
@@ -325,7 +327,7 @@ impl<'a> Sim<'a> {
                             "assign",
                             format!(
                                 "As leader it runs {} over {} members and sends SyncGroup.",
-                                self.s.protocol.assignor().name(),
+                                self.assignor.name(),
                                 r.members.len()
                             ),
                         );

@@ -432,7 +432,12 @@ impl<'a> Sim<'a> {
         let homogeneous = ids.windows(2).all(|w| {
             self.topics[self.members[&w[0]].client] == self.topics[self.members[&w[1]].client]
         });
-        if !self.uniform_refused {
+        if self.server_range {
+            if let Some(a) = assignor::assign(AssignorKind::ServerRange, &self.assignor_input(&ids))
+            {
+                self.take_owners(&a, &ids, &mut target);
+            }
+        } else if !self.uniform_refused {
             match assignor::try_assign(AssignorKind::Uniform, &self.assignor_input(&ids)) {
                 Ok(a) => self.take_owners(&a, &ids, &mut target),
                 Err(e) => {
@@ -451,7 +456,7 @@ impl<'a> Sim<'a> {
                 }
             }
         }
-        if self.uniform_refused {
+        if self.uniform_refused && !self.server_range {
             if homogeneous {
                 self.keep_up_to_quota(&ids, &mut target);
             } else if let Some(a) =

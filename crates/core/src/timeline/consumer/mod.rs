@@ -170,6 +170,9 @@ struct Sim<'a> {
     notes: Vec<String>,
     /// The uniform assignor refused this group once: the run goes on with range.
     uniform_refused: bool,
+    /// The group runs the broker's range assignor (`group.remote.assignor=range`), not
+    /// uniform.
+    server_range: bool,
     /// Events handled so far (a run stops at [`Settings::max_events`](super::Settings::max_events)).
     handled: u64,
     trace: Trace,
@@ -197,7 +200,8 @@ pub fn run_traced(
 ) -> Result<Run, TimelineError> {
     super::check(group, s)?;
     let (acts, added) = acts(story, group.members.len()).map_err(TimelineError::Story)?;
-    let mut notes = Vec::new();
+    let (assignor, note) = group.assignor_under(s.protocol);
+    let mut notes: Vec<String> = note.into_iter().collect();
     if !s.client.leave_on_close {
         notes.push("Under the consumer protocol the Java consumer leaves the group whenever it closes (AsyncKafkaConsumer.close sends its leave heartbeat): not leaving on close, as Kafka Streams does, is the classic consumer's setting, so this run leaves.".to_string());
     }
@@ -258,6 +262,7 @@ pub fn run_traced(
         busy: 0,
         notes,
         uniform_refused: false,
+        server_range: assignor == AssignorKind::ServerRange,
         handled: 0,
         trace,
         wire: Vec::new(),
