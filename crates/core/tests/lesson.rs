@@ -180,9 +180,8 @@ fn answers_are_the_real_assignors() {
                             rebalance_lab_core::scenario::link::from_fragment(l.step.scenario)
                                 .unwrap();
                         let spec = link.timeline.expect("a timeline step's link carries xt");
-                        let group = rebalance_lab_core::timeline::Group::of_input(
-                            &link.scenario.group_input(),
-                        );
+                        let group =
+                            rebalance_lab_core::timeline::Group::of_scenario(&link.scenario);
                         let run = rebalance_lab_core::timeline::simulate(
                             &group,
                             &spec.settings,

@@ -80,9 +80,13 @@ proptest! {
         which in 0usize..6,
         commit in 0usize..3,
         max_poll in 10_000i64..300_000,
+        assignor in 0usize..3,
     ) {
+        use rebalance_lab_core::assignor::AssignorKind as A;
         let kind = StoryKind::ALL[story];
-        let g = group(members, &topics);
+        // the scenario's assignor: each protocol runs range, round-robin or the broker's range
+        // where it can
+        let g = Group { assignor: [A::Range, A::RoundRobin, A::ServerRange][assignor], ..group(members, &topics) };
         let (protocol, static_membership) = all_protocols()[which];
         let mut s = Settings { protocol, ..Settings::default() };
         s.client.static_membership = static_membership;
@@ -247,6 +251,8 @@ proptest! {
             }
         }
         prop_assert!(run.costs.longest_partition_stop_ms <= downtime + slack);
+        // (the loop above had stops to look at: every member was down once)
+        prop_assert!(run.costs.partitions_paused > 0);
     }
 }
 
@@ -375,27 +381,29 @@ fn a_run_uses_the_scenario_s_assignor_where_its_protocol_runs_it() {
     assert_eq!(a, A::CooperativeSticky);
     assert!(notes.iter().any(|n| n.contains("roundrobin")), "{notes:?}");
     // the members list what they run: round-robin alone, or the Java client's default
-    let rr = classic::run_traced(
-        &g(A::RoundRobin),
-        &Settings::default(),
-        &Story::default(),
-        true,
-    )
-    .unwrap();
-    let listed: Vec<Vec<String>> = rr
-        .wire
-        .iter()
-        .filter_map(|l| match l {
-            Line::Request { request, .. } if !request.protocols.is_empty() => {
-                Some(request.protocols.iter().map(|(n, _)| n.clone()).collect())
-            }
-            _ => None,
-        })
-        .collect();
-    assert!(
-        !listed.is_empty() && listed.iter().all(|l| l == &["roundrobin"]),
-        "{listed:?}"
-    );
+    let listed = |assignor| -> Vec<Vec<String>> {
+        let run = classic::run_traced(&g(assignor), &Settings::default(), &Story::default(), true)
+            .unwrap();
+        run.wire
+            .iter()
+            .filter_map(|l| match l {
+                Line::Request { request, .. } if !request.protocols.is_empty() => {
+                    Some(request.protocols.iter().map(|(n, _)| n.clone()).collect())
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    for (assignor, names) in [
+        (A::RoundRobin, &["roundrobin"][..]),
+        (A::Range, &["range", "cooperative-sticky"]),
+    ] {
+        let listed = listed(assignor);
+        assert!(
+            !listed.is_empty() && listed.iter().all(|l| l == names),
+            "{listed:?}"
+        );
+    }
 }
 
 #[test]

@@ -91,7 +91,15 @@ fn open(props: &OpenProps) -> Html {
         simulate(g, &settings, &spec.story)
     });
     // The side-by-side table: four runs, on demand.
-    let compared = use_state(|| None::<(Spec, Rc<Vec<(Variant, Result<Run, TimelineError>)>>)>);
+    // (kept for the spec and the group it ran on)
+    #[allow(clippy::type_complexity)]
+    let compared = use_state(|| {
+        None::<(
+            Spec,
+            Rc<Group>,
+            Rc<Vec<(Variant, Result<Run, TimelineError>)>>,
+        )>
+    });
     let by_partition = use_state(|| false);
     // the span the keyboard is on in the drawing
     let lane_focus = use_state(|| None::<(usize, usize)>);
@@ -129,6 +137,7 @@ fn open(props: &OpenProps) -> Html {
             settings.keep_tenures = false;
             compared.set(Some((
                 spec,
+                group.clone(),
                 Rc::new(compare(&group, &settings, &spec.story)),
             )));
         })
@@ -179,8 +188,8 @@ fn open(props: &OpenProps) -> Html {
     };
     let compared_view = compared
         .as_ref()
-        .filter(|(s, _)| *s == spec && !props.asking)
-        .map(|(_, runs)| side_by_side(&group, &spec, runs));
+        .filter(|(s, g, _)| *s == spec && **g == *group && !props.asking)
+        .map(|(_, _, runs)| side_by_side(&group, &spec, runs));
     html! {
         <section class="timeline" aria-labelledby="timeline-title">
             <h2 id="timeline-title">{ "Over time" }</h2>

@@ -278,7 +278,7 @@ impl LoadedStep {
                 .to_string(),
             Fact::Timeline(fact) => {
                 let spec = self.timeline?;
-                let group = crate::timeline::Group::of_input(&self.input);
+                let group = crate::timeline::Group::of_scenario(&self.scenario);
                 let run = crate::timeline::simulate(&group, &spec.settings, &spec.story).ok()?;
                 fact.reads(&run.costs)
             }

@@ -34,14 +34,15 @@ pub use story::{Story, StoryKind};
 /// Which rebalance protocol the group runs.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Protocol {
-    /// The classic protocol with the Java client's default `[range, cooperative-sticky]`:
-    /// range supports only EAGER, so every member gives up everything at each rebalance.
+    /// The classic protocol, eager: every member gives up everything at each rebalance (the
+    /// Java client's default `[range, cooperative-sticky]`, where range supports only EAGER,
+    /// or `[roundrobin]`).
     #[default]
     Eager,
     /// The classic protocol with `cooperative-sticky` alone: members give up only what moves,
     /// in a second rebalance.
     Cooperative,
-    /// `group.protocol=consumer` (KIP-848), with the broker's uniform assignor.
+    /// `group.protocol=consumer` (KIP-848), with the broker's uniform assignor or its range.
     Consumer,
 }
 
@@ -65,7 +66,8 @@ impl Protocol {
         }
     }
 
-    /// How a person would say it.
+    /// How a person would say it, with its default assignor ([`protocol_label`] names the
+    /// one a run uses).
     pub fn label(self) -> &'static str {
         match self {
             Protocol::Eager => "classic, eager (range)",

@@ -423,8 +423,8 @@ impl<'a> Sim<'a> {
         next
     }
 
-    /// The target assignment for the current epoch (the broker's uniform assignor, each
-    /// member's current target as what it owns).
+    /// The target assignment for the current epoch (the broker's uniform assignor, or its
+    /// range; each member's current target as what it owns).
     pub(super) fn compute_target(&mut self) {
         let ids: Vec<u64> = self.members.keys().copied().collect();
         let mut target: BTreeMap<u64, Vec<usize>> =

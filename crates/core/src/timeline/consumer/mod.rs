@@ -202,6 +202,9 @@ pub fn run_traced(
     let (acts, added) = acts(story, group.members.len()).map_err(TimelineError::Story)?;
     let (assignor, note) = group.assignor_under(s.protocol);
     let mut notes: Vec<String> = note.into_iter().collect();
+    if assignor == AssignorKind::ServerRange && !s.client.static_membership {
+        notes.push("The broker's range assignor orders dynamic members by member id, which Kafka makes at random for each member that joins: a restarted member may land anywhere in that order and move the others' ranges. The lab's ids keep each member's place, so a member back takes its old range (static members are ordered by group.instance.id, as here).".to_string());
+    }
     if !s.client.leave_on_close {
         notes.push("Under the consumer protocol the Java consumer leaves the group whenever it closes (AsyncKafkaConsumer.close sends its leave heartbeat): not leaving on close, as Kafka Streams does, is the classic consumer's setting, so this run leaves.".to_string());
     }
