@@ -407,6 +407,48 @@ fn a_run_uses_the_scenario_s_assignor_where_its_protocol_runs_it() {
 }
 
 #[test]
+fn a_member_with_its_own_group_instance_id_is_static_among_dynamic_ones() {
+    // the scenario gives the first of three members a group.instance.id: its restart is
+    // no rebalance, each other member's is two (it leaves, it joins)
+    let g = Group {
+        instance_ids: vec![Some("orders-0".into())],
+        ..group(3, &[6])
+    };
+    for protocol in [Protocol::Eager, Protocol::Cooperative, Protocol::Consumer] {
+        let s = Settings {
+            protocol,
+            ..Settings::default()
+        };
+        let mixed = simulate(&g, &s, &Story::default()).unwrap();
+        let dynamic = simulate(&group(3, &[6]), &s, &Story::default()).unwrap();
+        let per_restart = dynamic.costs.rebalances / 3;
+        assert_eq!(
+            mixed.costs.rebalances,
+            2 * per_restart,
+            "{protocol:?}: {:#?}",
+            mixed.happenings
+        );
+        assert!(
+            mixed
+                .happenings
+                .iter()
+                .any(|h| h.member.as_deref() == Some("m0") && h.detail.contains("static")),
+            "{protocol:?}"
+        );
+        one_consumer_at_a_time(&mixed).unwrap();
+    }
+    // two members with one instance id would fence each other at every join: refused
+    let shared = Group {
+        instance_ids: vec![Some("orders-0".into()), None, Some("orders-0".into())],
+        ..group(3, &[6])
+    };
+    let e = simulate(&shared, &Settings::default(), &Story::default())
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("m0 and m2") && e.contains("orders-0"), "{e}");
+}
+
+#[test]
 fn a_replaced_streams_instance_stops_an_eager_group_until_the_dead_member_expires() {
     // no LeaveGroup on close: the new member's JoinGroup starts a rebalance that waits for
     // the old member until its session times out; eager members revoke everything meanwhile

@@ -316,6 +316,10 @@ pub struct Group {
     /// The assignor the scenario names; a run uses it where its protocol runs it
     /// ([`Group::assignor_under`]).
     pub assignor: AssignorKind,
+    /// Each member's `group.instance.id` in the scenario, by member (none past the end):
+    /// those with one are static, unless [`ClientSettings::static_membership`] makes every
+    /// member static.
+    pub instance_ids: Vec<Option<String>>,
 }
 
 impl Group {
@@ -345,14 +349,30 @@ impl Group {
                 .map(|m| (m.id.clone(), m.topics.to_vec()))
                 .collect(),
             assignor: AssignorKind::Range,
+            instance_ids: Vec::new(),
         }
     }
 
-    /// A scenario's group, with the assignor it names.
+    /// A scenario's group, with the assignor it names and its members' instance ids.
     pub fn of_scenario(scenario: &crate::scenario::Scenario) -> Group {
         Group {
             assignor: scenario.assignor,
+            instance_ids: scenario
+                .members
+                .iter()
+                .map(|m| m.instance_id.clone())
+                .collect(),
             ..Group::of_input(&scenario.group_input())
+        }
+    }
+
+    /// The `group.instance.id` member `m` (named `name`) joins with under `s`: every member's
+    /// own name when the settings make members static, else the scenario's.
+    pub(crate) fn instance_id(&self, s: &Settings, m: usize, name: &str) -> Option<String> {
+        if s.client.static_membership {
+            Some(format!("{name}-instance"))
+        } else {
+            self.instance_ids.get(m).cloned().flatten()
         }
     }
 
@@ -458,6 +478,7 @@ pub const MAX_MEMBERS: usize = 2_000;
 pub fn benchmark_group(members: usize, partitions: u32) -> Group {
     Group {
         assignor: AssignorKind::Range,
+        instance_ids: Vec::new(),
         topics: vec![("t0".into(), partitions)],
         members: (0..members)
             .map(|i| (format!("m{i:04}"), vec!["t0".into()]))
@@ -678,6 +699,20 @@ pub(crate) fn check(group: &Group, s: &Settings) -> Result<(), TimelineError> {
             "{} members: the timeline runs at most {MAX_MEMBERS}",
             group.members.len()
         )));
+    }
+    if !s.client.static_membership {
+        let mut seen: std::collections::BTreeMap<&str, usize> = Default::default();
+        for (m, id) in group.instance_ids.iter().enumerate() {
+            let Some(id) = id.as_deref() else { continue };
+            if let Some(first) = seen.insert(id, m) {
+                let name = |m: usize| group.members.get(m).map_or("?", |(n, _)| n.as_str());
+                return Err(TimelineError::Setting(format!(
+                    "members {} and {} share group.instance.id \"{id}\": the coordinator would fence one of them at each join; give each member its own",
+                    name(first),
+                    name(m)
+                )));
+            }
+        }
     }
     let partitions: u64 = group.topics.iter().map(|(_, n)| u64::from(*n)).sum();
     if partitions > u64::from(MAX_PARTITIONS) {

@@ -147,13 +147,10 @@ pub fn run_traced(
     super::check(group, s)?;
     let (acts, added) = acts(story, group.members.len()).map_err(TimelineError::Story)?;
     let mut clients: Vec<Client> = Vec::new();
-    for (name, topics) in super::members_with(group, added) {
+    for (m, (name, topics)) in super::members_with(group, added).into_iter().enumerate() {
         let topics = std::rc::Rc::new(topics);
         clients.push(Client {
-            instance_id: s
-                .client
-                .static_membership
-                .then(|| format!("{name}-instance")),
+            instance_id: group.instance_id(s, m, &name),
             name,
             topics,
             up: false,

@@ -46,7 +46,7 @@ impl<'a> Sim<'a> {
         let req = HeartbeatRequest {
             client: self.names[c].clone(),
             member_id: self.member_name(id),
-            member_epoch: if self.s.client.static_membership {
+            member_epoch: if self.instance_ids[c].is_some() {
                 LEAVE_STATIC
             } else {
                 -1
@@ -60,10 +60,7 @@ impl<'a> Sim<'a> {
     }
 
     fn instance_id(&self, c: usize) -> Option<String> {
-        self.s
-            .client
-            .static_membership
-            .then(|| format!("{}-instance", self.names[c]))
+        self.instance_ids[c].clone()
     }
 
     /// The coordinator handles the request now; both go in the trace when asked.

@@ -142,6 +142,8 @@ struct Sim<'a> {
     s: &'a Settings,
     group: &'a Group,
     names: Vec<String>,
+    /// Each client's `group.instance.id` (static members have one).
+    instance_ids: Vec<Option<String>>,
     topics: Vec<Vec<String>>,
     clients: Vec<Client>,
     members: BTreeMap<u64, BrokerMember>,
@@ -202,14 +204,19 @@ pub fn run_traced(
     let (acts, added) = acts(story, group.members.len()).map_err(TimelineError::Story)?;
     let (assignor, note) = group.assignor_under(s.protocol);
     let mut notes: Vec<String> = note.into_iter().collect();
-    if assignor == AssignorKind::ServerRange && !s.client.static_membership {
-        notes.push("The broker's range assignor orders dynamic members by member id, which Kafka makes at random for each member that joins: a restarted member may land anywhere in that order and move the others' ranges. The lab's ids keep each member's place, so a member back takes its old range (static members are ordered by group.instance.id, as here).".to_string());
-    }
     if !s.client.leave_on_close {
         notes.push("Under the consumer protocol the Java consumer leaves the group whenever it closes (AsyncKafkaConsumer.close sends its leave heartbeat): not leaving on close, as Kafka Streams does, is the classic consumer's setting, so this run leaves.".to_string());
     }
     let (names, topics): (Vec<String>, Vec<Vec<String>>) =
         super::members_with(group, added).into_iter().unzip();
+    let instance_ids: Vec<Option<String>> = names
+        .iter()
+        .enumerate()
+        .map(|(m, name)| group.instance_id(s, m, name))
+        .collect();
+    if assignor == AssignorKind::ServerRange && instance_ids.iter().any(Option::is_none) {
+        notes.push("The broker's range assignor orders dynamic members by member id, which Kafka makes at random for each member that joins: a restarted member may land anywhere in that order and move the others' ranges. The lab's ids keep each member's place, so a member back takes its old range (static members are ordered by group.instance.id, as here).".to_string());
+    }
     let (partitions, topic_base) = super::partition_layout(group);
     let n = names.len();
     let mut sim = Sim {
@@ -240,6 +247,7 @@ pub fn run_traced(
             n
         ],
         names,
+        instance_ids,
         topics,
         members: BTreeMap::new(),
         member_client: BTreeMap::new(),
@@ -671,7 +679,7 @@ impl<'a> Sim<'a> {
         }
         let in_group = !self.clients[c].joining && !self.clients[c].stale;
         if in_group {
-            if self.s.client.static_membership {
+            if self.instance_ids[c].is_some() {
                 self.happen(Some(c), "close", format!("The member closes: it commits and sends a leave heartbeat with epoch -2; the coordinator holds its {} partitions for it.", owned.len()));
             } else {
                 self.happen(Some(c), "close", format!("The member closes: it commits and sends a leave heartbeat with epoch -1; its {} partitions are freed.", owned.len()));
