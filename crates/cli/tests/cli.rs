@@ -48,6 +48,13 @@ fn run_with_stdin(args: &[&str], stdin: impl AsRef<[u8]>) -> Output {
     child.wait_with_output().unwrap()
 }
 
+/// Runs the command, which must succeed, and reads the JSON it prints.
+fn run_json(args: &[&str]) -> serde_json::Value {
+    let out = run(args);
+    assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
@@ -158,9 +165,7 @@ fn unknown_options_and_commands_exit_2_with_a_hint() {
 fn sticky_assignors_run_and_follow_up_needs_cooperative() {
     let example = example();
     for a in ["sticky", "cooperative-sticky"] {
-        let out = run(&["assign", &example, "--assignor", a]);
-        assert!(out.status.success(), "{a}: {}", text(&out.stderr));
-        let _: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        run_json(&["assign", &example, "--assignor", a]);
     }
     let out = run(&[
         "assign",
@@ -281,15 +286,6 @@ fn completions() {
 /// assignors say they decode nothing.
 #[test]
 fn bench_sticky_one_leaves_decodes_the_user_data() {
-    let json = |args: &[&str]| {
-        let out = run(args);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice::<serde_json::Value>(&out.stdout).unwrap()
-    };
     let small = [
         "--members",
         "40",
@@ -309,7 +305,7 @@ fn bench_sticky_one_leaves_decodes_the_user_data() {
             .copied()
             .collect()
     };
-    let v = json(&with(&[
+    let v = run_json(&with(&[
         "--assignor",
         "sticky",
         "--rebalance",
@@ -326,14 +322,14 @@ fn bench_sticky_one_leaves_decodes_the_user_data() {
             "one-leaves",
         ],
     ] {
-        let v = json(&with(extra));
+        let v = run_json(&with(extra));
         assert_eq!(v["decodes_user_data"], false, "{extra:?} {v}");
     }
 }
 
 #[test]
 fn timeline_prints_the_totals_as_json_and_compares_the_protocols() {
-    let out = run(&[
+    let v = run_json(&[
         "timeline",
         &example(),
         "--event",
@@ -342,8 +338,6 @@ fn timeline_prints_the_totals_as_json_and_compares_the_protocols() {
         "10000",
         "--json",
     ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for key in [
         "rebalances",
         "partition_seconds_paused",
@@ -361,9 +355,7 @@ fn timeline_prints_the_totals_as_json_and_compares_the_protocols() {
     assert!((7_000..=13_020).contains(&stop), "{stop}");
     assert!(v["events"][0]["time_ms"].is_i64() && v["events"][0]["member"].is_string());
 
-    let out = run(&["timeline", &example(), "--compare", "--json"]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let v = run_json(&["timeline", &example(), "--compare", "--json"]);
     let names: Vec<&str> = v
         .as_array()
         .unwrap()
@@ -373,7 +365,7 @@ fn timeline_prints_the_totals_as_json_and_compares_the_protocols() {
     assert_eq!(names, ["eager", "cooperative", "eager-static", "consumer"]);
 
     // every request to the classic coordinator, with its time
-    let out = run(&[
+    let v = run_json(&[
         "timeline",
         &example(),
         "--event",
@@ -381,8 +373,6 @@ fn timeline_prints_the_totals_as_json_and_compares_the_protocols() {
         "--requests",
         "--json",
     ]);
-    assert!(out.status.success(), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let requests = v["requests"].as_array().unwrap();
     assert!(requests
         .iter()
@@ -392,7 +382,7 @@ fn timeline_prints_the_totals_as_json_and_compares_the_protocols() {
         .any(|r| r["response"] == "SyncGroup" && r["error"] == "NONE"));
     // the consumer protocol's heartbeats: a join at epoch 0 answered with an epoch and an
     // assignment, and each member's leave at epoch -1 in the rolling restart
-    let out = run(&[
+    let v = run_json(&[
         "timeline",
         &example(),
         "--protocol",
@@ -400,8 +390,6 @@ fn timeline_prints_the_totals_as_json_and_compares_the_protocols() {
         "--requests",
         "--json",
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let requests = v["requests"].as_array().unwrap();
     assert!(requests
         .iter()
@@ -418,7 +406,7 @@ fn timeline_prints_the_totals_as_json_and_compares_the_protocols() {
 
     // each partition's consumers, and the offset each started from: after a crash the new
     // owner starts from the last committed offset, at most what was produced by then
-    let out = run(&[
+    let v = run_json(&[
         "timeline",
         &example(),
         "--event",
@@ -428,8 +416,6 @@ fn timeline_prints_the_totals_as_json_and_compares_the_protocols() {
         "--partitions",
         "--json",
     ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let partitions = v["partitions"].as_array().unwrap();
     assert!(!partitions.is_empty());
     let mut handed_over = 0;
@@ -536,7 +522,7 @@ fn timeline_refuses_what_it_would_ignore_and_bad_settings_under_compare() {
         "{}",
         text(&out.stdout)
     );
-    let out = run(&[
+    let v = run_json(&[
         "timeline",
         &example(),
         "--event",
@@ -544,7 +530,6 @@ fn timeline_refuses_what_it_would_ignore_and_bad_settings_under_compare() {
         "--partitions",
         "--json",
     ]);
-    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let lags: Vec<u64> = v["partitions"]
         .as_array()
         .unwrap()
