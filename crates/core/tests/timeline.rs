@@ -783,3 +783,217 @@ fn under_the_consumer_protocol_a_member_behind_revokes_between_batches() {
     let round_trip = Settings::default().round_trip_ms;
     assert_eq!((revoked - round_trip - taken) % 500, 0, "{taken} {revoked}");
 }
+
+/// `lists.len()` members, each listing its own `partition.assignment.strategy`.
+fn listed(lists: &[&[&str]], topics: &[u32]) -> Group {
+    Group {
+        strategies: lists
+            .iter()
+            .map(|l| l.iter().map(|n| n.to_string()).collect())
+            .collect(),
+        ..group(lists.len(), topics)
+    }
+}
+
+fn listed_settings() -> Settings {
+    Settings {
+        protocol: Protocol::Listed,
+        ..Settings::default()
+    }
+}
+
+/// Each partition's owner when the story starts and when the run ends.
+fn owners_before_and_after(run: &Run) -> Vec<(usize, usize)> {
+    let at = |list: &[rebalance_lab_core::timeline::Tenure], t: i64| {
+        list.iter()
+            .find(|x| x.start_ms <= t && t < x.end_ms)
+            .map_or(usize::MAX, |x| x.member)
+    };
+    run.tenures
+        .iter()
+        .map(|list| (at(list, run.start_ms - 1), at(list, run.end_ms - 1)))
+        .collect()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    /// Members mid-upgrade list different assignors (all with cooperative-sticky among
+    /// them): the invariants hold whoever wins the vote and however each member rebalances.
+    #[test]
+    fn members_listing_their_own_assignors_keep_the_invariants(
+        picks in prop::collection::vec(0usize..6, 1..5),
+        partitions in 1u32..9,
+        story in 0usize..7,
+        downtime in 0i64..60_000,
+    ) {
+        const LISTS: [&[&str]; 6] = [
+            &["range", "cooperative-sticky"],
+            &["cooperative-sticky", "range"],
+            &["cooperative-sticky"],
+            &["roundrobin", "cooperative-sticky"],
+            &["sticky", "cooperative-sticky"],
+            &["cooperative-sticky", "sticky"],
+        ];
+        let kind = StoryKind::ALL[story];
+        if kind == StoryKind::ScaleIn && picks.len() < 2 {
+            return Ok(());
+        }
+        let lists: Vec<&[&str]> = picks.iter().map(|&i| LISTS[i]).collect();
+        let mut st = Story::new(kind);
+        st.downtime_ms = downtime;
+        let run = simulate(&listed(&lists, &[partitions]), &listed_settings(), &st)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        one_consumer_at_a_time(&run).map_err(TestCaseError::fail)?;
+        every_pause_has_a_cause(&run).map_err(TestCaseError::fail)?;
+    }
+}
+
+#[test]
+fn each_member_rebalances_as_its_own_list_says() {
+    use rebalance_lab_core::assignor::AssignorKind as A;
+    // mid-upgrade: m0 and m1 list cooperative-sticky alone, m2 still lists range after it.
+    // cooperative-sticky wins the vote (3 to 0); at a scale-out m2 revokes everything
+    // before it joins (eager), m0 and m1 only what moves, and keep consuming the rest
+    let g = listed(
+        &[
+            &["cooperative-sticky"],
+            &["cooperative-sticky"],
+            &["cooperative-sticky", "range"],
+        ],
+        &[6, 6],
+    );
+    let run = simulate(&g, &listed_settings(), &Story::new(StoryKind::ScaleOut)).unwrap();
+    assert_eq!(run.assignor, A::CooperativeSticky);
+    one_consumer_at_a_time(&run).unwrap();
+    let revokes_all = |m: &str| {
+        run.happenings.iter().any(|h| {
+            h.member.as_deref() == Some(m) && h.kind == "revoke" && h.detail.contains("eager")
+        })
+    };
+    assert!(revokes_all("m2"), "{:#?}", run.happenings);
+    assert!(!revokes_all("m0") && !revokes_all("m1"));
+    // a cooperative member's lane has no gap; the eager member's has one per rebalance
+    let gaps = |m: usize| run.lanes[m].len() - 1;
+    assert_eq!((gaps(0), gaps(1)), (0, 0), "{:?}", run.lanes);
+    assert!(gaps(2) >= 1, "{:?}", run.lanes);
+    // the group rebalances twice: the eager member's revocation is not a cooperative one
+    // that asks for a follow-up, but m0 or m1 give up partitions to the newcomer
+    assert_eq!(run.costs.rebalances, 2, "{:#?}", run.happenings);
+}
+
+#[test]
+fn listing_the_same_as_a_protocol_runs_as_that_protocol() {
+    // the Java default everywhere is the eager run; cooperative-sticky alone the cooperative
+    for (list, protocol) in [
+        (&["range", "cooperative-sticky"][..], Protocol::Eager),
+        (&["cooperative-sticky"][..], Protocol::Cooperative),
+    ] {
+        let g = listed(&[list, list, list], &[6, 3]);
+        for kind in StoryKind::ALL {
+            let a = simulate(&g, &listed_settings(), &Story::new(kind)).unwrap();
+            let s = Settings {
+                protocol,
+                ..Settings::default()
+            };
+            let b = simulate(&g, &s, &Story::new(kind)).unwrap();
+            assert_eq!(a.costs, b.costs, "{kind:?} {list:?}");
+            assert_eq!(a.happenings, b.happenings, "{kind:?} {list:?}");
+            assert_eq!(a.assignor, b.assignor);
+        }
+    }
+}
+
+#[test]
+fn the_coordinator_s_vote_picks_the_assignor() {
+    use rebalance_lab_core::assignor::AssignorKind as A;
+    let leader_runs = |run: &Run| -> Vec<String> {
+        run.happenings
+            .iter()
+            .filter(|h| h.kind == "assign")
+            .map(|h| h.detail.clone())
+            .collect()
+    };
+    // two votes for roundrobin (each member's first common name), one for range
+    let g = listed(
+        &[
+            &["roundrobin", "range"],
+            &["roundrobin", "range"],
+            &["range", "roundrobin"],
+        ],
+        &[6],
+    );
+    let run = simulate(&g, &listed_settings(), &Story::default()).unwrap();
+    assert_eq!(run.assignor, A::RoundRobin);
+    // while m0 or m1 is down the two left tie, one vote each, and the tie goes to the name
+    // Java's HashMap iterates first: range (bucket 9) before roundrobin (bucket 10); while
+    // m2 is down both left vote roundrobin
+    let expected = [
+        "roundrobin over 3",
+        "range over 2",
+        "roundrobin over 3",
+        "range over 2",
+        "roundrobin over 3",
+        "roundrobin over 2",
+        "roundrobin over 3",
+    ];
+    let runs = leader_runs(&run);
+    assert_eq!(runs.len(), expected.len(), "{runs:?}");
+    assert!(run
+        .happenings
+        .iter()
+        .any(|h| h.kind == "vote" && h.detail.contains("now picks range, not roundrobin")));
+    for (detail, what) in runs.iter().zip(expected) {
+        assert!(detail.contains(&format!("runs {what} members")), "{runs:?}");
+    }
+    // the same tie from the start
+    let g = listed(&[&["roundrobin", "range"], &["range", "roundrobin"]], &[6]);
+    let run = simulate(&g, &listed_settings(), &Story::default()).unwrap();
+    assert_eq!(run.assignor, A::Range);
+    let runs = leader_runs(&run);
+    assert!(runs[0].contains("runs range over 2"), "{runs:?}");
+}
+
+#[test]
+fn the_eager_sticky_assignor_remembers_what_each_member_had() {
+    // three members over 12 partitions, a fourth joins: range moves six partitions
+    // (m0 keeps 0-2, m1 4-5, m2 8), sticky only the three the newcomer takes, because each
+    // member's user data tells the leader what it had although it revoked everything
+    let moved = |list: &[&str]| {
+        let g = listed(&[list, list, list], &[12]);
+        let run = simulate(&g, &listed_settings(), &Story::new(StoryKind::ScaleOut)).unwrap();
+        one_consumer_at_a_time(&run).unwrap();
+        owners_before_and_after(&run)
+            .iter()
+            .filter(|(a, b)| a != b)
+            .count()
+    };
+    assert_eq!(moved(&["range"]), 6);
+    assert_eq!(moved(&["sticky"]), 3);
+}
+
+#[test]
+fn lists_the_timeline_cannot_run_are_refused_with_the_member_named() {
+    let run = |lists: &[&[&str]]| {
+        simulate(&listed(lists, &[6]), &listed_settings(), &Story::default())
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    let e = run(&[&["range"], &["roundrobin"]]).unwrap_err();
+    assert!(
+        e.contains("m0 and m1") && e.contains("INCONSISTENT_GROUP_PROTOCOL"),
+        "{e}"
+    );
+    let e = run(&[&["range"], &["org.example.Custom"]]).unwrap_err();
+    assert!(
+        e.contains("member m1") && e.contains("org.example.Custom"),
+        "{e}"
+    );
+    // the same lists under eager: every member lists the Java default there
+    let eager = simulate(
+        &listed(&[&["range"], &["roundrobin"]], &[6]),
+        &Settings::default(),
+        &Story::default(),
+    );
+    assert!(eager.is_ok());
+}

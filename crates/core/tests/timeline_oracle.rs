@@ -36,7 +36,7 @@ fn settings(protocol: Protocol, f: impl FnOnce(&mut ClientSettings)) -> Settings
 
 /// The cases: (file name, group, settings, story).
 fn cases() -> Vec<(&'static str, Group, Settings, Story)> {
-    use Protocol::{Cooperative, Eager};
+    use Protocol::{Cooperative, Eager, Listed};
     use StoryKind::*;
     vec![
         (
@@ -133,7 +133,49 @@ fn cases() -> Vec<(&'static str, Group, Settings, Story)> {
                 s.gap_ms = 1_000;
             }),
         ),
+        (
+            // mid-upgrade: cooperative-sticky wins the vote, one member still rebalances
+            // eagerly
+            "listed-mid-upgrade",
+            listed(
+                group(3, 6),
+                &[
+                    &["cooperative-sticky"],
+                    &["cooperative-sticky", "range"],
+                    &["range", "cooperative-sticky"],
+                ],
+            ),
+            settings(Listed, |_| {}),
+            Story::new(RollingRestart),
+        ),
+        (
+            // two votes each for range and roundrobin: the tie goes to the name Kafka's
+            // HashMap iterates first; as members leave, the vote changes
+            "listed-vote-tie",
+            listed(
+                group(4, 8),
+                &[
+                    &["roundrobin", "range"],
+                    &["range", "roundrobin"],
+                    &["roundrobin", "range"],
+                    &["range", "roundrobin"],
+                ],
+            ),
+            settings(Listed, |_| {}),
+            story(ScaleIn, |s| s.count = 1),
+        ),
     ]
+}
+
+/// `g` with each member listing its own `partition.assignment.strategy`.
+fn listed(g: Group, lists: &[&[&str]]) -> Group {
+    Group {
+        strategies: lists
+            .iter()
+            .map(|l| l.iter().map(|n| n.to_string()).collect())
+            .collect(),
+        ..g
+    }
 }
 
 fn dir() -> PathBuf {

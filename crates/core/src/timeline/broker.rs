@@ -771,8 +771,10 @@ impl ClassicCoordinator {
     }
 
     /// `ClassicGroup.selectProtocol`: each member votes for its first protocol that every
-    /// member supports; the most votes win. (Every member here lists the same protocols, so
-    /// the tie Java breaks by `HashMap` order does not arise.)
+    /// member supports; the most votes win, a tie going to the name first in the votes
+    /// `HashMap`'s iteration order ([`crate::group::tally`]). Members vote here in member-id
+    /// order, not the members `HashMap`'s: that order only matters to tied names in one
+    /// bucket of the tally, which the four assignor names a run lists never are.
     fn select_protocol(&self) -> String {
         // the protocols every member lists
         let mut members = self.members.values();
@@ -783,18 +785,15 @@ impl ClassicCoordinator {
         for m in members {
             candidates.retain(|c| m.protocols.iter().any(|(n, _)| n == c));
         }
-        let mut votes: BTreeMap<&str, usize> = BTreeMap::new();
-        for m in self.members.values() {
-            *votes.entry(m.vote(&candidates)).or_insert(0) += 1;
+        let mut votes = self.members.values().map(|m| m.vote(&candidates));
+        let first = votes.next().unwrap_or_default();
+        if votes.all(|v| v == first) {
+            // one name: no tally to break a tie in
+            return first.to_string();
         }
-        let most = votes.values().copied().max().unwrap_or(0);
-        // the first member's vote among the most voted, as every member votes alike here
-        self.members
-            .values()
-            .map(|m| m.vote(&candidates))
-            .find(|p| votes.get(p) == Some(&most))
+        crate::group::tally(self.members.values().map(|m| m.vote(&candidates)))
+            .winner
             .unwrap_or_default()
-            .to_string()
     }
 
     /// `maybePrepareRebalanceOrCompleteJoin`.

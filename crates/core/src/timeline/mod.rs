@@ -25,6 +25,7 @@ pub mod ledger;
 mod queue;
 pub mod spec;
 pub mod story;
+pub mod strategy;
 
 use crate::assignor::{AssignorKind, GroupInput};
 pub use broker::BrokerSettings;
@@ -44,6 +45,10 @@ pub enum Protocol {
     Cooperative,
     /// `group.protocol=consumer` (KIP-848), with the broker's uniform assignor or its range.
     Consumer,
+    /// The classic protocol with each member's own `partition.assignment.strategy`, as the
+    /// scenario lists it: the coordinator's vote picks the assignor, and each member
+    /// rebalances eagerly or cooperatively as its own list gives ([`strategy`]).
+    Listed,
 }
 
 impl Protocol {
@@ -53,6 +58,7 @@ impl Protocol {
             Protocol::Eager => "eager",
             Protocol::Cooperative => "cooperative",
             Protocol::Consumer => "consumer",
+            Protocol::Listed => "listed",
         }
     }
 
@@ -62,6 +68,7 @@ impl Protocol {
             "eager" => Some(Protocol::Eager),
             "cooperative" => Some(Protocol::Cooperative),
             "consumer" => Some(Protocol::Consumer),
+            "listed" => Some(Protocol::Listed),
             _ => None,
         }
     }
@@ -73,13 +80,15 @@ impl Protocol {
             Protocol::Eager => "classic, eager (range)",
             Protocol::Cooperative => "classic, cooperative-sticky",
             Protocol::Consumer => "consumer protocol (KIP-848, uniform)",
+            Protocol::Listed => "classic, each member's own partition.assignment.strategy",
         }
     }
 
-    /// The assignor that computes its assignments.
+    /// The assignor that computes its assignments (under [`Protocol::Listed`], the Java
+    /// default's: the members' vote decides, [`Group::assignor_under`]).
     pub fn assignor(self) -> AssignorKind {
         match self {
-            Protocol::Eager => AssignorKind::Range,
+            Protocol::Eager | Protocol::Listed => AssignorKind::Range,
             Protocol::Cooperative => AssignorKind::CooperativeSticky,
             Protocol::Consumer => AssignorKind::Uniform,
         }
@@ -320,6 +329,9 @@ pub struct Group {
     /// those with one are static, unless [`ClientSettings::static_membership`] makes every
     /// member static.
     pub instance_ids: Vec<Option<String>>,
+    /// Each member's `partition.assignment.strategy` in the scenario, by member: what it
+    /// lists under [`Protocol::Listed`] (the Java client's default when none is given).
+    pub strategies: Vec<Vec<String>>,
 }
 
 impl Group {
@@ -350,10 +362,12 @@ impl Group {
                 .collect(),
             assignor: AssignorKind::Range,
             instance_ids: Vec::new(),
+            strategies: Vec::new(),
         }
     }
 
-    /// A scenario's group, with the assignor it names and its members' instance ids.
+    /// A scenario's group, with the assignor it names, its members' instance ids and their
+    /// assignor lists.
     pub fn of_scenario(scenario: &crate::scenario::Scenario) -> Group {
         Group {
             assignor: scenario.assignor,
@@ -361,6 +375,11 @@ impl Group {
                 .members
                 .iter()
                 .map(|m| m.instance_id.clone())
+                .collect(),
+            strategies: scenario
+                .members
+                .iter()
+                .map(|m| m.protocols.clone())
                 .collect(),
             ..Group::of_input(&scenario.group_input())
         }
@@ -376,6 +395,60 @@ impl Group {
         }
     }
 
+    /// The `partition.assignment.strategy` member `m` of a run joins with under `protocol`:
+    /// under [`Protocol::Listed`] its own list (a member a story adds lists what the
+    /// scenario's last member lists), otherwise what every member lists for the assignor
+    /// [`Group::assignor_under`] picks.
+    pub fn strategy(&self, protocol: Protocol, m: usize) -> Vec<String> {
+        if protocol == Protocol::Listed {
+            let own = self.strategies.get(m).or(self.strategies.last());
+            return match own {
+                Some(list) if !list.is_empty() => list.clone(),
+                _ => crate::scenario::java_protocols(),
+            };
+        }
+        match self.assignor_under(protocol).0 {
+            AssignorKind::Range => vec!["range".into(), "cooperative-sticky".into()],
+            other => vec![other.name().into()],
+        }
+    }
+
+    /// Each of the scenario's members with the list it joins with under [`Protocol::Listed`].
+    fn listed(&self) -> impl Iterator<Item = (&str, Vec<String>)> + '_ {
+        self.members
+            .iter()
+            .enumerate()
+            .map(|(m, (name, _))| (name.as_str(), self.strategy(Protocol::Listed, m)))
+    }
+
+    /// The assignor the coordinator's vote picks when every member joins with its own list
+    /// (checked by [`strategy::check`]): each votes for its first assignor every member
+    /// lists, and the most votes win, a tie going to the name Java's `HashMap` iterates
+    /// first ([`crate::group::tally`]; the four names sit in distinct buckets, so the
+    /// members' order does not matter).
+    pub fn voted_assignor(&self) -> AssignorKind {
+        let lists: Vec<Vec<String>> = self.listed().map(|(_, l)| l).collect();
+        let candidates: Vec<&String> = lists
+            .first()
+            .map(|first| {
+                first
+                    .iter()
+                    .filter(|n| lists.iter().all(|l| l.contains(n)))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let votes = lists.iter().filter_map(|l| {
+            l.iter()
+                .find(|n| candidates.contains(n))
+                .map(String::as_str)
+        });
+        crate::group::tally(votes)
+            .winner
+            .as_deref()
+            .and_then(strategy::assignor_named)
+            .unwrap_or(AssignorKind::Range)
+    }
+
     /// The assignor a run under `protocol` uses, and a note when it is not the scenario's:
     /// under eager the members list the scenario's range (with cooperative-sticky after it,
     /// the Java client's default) or roundrobin; the cooperative protocol runs
@@ -384,6 +457,7 @@ impl Group {
         use AssignorKind as A;
         let named = self.assignor;
         let (runs, why) = match (protocol, named) {
+            (Protocol::Listed, _) => return (self.voted_assignor(), None),
             (Protocol::Eager, A::Range | A::RoundRobin)
             | (Protocol::Cooperative, A::CooperativeSticky)
             | (Protocol::Consumer, A::Uniform | A::ServerRange) => return (named, None),
@@ -430,6 +504,7 @@ pub fn protocol_label(protocol: Protocol, assignor: AssignorKind) -> String {
             "consumer protocol (KIP-848, the broker's range)".into()
         }
         (Protocol::Consumer, a) => format!("consumer protocol (KIP-848, {})", a.name()),
+        (Protocol::Listed, a) => format!("classic, as each member lists ({} by vote)", a.name()),
     }
 }
 
@@ -479,6 +554,7 @@ pub fn benchmark_group(members: usize, partitions: u32) -> Group {
     Group {
         assignor: AssignorKind::Range,
         instance_ids: Vec::new(),
+        strategies: Vec::new(),
         topics: vec![("t0".into(), partitions)],
         members: (0..members)
             .map(|i| (format!("m{i:04}"), vec!["t0".into()]))
@@ -684,7 +760,9 @@ pub fn differences(a: &[usize], b: &[usize]) -> (Vec<usize>, Vec<usize>) {
 pub fn simulate(group: &Group, settings: &Settings, story: &Story) -> Result<Run, TimelineError> {
     // (each protocol's run checks the group and the settings first)
     match settings.protocol {
-        Protocol::Eager | Protocol::Cooperative => classic::run(group, settings, story),
+        Protocol::Eager | Protocol::Cooperative | Protocol::Listed => {
+            classic::run(group, settings, story)
+        }
         Protocol::Consumer => consumer::run(group, settings, story),
     }
 }
@@ -713,6 +791,10 @@ pub(crate) fn check(group: &Group, s: &Settings) -> Result<(), TimelineError> {
                 )));
             }
         }
+    }
+    if s.protocol == Protocol::Listed {
+        let lists: Vec<(&str, Vec<String>)> = group.listed().collect();
+        strategy::check(lists.iter().map(|(n, l)| (*n, &l[..]))).map_err(TimelineError::Setting)?;
     }
     let partitions: u64 = group.topics.iter().map(|(_, n)| u64::from(*n)).sum();
     if partitions > u64::from(MAX_PARTITIONS) {

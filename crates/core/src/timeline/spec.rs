@@ -332,7 +332,8 @@ impl Spec {
     }
 }
 
-fn short(s: &str) -> String {
+/// `s` cut to 40 characters, for a message.
+pub(crate) fn short(s: &str) -> String {
     let mut out: String = s.chars().take(40).collect();
     if s.chars().count() > 40 {
         out.push('…');

@@ -166,7 +166,7 @@ impl<'a> Sim<'a> {
                     self.ledger.commit(p, now);
                 }
             }
-            if self.s.protocol != Protocol::Cooperative && !owned.is_empty() {
+            if self.clients[c].eager && !owned.is_empty() {
                 if self.clients[c].consuming {
                     let behind = self.hand_over(c, owned.len(), owned.len());
                     for &p in &owned {

@@ -6,12 +6,18 @@ use super::*;
 impl<'a> Sim<'a> {
     // ------------------------------------------------------------------ the leader
 
-    /// The leader's assignment over the members its JoinGroup response lists: each
-    /// member's assignment bytes, by member id.
+    /// The leader's assignment, with the protocol the coordinator selected (the leader is
+    /// `leader`), over the members its JoinGroup response lists: each member's assignment
+    /// bytes, by member id. What each member owned is what its subscription says: its owned
+    /// partitions when it rebalances cooperatively, none when eagerly (it revoked them
+    /// before joining); under sticky, what its StickyAssignor's user data remembers.
     pub(super) fn assign(
         &mut self,
+        leader: usize,
         members: &[(String, Option<String>, Vec<u8>)],
     ) -> Vec<(String, Vec<u8>)> {
+        let selected = self.clients[leader].group_protocol.clone();
+        let kind = super::super::strategy::assignor_named(&selected).unwrap_or(AssignorKind::Range);
         let topics = self.group.topic_metas();
         let metas: Vec<MemberMeta> = members
             .iter()
@@ -20,16 +26,25 @@ impl<'a> Sim<'a> {
                 let (topics, owned, generation) = match c {
                     Some(c) => {
                         let cl = &self.clients[c];
-                        let (owned, generation) = &cl.joined_with;
-                        let owned = if self.s.protocol == Protocol::Cooperative {
-                            self.by_topic(owned)
-                        } else {
-                            Vec::new()
+                        let (owned, generation) = match (&cl.sticky_memory, kind) {
+                            (Some((memory, generation)), AssignorKind::Sticky) => {
+                                (self.by_topic(memory), *generation)
+                            }
+                            (None, AssignorKind::Sticky) => (Vec::new(), -1),
+                            _ => {
+                                let (owned, generation) = &cl.joined_with;
+                                let owned = if cl.eager {
+                                    Vec::new()
+                                } else {
+                                    self.by_topic(owned)
+                                };
+                                (owned, *generation)
+                            }
                         };
                         (
                             cl.topics.clone(),
                             owned,
-                            (*generation != -1).then_some(*generation),
+                            (generation != -1).then_some(generation),
                         )
                     }
                     None => (std::rc::Rc::new(Vec::new()), Vec::new(), None),
@@ -49,14 +64,14 @@ impl<'a> Sim<'a> {
             members: metas,
             topic_ids: Vec::new(),
         };
-        let result = match assignor::try_assign(self.assignor, &input) {
+        let result = match assignor::try_assign(kind, &input) {
             Ok(a) => Some(a),
             Err(e) => {
                 // Java's leader would throw and the rebalance fail; the run goes on with range
                 let note = format!(
                     "At {} s the leader's {} throws ({e}); that rebalance uses range instead.",
                     secs(self.now),
-                    self.assignor.name()
+                    kind.name()
                 );
                 self.notes.push(note);
                 assignor::assign(assignor::AssignorKind::Range, &input)

@@ -19,7 +19,7 @@ use super::broker::{
 use super::broker_trace::{Line, Request};
 use super::ledger::Ledger;
 use super::story::{acts, Act, STORY_START_MS};
-use super::{CommitPolicy, Group, Happening, Protocol, Run, Settings, Story, TimelineError};
+use super::{CommitPolicy, Group, Happening, Run, Settings, Story, TimelineError};
 use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, UNASSIGNED};
 use crate::group::join_metadata;
 use crate::protocol::{SubscriptionParts, TopicPartitions};
@@ -58,6 +58,15 @@ struct Client {
     instance_id: Option<String>,
     /// Its subscription, shared with the leader's assignor input.
     topics: crate::assignor::TopicList,
+    /// Its `partition.assignment.strategy`.
+    strategy: Vec<String>,
+    /// Whether its list makes it rebalance eagerly (revoking everything before it joins).
+    eager: bool,
+    /// What its StickyAssignor remembers (`onAssignment` when the group runs sticky): the
+    /// partitions it was given and the generation, sent back as its user data.
+    sticky_memory: Option<(Vec<usize>, i32)>,
+    /// The protocol (assignor) the coordinator selected, from its last JoinGroup response.
+    group_protocol: String,
     up: bool,
     incarnation: u32,
     member_id: String,
@@ -114,10 +123,10 @@ struct Sim<'a> {
     /// Queued events other than heartbeat ticks: while any is queued the run goes on.
     busy: usize,
     notes: Vec<String>,
-    /// The assignor the members list first and the leader runs.
-    assignor: AssignorKind,
     /// Events and timers handled so far (a run stops at [`Settings::max_events`](super::Settings::max_events)).
     handled: u64,
+    /// The assignor the coordinator's vote picked at the last join.
+    voted: Option<String>,
     /// A coordinator timer is firing: the heartbeat ticks due now have not happened yet.
     firing_timer: bool,
 }
@@ -149,7 +158,12 @@ pub fn run_traced(
     let mut clients: Vec<Client> = Vec::new();
     for (m, (name, topics)) in super::members_with(group, added).into_iter().enumerate() {
         let topics = std::rc::Rc::new(topics);
+        let strategy = group.strategy(s.protocol, m);
         clients.push(Client {
+            eager: super::strategy::rebalances_eagerly(&strategy),
+            strategy,
+            sticky_memory: None,
+            group_protocol: String::new(),
             instance_id: group.instance_id(s, m, &name),
             name,
             topics,
@@ -175,7 +189,7 @@ pub fn run_traced(
         });
     }
     let (partitions, topic_base) = super::partition_layout(group);
-    let (assignor, note) = group.assignor_under(s.protocol);
+    let (_, note) = group.assignor_under(s.protocol);
     let mut sim = Sim {
         s,
         group,
@@ -204,8 +218,8 @@ pub fn run_traced(
         record_wire,
         busy: 0,
         notes: note.into_iter().collect(),
-        assignor,
         handled: 0,
+        voted: None,
         firing_timer: false,
     };
     sim.client_index = sim
@@ -468,6 +482,7 @@ impl<'a> Sim<'a> {
         cl.owned.clear();
         cl.consuming = true;
         cl.owned_generation = -1;
+        cl.sticky_memory = None;
         cl.rejoin_needed = false;
         cl.slow_until = 0;
         cl.cut_until = 0;

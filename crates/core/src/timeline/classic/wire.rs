@@ -7,23 +7,22 @@ impl<'a> Sim<'a> {
     // ------------------------------------------------------------------ requests
 
     pub(super) fn protocols(&self, c: usize) -> Vec<(String, Vec<u8>)> {
-        // partition.assignment.strategy: range with cooperative-sticky after it (the Java
-        // client's default), roundrobin, or cooperative-sticky alone
-        let names: Vec<String> = match self.assignor {
-            AssignorKind::Range => vec!["range".into(), "cooperative-sticky".into()],
-            other => vec![other.name().into()],
-        };
         let cl = &self.clients[c];
-        let owned = self.topic_partitions(&cl.owned);
+        // an eager client sends no owned partitions (it revoked them before joining); its
+        // StickyAssignor sends what it remembers as user data
+        let (owned, generation) = match (&cl.sticky_memory, cl.eager) {
+            (Some((memory, generation)), true) => (self.topic_partitions(memory), *generation),
+            _ => (self.topic_partitions(&cl.owned), cl.owned_generation),
+        };
         let sub = SubscriptionParts {
             topics: &cl.topics,
             user_data: None,
             owned_partitions: &owned,
-            generation_id: cl.owned_generation,
+            generation_id: generation,
             rack_id: None,
         };
-        let metadata = join_metadata(sub, &names, None, 3);
-        names.into_iter().zip(metadata).collect()
+        let metadata = join_metadata(sub, &cl.strategy, None, 3);
+        cl.strategy.iter().cloned().zip(metadata).collect()
     }
 
     /// Partitions by their global index (ascending, so grouped by topic), as Kafka lists them.
@@ -311,6 +310,7 @@ impl<'a> Sim<'a> {
                 let cl = &mut self.clients[c];
                 cl.member_id = r.member_id.clone();
                 cl.generation = r.generation;
+                cl.group_protocol = r.protocol.clone().unwrap_or_default();
                 cl.phase = Phase::Syncing;
                 cl.heartbeat_epoch += 1;
                 let epoch = cl.heartbeat_epoch;
@@ -318,16 +318,17 @@ impl<'a> Sim<'a> {
                     self.now + self.s.client.heartbeat_interval_ms,
                     Ev::Tick(c, epoch),
                 );
+                self.note_vote(c);
                 let leads = r.leader == r.member_id;
                 if leads && !r.skip_assignment {
-                    let plan = self.assign(&r.members);
+                    let plan = self.assign(c, &r.members);
                     if self.tells_each_member() {
                         self.happen(
                             Some(c),
                             "assign",
                             format!(
                                 "As leader it runs {} over {} members and sends SyncGroup.",
-                                self.assignor.name(),
+                                self.clients[c].group_protocol,
                                 r.members.len()
                             ),
                         );
@@ -357,6 +358,22 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// Says when the coordinator's vote picks another assignor than at the last join (the
+    /// members' lists differ, and who is in the group changed), as member `c` learns it.
+    fn note_vote(&mut self, c: usize) {
+        let picked = &self.clients[c].group_protocol;
+        if self.voted.as_ref() == Some(picked) {
+            return;
+        }
+        let was = self.voted.replace(picked.clone());
+        if let Some(was) = was {
+            let detail = format!(
+                "The coordinator's vote now picks {picked}, not {was}: each member votes for its first assignor every member lists, and the members in the group changed."
+            );
+            self.happen(None, "vote", detail);
+        }
+    }
+
     pub(super) fn fatal(&mut self, c: usize, api: Api, e: ErrorCode) {
         self.lose_all(c);
         let cl = &mut self.clients[c];
@@ -382,7 +399,7 @@ impl<'a> Sim<'a> {
                     r.assignment.as_deref().unwrap_or(&[]),
                     self.partitions.len(),
                 );
-                let cooperative = self.s.protocol == Protocol::Cooperative;
+                let cooperative = !self.clients[c].eager;
                 let owned = std::mem::take(&mut self.clients[c].owned);
                 let (revoked, added) = crate::timeline::differences(&owned, &assigned);
                 // cooperative: revoked in onJoinComplete, with no commit of its own
@@ -395,6 +412,10 @@ impl<'a> Sim<'a> {
                 }
                 let generation = self.clients[c].generation;
                 let cl = &mut self.clients[c];
+                if cl.group_protocol == "sticky" {
+                    // StickyAssignor.onAssignment
+                    cl.sticky_memory = Some((assigned.clone(), generation));
+                }
                 cl.owned = assigned;
                 cl.owned_generation = generation;
                 cl.phase = Phase::Stable;
