@@ -3888,6 +3888,22 @@ async fn the_timeline_shows_what_a_deploy_costs_and_keeps_it_in_the_link() {
         "the timeline's requests under the consumer protocol",
     )
     .await;
+    // each member's own partition.assignment.strategy: the form says what each lists and
+    // how it rebalances, and the link carries the choice
+    choose(&c, "#timeline-protocol", "listed").await;
+    let lists = until("each member's list", || async {
+        text_of(&c, ".timeline-lists").await
+    })
+    .await;
+    assert!(
+        lists.contains("partition.assignment.strategy")
+            && lists.contains("[range, cooperative-sticky] (eager)"),
+        "{lists}"
+    );
+    until_link(&c, "the link to carry the listed protocol", |f| {
+        f.contains("protocol%3Dlisted")
+    })
+    .await;
     choose(&c, "#timeline-protocol", "eager").await;
     page_axe(&c, &axe, "the timeline").await;
     // The same deploy with static members: no rebalance, and the link says so.

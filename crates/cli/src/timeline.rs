@@ -53,6 +53,10 @@ pub enum ProtocolArg {
     Cooperative,
     /// group.protocol=consumer (KIP-848).
     Consumer,
+    /// Classic, each member listing its own partition.assignment.strategy as the scenario
+    /// gives it: the coordinator's vote picks the assignor, and each member rebalances
+    /// eagerly or cooperatively as its list gives.
+    Listed,
 }
 
 /// Run a story on a scenario's group over time and print what happened and what it cost.
@@ -68,7 +72,10 @@ The broker's side is Kafka's classic coordinator (checked against Kafka's own \
 GroupMetadataManager) or the consumer protocol's rules; the clients are a model of the Java \
 consumer. Settings are named after Kafka's and default to Kafka's defaults. The run uses \
 the scenario's assignor where the protocol runs it (range or roundrobin under eager, \
-uniform or server-range under the consumer protocol) and says when it uses another.",
+uniform or server-range under the consumer protocol) and says when it uses another. With \
+--protocol listed each member lists its own partition.assignment.strategy from the scenario, \
+the coordinator's vote picks the assignor, and each member rebalances eagerly or \
+cooperatively as its own list gives.",
     after_help = "\
 Examples:
   rebalance-lab timeline examples/three-topics.json --event rolling-restart
@@ -158,7 +165,8 @@ pub struct Args {
     #[arg(long)]
     json: bool,
     /// Run the story under eager, cooperative-sticky, static members and the consumer
-    /// protocol, and print the totals side by side.
+    /// protocol (and each member's own assignor list, when the scenario gives other lists
+    /// than the Java default), and print the totals side by side.
     #[arg(long, conflicts_with_all = ["protocol", "static_membership"])]
     compare: bool,
 }
@@ -174,6 +182,7 @@ pub fn run(a: Args) -> Result<String, String> {
             ProtocolArg::Eager => Protocol::Eager,
             ProtocolArg::Cooperative => Protocol::Cooperative,
             ProtocolArg::Consumer => Protocol::Consumer,
+            ProtocolArg::Listed => Protocol::Listed,
         },
         round_trip_ms: a.round_trip_ms,
         records_per_second: a.rate,
@@ -210,7 +219,7 @@ pub fn run(a: Args) -> Result<String, String> {
     story.gap_ms = a.gap_ms;
     story.count = a.count;
     if a.compare && (a.requests || a.partitions) {
-        return Err("--compare prints four runs' totals side by side; --requests and --partitions list one run's (leave out --compare)".into());
+        return Err("--compare prints several runs' totals side by side; --requests and --partitions list one run's (leave out --compare)".into());
     }
     if a.compare {
         let runs = compare(&group, &s, &story);

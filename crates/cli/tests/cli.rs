@@ -55,6 +55,15 @@ fn run_json(args: &[&str]) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
+/// The variants a `timeline --compare --json` lists, in order.
+fn variants(v: &serde_json::Value) -> Vec<&str> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["variant"].as_str().unwrap())
+        .collect()
+}
+
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
 }
@@ -356,13 +365,10 @@ fn timeline_prints_the_totals_as_json_and_compares_the_protocols() {
     assert!(v["events"][0]["time_ms"].is_i64() && v["events"][0]["member"].is_string());
 
     let v = run_json(&["timeline", &example(), "--compare", "--json"]);
-    let names: Vec<&str> = v
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["variant"].as_str().unwrap())
-        .collect();
-    assert_eq!(names, ["eager", "cooperative", "eager-static", "consumer"]);
+    assert_eq!(
+        variants(&v),
+        ["eager", "cooperative", "eager-static", "consumer"]
+    );
 
     // every request to the classic coordinator, with its time
     let v = run_json(&[
@@ -537,4 +543,57 @@ fn timeline_refuses_what_it_would_ignore_and_bad_settings_under_compare() {
         .map(|p| p["peak_lag_records"].as_u64().unwrap())
         .collect();
     assert_eq!(lags.iter().max(), v["peak_lag_records"].as_u64().as_ref());
+}
+
+#[test]
+fn timeline_runs_each_member_s_own_assignor_list() {
+    let scenario = r#"{"topics": {"orders": 6, "payments": 6}, "members": [
+        {"id": "a", "topics": ["orders", "payments"], "protocols": ["cooperative-sticky"]},
+        {"id": "b", "topics": ["orders", "payments"], "protocols": ["cooperative-sticky"]},
+        {"id": "c", "topics": ["orders", "payments"], "protocols": ["cooperative-sticky", "range"]}]}"#;
+    let json = |args: &[&str]| -> serde_json::Value {
+        let out = run_with_stdin(args, scenario);
+        assert!(out.status.success(), "{args:?}: {}", text(&out.stderr));
+        serde_json::from_slice(&out.stdout).unwrap()
+    };
+    let v = json(&[
+        "timeline",
+        "-",
+        "--event",
+        "scale-out",
+        "--protocol",
+        "listed",
+        "--json",
+    ]);
+    assert_eq!(v["assignor"], "cooperative-sticky", "{v}");
+    // c lists range too, so it rebalances eagerly: it revokes everything, and so does the
+    // member the scale-out adds (it lists what the last member lists); a and b do not
+    let eager_revokes: Vec<&str> = v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["event"] == "revoke" && e["detail"].as_str().unwrap().contains("eager"))
+        .map(|e| e["member"].as_str().unwrap())
+        .collect();
+    assert!(
+        eager_revokes.contains(&"c") && eager_revokes.iter().all(|m| ["c", "new-1"].contains(m)),
+        "{eager_revokes:?}"
+    );
+    // the side-by-side table adds the members' own lists
+    let v = json(&["timeline", "-", "--compare", "--json"]);
+    assert_eq!(
+        variants(&v),
+        ["eager", "cooperative", "eager-static", "consumer", "listed"]
+    );
+    // lists with nothing in common: what Kafka would refuse, with the members named
+    let out = run_with_stdin(
+        &["timeline", "-", "--protocol", "listed"],
+        scenario.replace(r#"["cooperative-sticky", "range"]"#, r#"["range"]"#),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("a and c") && err.contains("INCONSISTENT_GROUP_PROTOCOL"),
+        "{err}"
+    );
 }

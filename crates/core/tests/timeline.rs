@@ -80,13 +80,13 @@ proptest! {
         which in 0usize..6,
         commit in 0usize..3,
         max_poll in 10_000i64..300_000,
-        assignor in 0usize..3,
+        assignor in 0usize..4,
     ) {
         use rebalance_lab_core::assignor::AssignorKind as A;
         let kind = StoryKind::ALL[story];
-        // the scenario's assignor: each protocol runs range, round-robin or the broker's range
-        // where it can
-        let g = Group { assignor: [A::Range, A::RoundRobin, A::ServerRange][assignor], ..group(members, &topics) };
+        // the scenario's assignor: each protocol runs range, round-robin, sticky or the
+        // broker's range where it can
+        let g = Group { assignor: [A::Range, A::RoundRobin, A::Sticky, A::ServerRange][assignor], ..group(members, &topics) };
         let (protocol, static_membership) = all_protocols()[which];
         let mut s = Settings { protocol, ..Settings::default() };
         s.client.static_membership = static_membership;
@@ -375,8 +375,14 @@ fn a_run_uses_the_scenario_s_assignor_where_its_protocol_runs_it() {
     assert_eq!((a, o[0] == o[1]), (A::ServerRange, true), "{notes:?}");
     // an assignor the protocol does not run is said, with the one the run uses
     let (a, _, notes) = owners(&g(A::Sticky), Protocol::Eager);
+    assert_eq!(a, A::Sticky);
+    assert!(notes.is_empty(), "{notes:?}");
+    let (a, _, notes) = owners(&g(A::CooperativeSticky), Protocol::Eager);
     assert_eq!(a, A::Range);
-    assert!(notes.iter().any(|n| n.contains("sticky")), "{notes:?}");
+    assert!(
+        notes.iter().any(|n| n.contains("cooperative-sticky")),
+        "{notes:?}"
+    );
     let (a, _, notes) = owners(&g(A::RoundRobin), Protocol::Cooperative);
     assert_eq!(a, A::CooperativeSticky);
     assert!(notes.iter().any(|n| n.contains("roundrobin")), "{notes:?}");
@@ -396,6 +402,7 @@ fn a_run_uses_the_scenario_s_assignor_where_its_protocol_runs_it() {
     };
     for (assignor, names) in [
         (A::RoundRobin, &["roundrobin"][..]),
+        (A::Sticky, &["sticky"]),
         (A::Range, &["range", "cooperative-sticky"]),
     ] {
         let listed = listed(assignor);

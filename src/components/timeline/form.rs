@@ -27,6 +27,29 @@ fn typed_number(v: &str, whole: bool) -> Result<(), String> {
     Ok(())
 }
 
+/// What each member lists and how it rebalances, as the listed protocol runs it: the first
+/// few members, then how many more.
+fn members_lists(group: &Group) -> String {
+    const SHOWN: usize = 6;
+    let lists: Vec<String> = (0..group.members.len())
+        .take(SHOWN)
+        .map(|m| {
+            let list = group.strategy(Protocol::Listed, m);
+            format!("{} {}", group.members[m].0, strategy::describe(&list))
+        })
+        .collect();
+    let more = group.members.len().saturating_sub(SHOWN);
+    let more = if more > 0 {
+        format!("; {more} more")
+    } else {
+        String::new()
+    };
+    format!(
+        "Each member's partition.assignment.strategy, from the group above: {}{more}.",
+        lists.join("; ")
+    )
+}
+
 pub(super) fn settings_form(
     group: &Group,
     spec: &Spec,
@@ -117,11 +140,14 @@ pub(super) fn settings_form(
                 <label class="field" for="timeline-protocol">
                     <span>{ "Protocol" }</span>
                     <select id="timeline-protocol" onchange={on_select(|s, v| if let Some(p) = Protocol::parse(v) { s.settings.protocol = p })}>
-                        { for [Protocol::Eager, Protocol::Cooperative, Protocol::Consumer].iter().map(|p| html! {
+                        { for [Protocol::Eager, Protocol::Cooperative, Protocol::Consumer, Protocol::Listed].iter().map(|p| html! {
                             <option value={p.name()} selected={*p == spec.settings.protocol}>{ protocol_label(*p, group.assignor_under(*p).0) }</option>
                         }) }
                     </select>
                 </label>
+                if spec.settings.protocol == Protocol::Listed {
+                    <p class="timeline-lists">{ members_lists(group) }</p>
+                }
                 <label class="inline" for="timeline-static">
                     <input id="timeline-static" type="checkbox" checked={c.static_membership} onchange={on_check(|s, v| s.settings.client.static_membership = v == "1")} />
                     { " group.instance.id on every member (static)" }

@@ -9,8 +9,8 @@ use rebalance_lab_core::scenario::Scenario;
 use rebalance_lab_core::timeline::compare::{compare, Variant};
 use rebalance_lab_core::timeline::spec::{preset, Spec, PRESETS};
 use rebalance_lab_core::timeline::{
-    protocol_label, simulate, CommitPolicy, Group, Protocol, Run, StoryKind, TimelineError,
-    ASSUMPTIONS,
+    protocol_label, simulate, strategy, CommitPolicy, Group, Protocol, Run, StoryKind,
+    TimelineError, ASSUMPTIONS,
 };
 use std::rc::Rc;
 use yew::prelude::*;
@@ -90,7 +90,7 @@ fn open(props: &OpenProps) -> Html {
         settings.keep_tenures = partitions as usize <= PARTITION_ROWS;
         simulate(g, &settings, &spec.story)
     });
-    // The side-by-side table: four runs, on demand.
+    // The side-by-side table: four or five runs, on demand.
     // (kept for the spec and the group it ran on)
     #[allow(clippy::type_complexity)]
     let compared = use_state(|| {

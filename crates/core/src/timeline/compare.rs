@@ -14,7 +14,7 @@ pub struct Variant {
 }
 
 impl Variant {
-    /// The four the table compares: eager, cooperative-sticky, eager with static members,
+    /// The four the table always compares: eager, cooperative-sticky, eager with static members,
     /// and the consumer protocol.
     pub const ALL: [Variant; 4] = [
         Variant {
@@ -55,13 +55,26 @@ impl Variant {
     }
 }
 
-/// Runs `story` under each of [`Variant::ALL`], the rest of `settings` kept.
+/// The ways [`compare`] runs `group`: [`Variant::ALL`], then each member with its own
+/// `partition.assignment.strategy` when some member lists other than the Java default.
+pub fn variants(group: &Group) -> Vec<Variant> {
+    let mut out = Variant::ALL.to_vec();
+    if group.lists_its_own() {
+        out.push(Variant {
+            protocol: Protocol::Listed,
+            static_membership: false,
+        });
+    }
+    out
+}
+
+/// Runs `story` under each of [`variants`], the rest of `settings` kept.
 pub fn compare(
     group: &Group,
     settings: &Settings,
     story: &Story,
 ) -> Vec<(Variant, Result<Run, TimelineError>)> {
-    Variant::ALL
+    variants(group)
         .into_iter()
         .map(|v| {
             let mut s = *settings;

@@ -309,6 +309,7 @@ pub const ASSUMPTIONS: &[&str] = &[
     "What a member processed since its last commit is read again by the next owner; a crash commits nothing; a clean close commits first.",
     "Appends on the broker and offset commits take one round trip; no request is lost except during a network cut.",
     "A restarted member comes back with a new member id (a static member keeps its group.instance.id).",
+    "With each member's own partition.assignment.strategy, a member a story adds lists what the scenario's last member lists.",
     "Under the consumer protocol a closing consumer always sends its leave heartbeat (epoch -1, or -2 when static): not leaving on close is the classic consumer's setting.",
     "A consumer that fails with UNRELEASED_INSTANCE_ID is started again 10 s later, as a supervisor restarts a process that exited.",
     "Each partition's log grows at the produce rate from offset 0 at the run's first millisecond, and the group starts reading it there; a new owner starts from the last committed offset, and finds waiting what its last owner had not processed yet (a member behind shares its backlog evenly over its partitions).",
@@ -413,6 +414,14 @@ impl Group {
         }
     }
 
+    /// Whether some member lists another `partition.assignment.strategy` than the Java
+    /// default (then [`Protocol::Listed`] runs otherwise than eager).
+    pub fn lists_its_own(&self) -> bool {
+        self.strategies
+            .iter()
+            .any(|l| !l.is_empty() && !crate::scenario::is_java_protocols(l))
+    }
+
     /// Each of the scenario's members with the list it joins with under [`Protocol::Listed`].
     fn listed(&self) -> impl Iterator<Item = (&str, Vec<String>)> + '_ {
         self.members
@@ -451,24 +460,21 @@ impl Group {
 
     /// The assignor a run under `protocol` uses, and a note when it is not the scenario's:
     /// under eager the members list the scenario's range (with cooperative-sticky after it,
-    /// the Java client's default) or roundrobin; the cooperative protocol runs
-    /// cooperative-sticky; the consumer protocol's broker runs uniform or its range.
+    /// the Java client's default), roundrobin or sticky; the cooperative protocol runs
+    /// cooperative-sticky; the consumer protocol's broker runs uniform or its range; under
+    /// [`Protocol::Listed`] the members' vote decides.
     pub fn assignor_under(&self, protocol: Protocol) -> (AssignorKind, Option<String>) {
         use AssignorKind as A;
         let named = self.assignor;
         let (runs, why) = match (protocol, named) {
             (Protocol::Listed, _) => return (self.voted_assignor(), None),
-            (Protocol::Eager, A::Range | A::RoundRobin)
+            (Protocol::Eager, A::Range | A::RoundRobin | A::Sticky)
             | (Protocol::Cooperative, A::CooperativeSticky)
             | (Protocol::Consumer, A::Uniform | A::ServerRange) => return (named, None),
             // the Java client's default list, and the protocol's own assignor
             (Protocol::Cooperative | Protocol::Consumer, A::Range) => {
                 return (protocol.assignor(), None)
             }
-            (Protocol::Eager, A::Sticky) => (
-                A::Range,
-                "the eager sticky assignor keeps its last assignment in each subscription's user data, which the timeline does not model",
-            ),
             (Protocol::Eager, A::CooperativeSticky) => (
                 A::Range,
                 "cooperative-sticky alone rebalances cooperatively (the cooperative protocol)",

@@ -288,7 +288,7 @@ impl Spec {
                 "protocol" => {
                     s.protocol = Protocol::parse(v).ok_or_else(|| {
                         bad(format!(
-                            "\"{}\" is not eager, cooperative or consumer",
+                            "\"{}\" is not eager, cooperative, consumer or listed",
                             short(v)
                         ))
                     })?
@@ -368,6 +368,15 @@ mod tests {
             "rolling-restart.protocol=consumer.autocommit=1000.processing=2.5.rate=12.75.count=3"
         );
         assert_eq!(Spec::parse(&text), Ok(spec));
+        for protocol in [
+            Protocol::Eager,
+            Protocol::Cooperative,
+            Protocol::Consumer,
+            Protocol::Listed,
+        ] {
+            spec.settings.protocol = protocol;
+            assert_eq!(Spec::parse(&spec.write()), Ok(spec), "{protocol:?}");
+        }
     }
 
     #[test]
@@ -382,5 +391,10 @@ mod tests {
         let e = Spec::parse("crash.session=99999999999999999999").unwrap_err();
         assert!(e.message.contains("whole number"), "{e:?}");
         assert!(Spec::parse("").is_err());
+        let e = Spec::parse("crash.protocol=sticky").unwrap_err();
+        assert!(
+            e.message.contains("eager, cooperative, consumer or listed"),
+            "{e:?}"
+        );
     }
 }
