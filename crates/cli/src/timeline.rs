@@ -28,6 +28,10 @@ pub enum Event {
     SlowPoll,
     /// The first member is cut off for --downtime-ms.
     NetworkCut,
+    /// The move to cooperative-sticky: rolling restarts (as rolling-restart) that end with
+    /// every member listing cooperative-sticky alone, after a first one that adds it to the
+    /// lists that lack it (a classic group's story).
+    ToCooperative,
 }
 
 impl From<Event> for StoryKind {
@@ -40,6 +44,7 @@ impl From<Event> for StoryKind {
             Event::ScaleIn => StoryKind::ScaleIn,
             Event::SlowPoll => StoryKind::SlowPoll,
             Event::NetworkCut => StoryKind::NetworkCut,
+            Event::ToCooperative => StoryKind::ToCooperative,
         }
     }
 }

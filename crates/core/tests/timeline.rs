@@ -76,7 +76,7 @@ proptest! {
     #[test]
     fn a_partition_has_one_consumer_at_a_time_and_every_story_settles(
         (members, topics, downtime, gap, count) in group_and_story(90_000),
-        story in 0usize..7,
+        story in 0usize..8,
         which in 0usize..6,
         commit in 0usize..3,
         max_poll in 10_000i64..300_000,
@@ -121,7 +121,7 @@ proptest! {
     fn each_owner_starts_from_a_committed_offset(
         members in 1usize..5,
         topics in prop::collection::vec(1u32..6, 1..3),
-        story in 0usize..7,
+        story in 0usize..8,
         which in 0usize..6,
         commit in 0usize..3,
         rate in 1u32..50,
@@ -582,7 +582,7 @@ proptest! {
     fn quiet_heartbeats_change_nothing(
         members in 1usize..6,
         partitions in 1u32..10,
-        story in 0usize..7,
+        story in 0usize..8,
         downtime in 0i64..90_000,
         gap in 0i64..20_000,
         cooperative in any::<bool>(),
@@ -713,7 +713,7 @@ proptest! {
     fn a_partition_stops_only_for_a_reason(
         members in 1usize..5,
         partitions in 1u32..9,
-        story in 0usize..7,
+        story in 0usize..8,
         downtime in 0i64..90_000,
         which in 0usize..6,
         max_poll in 10_000i64..300_000,
@@ -831,7 +831,7 @@ proptest! {
     fn members_listing_their_own_assignors_keep_the_invariants(
         picks in prop::collection::vec(0usize..6, 1..5),
         partitions in 1u32..9,
-        story in 0usize..7,
+        story in 0usize..8,
         downtime in 0i64..60_000,
     ) {
         const LISTS: [&[&str]; 6] = [
@@ -1003,4 +1003,71 @@ fn lists_the_timeline_cannot_run_are_refused_with_the_member_named() {
         &Story::default(),
     );
     assert!(eager.is_ok());
+}
+
+#[test]
+fn the_move_to_cooperative_takes_one_rolling_restart_from_the_java_default_and_two_otherwise() {
+    use rebalance_lab_core::assignor::AssignorKind as A;
+    let count = |run: &Run, kind: &str| run.happenings.iter().filter(|h| h.kind == kind).count();
+    let configs = |run: &Run| -> Vec<String> {
+        run.happenings
+            .iter()
+            .filter(|h| h.kind == "config")
+            .map(|h| h.detail.clone())
+            .collect()
+    };
+    let story = Story::new(StoryKind::ToCooperative);
+    // the Java default [range, cooperative-sticky] lists it already: one restart each,
+    // to cooperative-sticky alone, and the vote moves to it with the first member back
+    let run = simulate(&group(3, &[6, 6]), &Settings::default(), &story).unwrap();
+    one_consumer_at_a_time(&run).unwrap();
+    assert_eq!(count(&run, "close"), 3, "{:#?}", run.happenings);
+    assert!(configs(&run)
+        .iter()
+        .all(|c| c.contains("[cooperative-sticky] (cooperative)")));
+    assert!(run
+        .happenings
+        .iter()
+        .any(|h| h.kind == "vote" && h.detail.contains("now picks cooperative-sticky")));
+    // once every member is back, a rebalance revokes only what moves: the last member
+    // back is the only one whose lane stops after the last restart
+    let last_config = run
+        .happenings
+        .iter()
+        .rev()
+        .find(|h| h.kind == "config")
+        .unwrap()
+        .time_ms;
+    assert!(!run
+        .happenings
+        .iter()
+        .any(|h| h.time_ms > last_config && h.kind == "revoke" && h.detail.contains("eager")));
+    // round-robin alone does not: a first restart adds cooperative-sticky after it (round-robin
+    // still wins the vote, every member still eager), a second leaves it alone
+    let g = Group {
+        assignor: A::RoundRobin,
+        ..group(3, &[6, 6])
+    };
+    let run = simulate(&g, &Settings::default(), &story).unwrap();
+    one_consumer_at_a_time(&run).unwrap();
+    assert_eq!(count(&run, "close"), 6);
+    let configs = configs(&run);
+    assert!(configs[..3]
+        .iter()
+        .all(|c| c.contains("[roundrobin, cooperative-sticky] (eager)")));
+    assert!(configs[3..]
+        .iter()
+        .all(|c| c.contains("[cooperative-sticky] (cooperative)")));
+    // under the consumer protocol the members list no assignor: a rolling restart, said
+    let s = Settings {
+        protocol: Protocol::Consumer,
+        ..Settings::default()
+    };
+    let run = simulate(&group(3, &[6]), &s, &story).unwrap();
+    assert_eq!(count(&run, "close"), 3);
+    assert!(
+        run.notes.iter().any(|n| n.contains("classic-only")),
+        "{:?}",
+        run.notes
+    );
 }

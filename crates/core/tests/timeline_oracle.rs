@@ -164,6 +164,17 @@ fn cases() -> Vec<(&'static str, Group, Settings, Story)> {
             settings(Listed, |_| {}),
             story(ScaleIn, |s| s.count = 1),
         ),
+        (
+            // from round-robin: a first rolling restart adds cooperative-sticky to each list,
+            // a second leaves it alone; the vote moves to it with the first member back
+            "to-cooperative-from-roundrobin",
+            Group {
+                assignor: rebalance_lab_core::assignor::AssignorKind::RoundRobin,
+                ..group(3, 6)
+            },
+            settings(Eager, |_| {}),
+            Story::new(ToCooperative),
+        ),
     ]
 }
 

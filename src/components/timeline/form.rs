@@ -128,11 +128,11 @@ pub(super) fn settings_form(
                     StoryKind::NetworkCut => "The cut lasts (ms)",
                     _ => "Down for (ms)",
                 }, spec.story.downtime_ms.to_string(), |s, v| if let Ok(n) = v.parse() { s.story.downtime_ms = n }) }
-                if spec.story.kind == StoryKind::RollingRestart {
+                if matches!(spec.story.kind, StoryKind::RollingRestart | StoryKind::ToCooperative) {
                     { number("timeline-gap", "Then waits (ms)", spec.story.gap_ms.to_string(), |s, v| if let Ok(n) = v.parse() { s.story.gap_ms = n }) }
                 }
-                if matches!(spec.story.kind, StoryKind::RollingRestart | StoryKind::ScaleOut | StoryKind::ScaleIn) {
-                    { number("timeline-count", if spec.story.kind == StoryKind::RollingRestart { "Members at once" } else { "Members" }, spec.story.count.to_string(), |s, v| if let Ok(n) = v.parse() { s.story.count = n }) }
+                if matches!(spec.story.kind, StoryKind::RollingRestart | StoryKind::ToCooperative | StoryKind::ScaleOut | StoryKind::ScaleIn) {
+                    { number("timeline-count", if matches!(spec.story.kind, StoryKind::RollingRestart | StoryKind::ToCooperative) { "Members at once" } else { "Members" }, spec.story.count.to_string(), |s, v| if let Ok(n) = v.parse() { s.story.count = n }) }
                 }
             </fieldset>
             <fieldset>

@@ -28,7 +28,7 @@ pub struct Preset {
 }
 
 /// The presets, in the order a person meets them.
-pub const PRESETS: [Preset; 5] = [
+pub const PRESETS: [Preset; 6] = [
     Preset {
         key: "rolling-dynamic",
         label: "Rolling restart, dynamic members",
@@ -54,6 +54,11 @@ pub const PRESETS: [Preset; 5] = [
         label: "Scale out by one",
         about: "A member joins: eager stops everyone briefly, cooperative only what moves, in two rebalances.",
     },
+    Preset {
+        key: "to-cooperative",
+        label: "Move to cooperative-sticky",
+        about: "A rolling restart to cooperative-sticky alone (a first one adds it where a member's list lacks it): the vote moves to it with the first member back, and the members still listing another assignor revoke everything at each rebalance until the last is back.",
+    },
 ];
 
 /// The spec of a preset.
@@ -75,6 +80,7 @@ pub fn preset(key: &str) -> Option<Spec> {
         }
         "crash" => spec.story = Story::new(StoryKind::Crash),
         "scale-out" => spec.story = Story::new(StoryKind::ScaleOut),
+        "to-cooperative" => spec.story = Story::new(StoryKind::ToCooperative),
         _ => return None,
     }
     Some(spec)

@@ -18,11 +18,15 @@ pub enum StoryKind {
     SlowPoll,
     /// The first member cannot reach the cluster for a while.
     NetworkCut,
+    /// The move to cooperative-sticky, as Kafka's upgrade notes give it: rolling restarts
+    /// that end with every member listing cooperative-sticky alone, after a first one that
+    /// adds it to the lists that lack it.
+    ToCooperative,
 }
 
 impl StoryKind {
     /// Every story, in the order a person meets them.
-    pub const ALL: [StoryKind; 7] = [
+    pub const ALL: [StoryKind; 8] = [
         StoryKind::RollingRestart,
         StoryKind::Replace,
         StoryKind::Crash,
@@ -30,6 +34,7 @@ impl StoryKind {
         StoryKind::ScaleIn,
         StoryKind::SlowPoll,
         StoryKind::NetworkCut,
+        StoryKind::ToCooperative,
     ];
 
     /// The name the command line and the link use.
@@ -42,6 +47,7 @@ impl StoryKind {
             StoryKind::ScaleIn => "scale-in",
             StoryKind::SlowPoll => "slow-poll",
             StoryKind::NetworkCut => "network-cut",
+            StoryKind::ToCooperative => "to-cooperative",
         }
     }
 
@@ -60,6 +66,7 @@ impl StoryKind {
             StoryKind::ScaleIn => "Scale in",
             StoryKind::SlowPoll => "A batch slower than max.poll.interval.ms",
             StoryKind::NetworkCut => "Network cut",
+            StoryKind::ToCooperative => "Move to cooperative-sticky",
         }
     }
 }
@@ -115,6 +122,37 @@ pub enum Act {
     SlowBatch(i64),
     /// It cannot reach the cluster for this long.
     Cut(i64),
+    /// The process starts again with another `partition.assignment.strategy`, and joins.
+    StartListing(Listing),
+}
+
+/// A `partition.assignment.strategy` a member is restarted with in the move to
+/// cooperative-sticky.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listing {
+    /// Its list with cooperative-sticky added at the end (the first rolling restart, for a
+    /// list that lacks it): the old assignor still wins the vote, and the member still
+    /// rebalances eagerly.
+    AddCooperative,
+    /// cooperative-sticky alone (the last rolling restart): the member rebalances
+    /// cooperatively.
+    CooperativeOnly,
+}
+
+impl Listing {
+    /// `list` changed as this says.
+    pub fn apply(self, list: &[String]) -> Vec<String> {
+        const COOPERATIVE: &str = "cooperative-sticky";
+        match self {
+            Listing::AddCooperative if list.iter().any(|n| n == COOPERATIVE) => list.to_vec(),
+            Listing::AddCooperative => {
+                let mut out = list.to_vec();
+                out.push(COOPERATIVE.into());
+                out
+            }
+            Listing::CooperativeOnly => vec![COOPERATIVE.into()],
+        }
+    }
 }
 
 /// When the story begins, in ms after the first members started: long enough for the group
@@ -138,8 +176,14 @@ pub const MAX_STORY_MS: i64 = 3_600_000;
 /// What a member (by index) does when (ms).
 pub type Timed = (i64, usize, Act);
 
-/// The story as acts, and how many members it adds.
-pub fn acts(story: &Story, members: usize) -> Result<(Vec<Timed>, usize), String> {
+/// The story as acts, and how many members it adds. `lacking_cooperative`: some member's
+/// `partition.assignment.strategy` does not list cooperative-sticky (the move to it then
+/// takes a first rolling restart that adds it).
+pub fn acts(
+    story: &Story,
+    members: usize,
+    lacking_cooperative: bool,
+) -> Result<(Vec<Timed>, usize), String> {
     let t0 = STORY_START_MS;
     let count = story.count as usize;
     if !(0..=MAX_STORY_MS).contains(&story.downtime_ms) {
@@ -158,19 +202,16 @@ pub fn acts(story: &Story, members: usize) -> Result<(Vec<Timed>, usize), String
     let mut added = 0;
     match story.kind {
         StoryKind::RollingRestart => {
-            if count == 0 || count > members {
-                return Err(format!(
-                    "count = {count}: a rolling restart takes 1 to {members} members at once"
-                ));
-            }
+            rolling_restart(story, members, t0, Act::Start, &mut out)?;
+        }
+        StoryKind::ToCooperative => {
             let mut t = t0;
-            for wave in (0..members).collect::<Vec<_>>().chunks(count) {
-                for &m in wave {
-                    out.push((t, m, Act::Close));
-                    out.push((t + story.downtime_ms, m, Act::Start));
-                }
-                t += story.downtime_ms + story.gap_ms;
+            if lacking_cooperative {
+                let start = Act::StartListing(Listing::AddCooperative);
+                t = rolling_restart(story, members, t, start, &mut out)?;
             }
+            let start = Act::StartListing(Listing::CooperativeOnly);
+            rolling_restart(story, members, t, start, &mut out)?;
         }
         StoryKind::Replace => {
             out.push((t0, 0, Act::Close));
@@ -204,4 +245,30 @@ pub fn acts(story: &Story, members: usize) -> Result<(Vec<Timed>, usize), String
         StoryKind::NetworkCut => out.push((t0, 0, Act::Cut(story.downtime_ms))),
     }
     Ok((out, added))
+}
+
+/// A rolling restart from `t`: each member closes and, down for the story's downtime,
+/// `start`s again, `count` at once, the next ones the story's gap later. Returns when the
+/// next restart would begin.
+fn rolling_restart(
+    story: &Story,
+    members: usize,
+    mut t: i64,
+    start: Act,
+    out: &mut Vec<Timed>,
+) -> Result<i64, String> {
+    let count = story.count as usize;
+    if count == 0 || count > members {
+        return Err(format!(
+            "count = {count}: a rolling restart takes 1 to {members} members at once"
+        ));
+    }
+    for wave in (0..members).collect::<Vec<_>>().chunks(count) {
+        for &m in wave {
+            out.push((t, m, Act::Close));
+            out.push((t + story.downtime_ms, m, start));
+        }
+        t += story.downtime_ms + story.gap_ms;
+    }
+    Ok(t)
 }

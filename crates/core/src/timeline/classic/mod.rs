@@ -154,7 +154,14 @@ pub fn run_traced(
     record_wire: bool,
 ) -> Result<Run, TimelineError> {
     super::check(group, s)?;
-    let (acts, added) = acts(story, group.members.len()).map_err(TimelineError::Story)?;
+    let lacking_cooperative = (0..group.members.len()).any(|m| {
+        !group
+            .strategy(s.protocol, m)
+            .iter()
+            .any(|n| n == "cooperative-sticky")
+    });
+    let (acts, added) =
+        acts(story, group.members.len(), lacking_cooperative).map_err(TimelineError::Story)?;
     let mut clients: Vec<Client> = Vec::new();
     for (m, (name, topics)) in super::members_with(group, added).into_iter().enumerate() {
         let topics = std::rc::Rc::new(topics);
@@ -420,6 +427,17 @@ impl<'a> Sim<'a> {
     fn act(&mut self, c: usize, act: Act) {
         match act {
             Act::Start => self.start(c),
+            Act::StartListing(listing) => {
+                let cl = &mut self.clients[c];
+                cl.strategy = listing.apply(&cl.strategy);
+                cl.eager = super::strategy::rebalances_eagerly(&cl.strategy);
+                let detail = format!(
+                    "Its partition.assignment.strategy is now {}.",
+                    super::strategy::describe(&cl.strategy)
+                );
+                self.happen(Some(c), "config", detail);
+                self.start(c);
+            }
             Act::Close => self.close(c),
             Act::Crash => self.crash(c),
             Act::SlowBatch(ms) => {

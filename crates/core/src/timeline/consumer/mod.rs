@@ -201,9 +201,12 @@ pub fn run_traced(
     trace: Trace,
 ) -> Result<Run, TimelineError> {
     super::check(group, s)?;
-    let (acts, added) = acts(story, group.members.len()).map_err(TimelineError::Story)?;
+    let (acts, added) = acts(story, group.members.len(), false).map_err(TimelineError::Story)?;
     let (assignor, note) = group.assignor_under(s.protocol);
     let mut notes: Vec<String> = note.into_iter().collect();
+    if story.kind == super::StoryKind::ToCooperative {
+        notes.push("Under the consumer protocol the broker assigns, and the Java consumer refuses partition.assignment.strategy (a classic-only setting): the move to cooperative-sticky is a classic group's. This run restarts each member once, without it: a rolling restart.".to_string());
+    }
     if !s.client.leave_on_close {
         notes.push("Under the consumer protocol the Java consumer leaves the group whenever it closes (AsyncKafkaConsumer.close sends its leave heartbeat): not leaving on close, as Kafka Streams does, is the classic consumer's setting, so this run leaves.".to_string());
     }
@@ -467,7 +470,8 @@ impl<'a> Sim<'a> {
 
     fn act(&mut self, c: usize, act: Act) {
         match act {
-            Act::Start => {
+            // (no assignor list under the consumer protocol: a start like any other)
+            Act::Start | Act::StartListing(_) => {
                 if let Some(last) = self.downtime[c].last_mut() {
                     if last.1 == i64::MAX {
                         last.1 = self.now;
