@@ -139,7 +139,7 @@ pub fn app() -> Html {
                         computed={computed.clone()} waiting={computed.after_repaint.borrow().group} refusal={state.refusal.clone()}
                         imported={state.imported.is_some()}
                         dispatch={dispatch.clone()} />
-                    <components::timeline::Timeline scenario={state.scenario.clone()} spec={state.timeline}
+                    <components::timeline::Timeline scenario={state.scenario.clone()} spec={state.timeline.clone()}
                         colours={colours.clone()} asking={asks_over_time} dispatch={dispatch.clone()} />
                     { for bytes_panel }
                 </section>

@@ -3905,6 +3905,37 @@ async fn the_timeline_shows_what_a_deploy_costs_and_keeps_it_in_the_link() {
     })
     .await;
     choose(&c, "#timeline-protocol", "eager").await;
+    // a script written by hand: it starts from an example for the group on screen, runs,
+    // and a mistake is said with its line and column
+    choose(&c, "#timeline-story", "script").await;
+    let example = until("the script's example", || async {
+        c.find(Locator::Id("timeline-script"))
+            .await
+            .ok()?
+            .prop("value")
+            .await
+            .ok()
+            .flatten()
+            .filter(|v| v.contains("restart"))
+    })
+    .await;
+    total_until(&c, "rebalances", |t| t.parse::<u32>().is_ok_and(|n| n > 0)).await;
+    until_link(&c, "the link to carry the script", |f| {
+        f.contains("script%3D")
+    })
+    .await;
+    change(&c, "#timeline-script", "0s crash nobody").await;
+    let e = until("the script's error", || async {
+        text_of(&c, "#timeline-error").await
+    })
+    .await;
+    assert!(
+        e.contains("line 1, column 10") && e.contains("nobody"),
+        "{e}"
+    );
+    page_axe(&c, &axe, "the timeline's script").await;
+    change(&c, "#timeline-script", &example).await;
+    choose(&c, "#timeline-story", "rolling-restart").await;
     page_axe(&c, &axe, "the timeline").await;
     // The same deploy with static members: no rebalance, and the link says so.
     click(&c, Locator::Id("timeline-preset-rolling-static")).await;

@@ -137,7 +137,7 @@ macro_rules! shown {
             imported: &$g.imported,
             hex_drafts: &$g.hex_drafts,
             versions: &$g.versions,
-            timeline: $g.timeline,
+            timeline: $g.timeline.clone(),
         }
     };
 }
@@ -169,7 +169,7 @@ impl Shown<'_> {
             versions: by_index(self.scenario, self.versions),
             baseline: self.baseline.clone().map(Ok),
             pinned: self.pinned.clone(),
-            timeline: self.timeline,
+            timeline: self.timeline.clone(),
             hex_drafts,
             colours: {
                 let slots: Vec<u32> = self
@@ -219,7 +219,7 @@ impl AppState {
             bytes_member: self.bytes_member.clone(),
             hex_drafts: self.hex_drafts.clone(),
             versions: self.versions.clone(),
-            timeline: self.timeline,
+            timeline: self.timeline.clone(),
         }
     }
 

@@ -32,6 +32,8 @@ pub enum Event {
     /// every member listing cooperative-sticky alone, after a first one that adds it to the
     /// lists that lack it (a classic group's story).
     ToCooperative,
+    /// A script written by hand, given with --script.
+    Script,
 }
 
 impl From<Event> for StoryKind {
@@ -45,6 +47,7 @@ impl From<Event> for StoryKind {
             Event::SlowPoll => StoryKind::SlowPoll,
             Event::NetworkCut => StoryKind::NetworkCut,
             Event::ToCooperative => StoryKind::ToCooperative,
+            Event::Script => StoryKind::Script,
         }
     }
 }
@@ -86,7 +89,8 @@ Examples:
   rebalance-lab timeline examples/three-topics.json --event rolling-restart
   rebalance-lab timeline examples/three-topics.json --event rolling-restart --static
   rebalance-lab timeline examples/three-topics.json --event crash --protocol consumer --json
-  rebalance-lab timeline examples/three-topics.json --event rolling-restart --no-leave-on-close --compare"
+  rebalance-lab timeline examples/three-topics.json --event rolling-restart --no-leave-on-close --compare
+  rebalance-lab timeline examples/three-topics.json --script '0s crash C0; 20s start C0; 40s join 1'"
 )]
 pub struct Args {
     /// The scenario file (JSON), or - for standard input.
@@ -152,6 +156,13 @@ pub struct Args {
     /// Rolling restart: members at once; scale out or in: by how many.
     #[arg(long, default_value_t = 1, value_name = "N")]
     count: u32,
+    /// What each member does when, one statement a line or between `;` (implies --event
+    /// script): a time from the story's start (20s, 1.5s, 500ms, 2m), then `close`,
+    /// `crash`, `start`, `restart ... for D`, `slow ... for D` or `cut ... for D` with member
+    /// names separated by commas, or `join N`; `#` starts a comment. @FILE reads it from a
+    /// file.
+    #[arg(long, value_name = "TEXT|@FILE")]
+    script: Option<String>,
     /// Records produced per second to each partition.
     #[arg(long, default_value_t = 100.0, value_name = "N")]
     rate: f64,
@@ -218,6 +229,21 @@ pub fn run(a: Args) -> Result<String, String> {
     s.consumer_group.heartbeat_interval_ms = a.consumer_heartbeat_interval_ms;
     s.consumer_group.session_timeout_ms = a.consumer_session_timeout_ms;
     let mut story = Story::new(a.event.into());
+    match (&a.script, story.kind) {
+        (Some(text), _) => {
+            story = Story::new(StoryKind::Script);
+            story.script = match text.strip_prefix('@') {
+                Some(file) => read_input(file)?,
+                None => text.clone(),
+            };
+        }
+        (None, StoryKind::Script) => {
+            return Err(
+                "--event script takes the script with --script TEXT or --script @FILE".into(),
+            )
+        }
+        (None, _) => {}
+    }
     if let Some(d) = a.downtime_ms {
         story.downtime_ms = d;
     }

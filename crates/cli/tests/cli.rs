@@ -597,3 +597,50 @@ fn timeline_runs_each_member_s_own_assignor_list() {
         "{err}"
     );
 }
+
+#[test]
+fn timeline_runs_a_script_and_says_where_it_is_wrong() {
+    let v = run_json(&[
+        "timeline",
+        &example(),
+        "--script",
+        "0s crash C0\n20s start C0\n40s join 1 # one more",
+        "--json",
+    ]);
+    let events = v["events"].as_array().unwrap();
+    let of = |member: &str, event: &str| {
+        events
+            .iter()
+            .any(|e| e["member"] == member && e["event"] == event)
+    };
+    assert!(of("C0", "crash") && of("new-1", "start"), "{v}");
+    // from a file, and --event script without one
+    let dir = std::env::temp_dir().join(format!("rl-script-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("deploy.txt");
+    std::fs::write(&file, "0 restart C1 for 5s").unwrap();
+    let at = format!("@{}", file.display());
+    let v = run_json(&["timeline", &example(), "--script", &at, "--json"]);
+    assert!(v["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["member"] == "C1" && e["event"] == "close"));
+    let out = run(&["timeline", &example(), "--event", "script"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("--script"));
+    // a mistake is said with its line and column
+    let out = run(&[
+        "timeline",
+        &example(),
+        "--script",
+        "0 crash C0\n5s crash C0",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("line 2, column 10") && err.contains("C0 is down at 5 s"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}

@@ -54,13 +54,44 @@ pub(super) fn settings_form(
     group: &Group,
     spec: &Spec,
     set: impl Fn(fn(&mut Spec, &str), String) + Clone + 'static,
+    set_story: Callback<Story>,
     bad: UseStateHandle<Option<(Spec, String)>>,
 ) -> Html {
-    let spec_now = *spec;
+    // another story keeps the script written (a script first chosen starts from the example)
+    let on_story = {
+        let (set_story, story, names) =
+            (set_story.clone(), spec.story.clone(), group.member_names());
+        Callback::from(move |e: Event| {
+            let v = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            let Some(kind) = StoryKind::parse(&v) else {
+                return;
+            };
+            let mut next = Story::new(kind);
+            next.script = if story.script.is_empty() && kind == StoryKind::Script {
+                script::example(&names)
+            } else {
+                story.script.clone()
+            };
+            set_story.emit(next);
+        })
+    };
+    let on_script = {
+        let story = spec.story.clone();
+        Callback::from(move |e: Event| {
+            let mut next = story.clone();
+            next.script = e
+                .target_unchecked_into::<web_sys::HtmlTextAreaElement>()
+                .value();
+            set_story.emit(next);
+        })
+    };
     let on = |label: &str, whole: bool, f: fn(&mut Spec, &str)| {
         let set = set.clone();
         let bad = bad.clone();
         let label = label.to_string();
+        let spec_now = spec.clone();
         Callback::from(move |e: Event| {
             let v = e
                 .target_unchecked_into::<web_sys::HtmlInputElement>()
@@ -70,7 +101,7 @@ pub(super) fn settings_form(
                     bad.set(None);
                     set(f, v);
                 }
-                Err(m) => bad.set(Some((spec_now, format!("{label}: {m}")))),
+                Err(m) => bad.set(Some((spec_now.clone(), format!("{label}: {m}")))),
             }
         })
     };
@@ -117,17 +148,26 @@ pub(super) fn settings_form(
                 <legend>{ "The story" }</legend>
                 <label class="field" for="timeline-story">
                     <span>{ "What happens" }</span>
-                    <select id="timeline-story" onchange={on_select(|s, v| if let Some(k) = StoryKind::parse(v) { s.story = rebalance_lab_core::timeline::Story::new(k) })}>
+                    <select id="timeline-story" onchange={on_story}>
                         { for StoryKind::ALL.iter().map(|k| html! {
                             <option value={k.name()} selected={*k == spec.story.kind}>{ k.label() }</option>
                         }) }
                     </select>
                 </label>
-                { number("timeline-downtime", match spec.story.kind {
-                    StoryKind::SlowPoll => "The slow batch takes (ms)",
-                    StoryKind::NetworkCut => "The cut lasts (ms)",
-                    _ => "Down for (ms)",
-                }, spec.story.downtime_ms.to_string(), |s, v| if let Ok(n) = v.parse() { s.story.downtime_ms = n }) }
+                if spec.story.kind == StoryKind::Script {
+                    <label class="field timeline-script" for="timeline-script">
+                        <span>{ "The script (runs when you leave the field)" }</span>
+                        <textarea id="timeline-script" rows="7" spellcheck="false" value={spec.story.script.clone()} onchange={on_script} />
+                    </label>
+                    <p class="hint" id="timeline-script-help">{ "One statement a line: a time from the story's start (20s, 1.5s, 500ms, 2m), then close, crash, start, restart … for, slow … for (a batch that long), cut … for (no network) with member names separated by commas, or join N (new members new-1, new-2…). # starts a comment." }</p>
+                }
+                if spec.story.kind != StoryKind::Script {
+                    { number("timeline-downtime", match spec.story.kind {
+                        StoryKind::SlowPoll => "The slow batch takes (ms)",
+                        StoryKind::NetworkCut => "The cut lasts (ms)",
+                        _ => "Down for (ms)",
+                    }, spec.story.downtime_ms.to_string(), |s, v| if let Ok(n) = v.parse() { s.story.downtime_ms = n }) }
+                }
                 if matches!(spec.story.kind, StoryKind::RollingRestart | StoryKind::ToCooperative) {
                     { number("timeline-gap", "Then waits (ms)", spec.story.gap_ms.to_string(), |s, v| if let Ok(n) = v.parse() { s.story.gap_ms = n }) }
                 }

@@ -9,8 +9,8 @@ use rebalance_lab_core::scenario::Scenario;
 use rebalance_lab_core::timeline::compare::{compare, Variant};
 use rebalance_lab_core::timeline::spec::{preset, Spec, PRESETS};
 use rebalance_lab_core::timeline::{
-    protocol_label, simulate, strategy, CommitPolicy, Group, Protocol, Run, StoryKind,
-    TimelineError, ASSUMPTIONS,
+    protocol_label, script, simulate, strategy, CommitPolicy, Group, Protocol, Run, Story,
+    StoryKind, TimelineError, ASSUMPTIONS,
 };
 use std::rc::Rc;
 use yew::prelude::*;
@@ -45,7 +45,7 @@ pub struct Props {
 /// The panel: a button to open it, or the story, the settings and the run.
 #[function_component(Timeline)]
 pub fn timeline(props: &Props) -> Html {
-    let Some(spec) = props.spec else {
+    let Some(spec) = props.spec.clone() else {
         let open = props
             .dispatch
             .reform(|_: MouseEvent| Action::Timeline(Some(Spec::default())));
@@ -75,9 +75,9 @@ struct OpenProps {
 /// The open panel: the story, the settings and the run.
 #[function_component(Open)]
 fn open(props: &OpenProps) -> Html {
-    let spec = props.spec;
+    let spec = props.spec.clone();
     let group = use_memo(props.scenario.clone(), |s| Group::of_scenario(s));
-    let run = use_memo((group.clone(), spec), |(g, spec)| {
+    let run = use_memo((group.clone(), spec.clone()), |(g, spec)| {
         let mut settings = spec.settings;
         let partitions: u64 = g.topics.iter().map(|(_, n)| u64::from(*n)).sum();
         if g.members.len() > PAGE_MEMBERS || partitions > PAGE_PARTITIONS {
@@ -105,38 +105,57 @@ fn open(props: &OpenProps) -> Html {
     let lane_focus = use_state(|| None::<(usize, usize)>);
     // every request to the coordinator, listed when asked (the run again, request by request)
     let wire_asked = use_state(|| false);
-    let wire = use_memo((group.clone(), spec, *wire_asked), |(g, spec, asked)| {
-        (*asked && g.members.len() <= WIRE_MEMBERS).then(|| {
-            let mut settings = spec.settings;
-            settings.keep_tenures = false;
-            if settings.protocol == Protocol::Consumer {
-                use rebalance_lab_core::timeline::consumer::{run_traced, Trace};
-                run_traced(g, &settings, &spec.story, Trace::Requests)
-            } else {
-                rebalance_lab_core::timeline::classic::run_traced(g, &settings, &spec.story, true)
-            }
-            .map(|r| r.wire)
-        })
-    });
+    let wire = use_memo(
+        (group.clone(), spec.clone(), *wire_asked),
+        |(g, spec, asked)| {
+            (*asked && g.members.len() <= WIRE_MEMBERS).then(|| {
+                let mut settings = spec.settings;
+                settings.keep_tenures = false;
+                if settings.protocol == Protocol::Consumer {
+                    use rebalance_lab_core::timeline::consumer::{run_traced, Trace};
+                    run_traced(g, &settings, &spec.story, Trace::Requests)
+                } else {
+                    rebalance_lab_core::timeline::classic::run_traced(
+                        g,
+                        &settings,
+                        &spec.story,
+                        true,
+                    )
+                }
+                .map(|r| r.wire)
+            })
+        },
+    );
     // a number typed that is not one, said beside the form while the settings are the ones
     // it was typed into (the run keeps the last good one)
     let bad = use_state(|| None::<(Spec, String)>);
     let set = {
         let dispatch = props.dispatch.clone();
+        let spec = spec.clone();
         move |f: fn(&mut Spec, &str), value: String| {
-            let mut next = spec;
+            let mut next = spec.clone();
             f(&mut next, &value);
             dispatch.emit(Action::Timeline(Some(next)));
         }
     };
+    let set_story = {
+        let dispatch = props.dispatch.clone();
+        let spec = spec.clone();
+        Callback::from(move |story: Story| {
+            let mut next = spec.clone();
+            next.story = story;
+            dispatch.emit(Action::Timeline(Some(next)));
+        })
+    };
     let on_compare = {
         let compared = compared.clone();
         let group = group.clone();
+        let spec = spec.clone();
         Callback::from(move |_: MouseEvent| {
             let mut settings = spec.settings;
             settings.keep_tenures = false;
             compared.set(Some((
-                spec,
+                spec.clone(),
                 group.clone(),
                 Rc::new(compare(&group, &settings, &spec.story)),
             )));
@@ -148,7 +167,7 @@ fn open(props: &OpenProps) -> Html {
     let presets = PRESETS.iter().map(|p| {
         let dispatch = props.dispatch.clone();
         let key = p.key;
-        let chosen = preset(key) == Some(spec);
+        let chosen = preset(key).as_ref() == Some(&spec);
         let onclick = Callback::from(move |_: MouseEvent| {
             dispatch.emit(Action::Timeline(preset(key)));
         });
@@ -195,7 +214,7 @@ fn open(props: &OpenProps) -> Html {
             <h2 id="timeline-title">{ "Over time" }</h2>
             <ul class="timeline-presets">{ for presets }</ul>
             <div id="timeline-run" aria-live="polite">{ result }</div>
-            { settings_form(&group, &spec, set, bad.clone()) }
+            { settings_form(&group, &spec, set, set_story, bad.clone()) }
             if let Some((_, m)) = bad.as_ref().filter(|(s, _)| *s == spec) {
                 <p class="alert" role="alert" id="timeline-field-error">{ m.clone() }</p>
             }

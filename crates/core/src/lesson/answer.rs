@@ -277,7 +277,7 @@ impl LoadedStep {
                 .moved_since(&self.before_owners_under(rule)?)
                 .to_string(),
             Fact::Timeline(fact) => {
-                let spec = self.timeline?;
+                let spec = self.timeline.as_ref()?;
                 let group = crate::timeline::Group::of_scenario(&self.scenario);
                 let run = crate::timeline::simulate(&group, &spec.settings, &spec.story).ok()?;
                 fact.reads(&run.costs)

@@ -12,7 +12,10 @@
 //!   twice or never.
 //! - [`spec`]: a timeline as a person sets it up, its presets and its text in a link.
 //! - [`story`]: the events a person asks for (rolling restart, crash, scale out or in, a slow
-//!   batch, a network cut) as what each member does when.
+//!   batch, a network cut, the move to cooperative-sticky) as what each member does when.
+//! - [`script`]: a story written by hand, statement by statement.
+//! - [`strategy`]: a classic member's `partition.assignment.strategy`, and the rebalance
+//!   protocol its list gives.
 //!
 //! Every assumption the client's model makes is in [`ASSUMPTIONS`], shown wherever a run is.
 
@@ -23,6 +26,7 @@ pub mod compare;
 pub mod consumer;
 pub mod ledger;
 mod queue;
+pub mod script;
 pub mod spec;
 pub mod story;
 pub mod strategy;
@@ -280,8 +284,12 @@ pub struct Run {
     /// What the run could not do as Kafka would, and what it did instead.
     pub notes: Vec<String>,
     /// How often a partition was given to a member while another still consumed it: zero
-    /// unless the model is wrong (the property tests hold it to zero).
+    /// in every story (the property tests hold it to zero); a script can reach Kafka's race
+    /// of a member whose session expires right after the coordinator answered it, which a
+    /// note then says.
     pub overlaps: u32,
+    /// The first few of [`Run::overlaps`] (members by their index in [`Run::members`]).
+    pub overlap_log: Vec<ledger::Overlap>,
     /// What computing the run took.
     pub work: Work,
 }
@@ -307,7 +315,8 @@ pub const ASSUMPTIONS: &[&str] = &[
     "A member keeps up with its partitions while it owns them; after a pause it works through the backlog in batches of max.poll.records, and it notices a rebalance only between batches (under the consumer protocol: its callbacks for a new assignment run between batches, and it acknowledges then).",
     "A member inside a batch longer than max.poll.interval.ms consumes nothing more until the batch ends.",
     "What a member processed since its last commit is read again by the next owner; a crash commits nothing; a clean close commits first.",
-    "Appends on the broker and offset commits take one round trip; no request is lost except during a network cut.",
+    "Appends on the broker and offset commits take one round trip; no request is lost except during a network cut, when an answer the coordinator sends is lost too (a member waiting for its JoinGroup or SyncGroup then joins again once the network is back).",
+    "Back from a network cut, a member consumes again once the coordinator answers it (a Java consumer may fetch a round trip sooner).",
     "A restarted member comes back with a new member id (a static member keeps its group.instance.id).",
     "With each member's own partition.assignment.strategy, a member a story adds lists what the scenario's last member lists.",
     "Under the consumer protocol a closing consumer always sends its leave heartbeat (epoch -1, or -2 when static): not leaving on close is the classic consumer's setting.",
@@ -346,6 +355,11 @@ impl Group {
                 racks: Vec::new(),
             })
             .collect()
+    }
+
+    /// Its members' names, in order.
+    pub fn member_names(&self) -> Vec<String> {
+        self.members.iter().map(|(n, _)| n.clone()).collect()
     }
 
     /// The group of a scenario's assignor input.
@@ -674,13 +688,16 @@ pub(crate) struct Finished {
 /// often a partition had two consumers, and how often one was given to a new consumer.
 fn end_run(
     ledger: ledger::Ledger,
+    (group, members, notes): (&Group, &[String], &mut Vec<String>),
     rebalance_times: &[i64],
     downtime: &mut [Vec<(i64, i64)>],
     start: i64,
     end: i64,
-) -> (ledger::Closed, u32, u64) {
+) -> (ledger::Closed, (u32, Vec<ledger::Overlap>), u64) {
     let rebalances = rebalance_times.iter().filter(|t| **t >= start).count() as u32;
     let (overlaps, partition_starts) = (ledger.overlaps(), ledger.starts());
+    overlap_notes(&ledger, group, members, notes);
+    let ledger_log = ledger.overlap_log().to_vec();
     let mut closed = ledger.finish(end, rebalances);
     closed.lanes.resize(downtime.len(), Vec::new());
     for span in downtime.iter_mut().flatten() {
@@ -688,7 +705,38 @@ fn end_run(
             span.1 = end;
         }
     }
-    (closed, overlaps, partition_starts)
+    (closed, (overlaps, ledger_log), partition_starts)
+}
+
+/// A note for each partition the ledger saw given to a member while another still
+/// consumed it (the first few, then how many more).
+fn overlap_notes(
+    ledger: &ledger::Ledger,
+    group: &Group,
+    members: &[String],
+    notes: &mut Vec<String>,
+) {
+    let (partitions, _) = partition_layout(group);
+    let name = |m: usize| members.get(m).map_or("?", String::as_str);
+    for o in ledger.overlap_log() {
+        let (t, p, old, new) = (o.time_ms, o.partition, o.consumer, o.given_to);
+        let (ti, n) = partitions.get(p).copied().unwrap_or((0, 0));
+        let topic = group.topics.get(ti).map_or("?", |(t, _)| t.as_str());
+        notes.push(format!(
+            "At {:.3} s {topic}-{n} is given to {} while {} still consumes it: the coordinator had already removed {} (as Kafka's does, for instance when a member's session expires just after the coordinator answered it), and {} does not know yet. It would go on consuming until its next request tells it; the run stops it there, so what both read meanwhile is not counted twice.",
+            t as f64 / 1000.0,
+            name(new),
+            name(old),
+            name(old),
+            name(old),
+        ));
+    }
+    let more = ledger.overlaps() as usize - ledger.overlap_log().len();
+    if more > 0 {
+        notes.push(format!(
+            "{more} more times a partition is given to a member while another still consumes it."
+        ));
+    }
 }
 
 impl Finished {
@@ -701,10 +749,11 @@ impl Finished {
                 peak_lag,
                 costs,
             },
-            overlaps,
+            (overlaps, overlap_log),
             partition_starts,
         ) = end_run(
             self.ledger,
+            (group, &self.members, &mut self.notes),
             &self.rebalance_times,
             &mut self.downtime,
             start,
@@ -728,6 +777,7 @@ impl Finished {
             wire: self.wire,
             notes: self.notes,
             overlaps,
+            overlap_log,
             work: Work {
                 events: self.events,
                 partition_starts,

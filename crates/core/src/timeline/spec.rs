@@ -5,7 +5,7 @@
 use super::{CommitPolicy, Protocol, Settings, Story, StoryKind};
 
 /// The story and the settings of a timeline.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Spec {
     /// The story.
     pub story: Story,
@@ -95,9 +95,15 @@ pub struct SpecError {
     pub message: String,
 }
 
+/// The key of a script written by hand: the last, running to the end of the text.
+const SCRIPT_KEY: &str = "script";
+
 /// The settings a link can carry, by key: (key, Kafka's name or a description).
 const KEYS: &[(&str, &str)] = &[
-    ("protocol", "the protocol (eager, cooperative or consumer)"),
+    (
+        "protocol",
+        "the protocol (eager, cooperative, consumer or listed)",
+    ),
     ("static", "static membership (1 or 0)"),
     ("leave", "LeaveGroup on close (1 or 0)"),
     ("session", "session.timeout.ms"),
@@ -195,11 +201,40 @@ impl Spec {
         if self.story.count != ds.count {
             put("count", self.story.count.to_string());
         }
+        if self.story.kind == StoryKind::Script {
+            // last, and to the end of the text: a script holds dots of its own
+            put(SCRIPT_KEY, self.story.script.clone());
+        }
         out.join(".")
     }
 
     /// Reads [`Spec::write`]'s text; an error says where and what.
     pub fn parse(text: &str) -> Result<Spec, SpecError> {
+        // a script runs to the end of the text
+        let marker = format!(".{SCRIPT_KEY}=");
+        let (text, script) = match text.find(&marker) {
+            Some(i) => (&text[..i], Some(&text[i + marker.len()..])),
+            None => (text, None),
+        };
+        let mut spec = Spec::parse_settings(text)?;
+        match (script, spec.story.kind) {
+            (Some(script), StoryKind::Script) => spec.story.script = script.to_string(),
+            (Some(_), _) => {
+                return Err(SpecError {
+                    position: text.len() + 1,
+                    message: format!(
+                        "a script goes with the story \"{}\" only",
+                        StoryKind::Script.name()
+                    ),
+                })
+            }
+            (None, _) => {}
+        }
+        Ok(spec)
+    }
+
+    /// [`Spec::parse`] of the text before the script.
+    fn parse_settings(text: &str) -> Result<Spec, SpecError> {
         let mut parts = Vec::new();
         let mut at = 0;
         for part in text.split('.') {
@@ -373,7 +408,7 @@ mod tests {
             text,
             "rolling-restart.protocol=consumer.autocommit=1000.processing=2.5.rate=12.75.count=3"
         );
-        assert_eq!(Spec::parse(&text), Ok(spec));
+        assert_eq!(Spec::parse(&text), Ok(spec.clone()));
         for protocol in [
             Protocol::Eager,
             Protocol::Cooperative,
@@ -381,8 +416,27 @@ mod tests {
             Protocol::Listed,
         ] {
             spec.settings.protocol = protocol;
-            assert_eq!(Spec::parse(&spec.write()), Ok(spec), "{protocol:?}");
+            assert_eq!(Spec::parse(&spec.write()), Ok(spec.clone()), "{protocol:?}");
         }
+    }
+
+    #[test]
+    fn a_script_runs_to_the_end_of_the_text() {
+        let mut spec = Spec {
+            story: Story::new(StoryKind::Script),
+            ..Spec::default()
+        };
+        spec.story.script = "0 restart a.b for 1.5s; 3s crash c=d\n4s join 1".into();
+        spec.settings.client.static_membership = true;
+        let text = spec.write();
+        assert!(
+            text.starts_with("script.static=1.script=0 restart a.b"),
+            "{text}"
+        );
+        assert_eq!(Spec::parse(&text), Ok(spec));
+        let e = Spec::parse("crash.script=0 crash a").unwrap_err();
+        assert_eq!(e.position, 6);
+        assert!(e.message.contains("\"script\" only"), "{e:?}");
     }
 
     #[test]

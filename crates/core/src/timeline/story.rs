@@ -22,11 +22,13 @@ pub enum StoryKind {
     /// that end with every member listing cooperative-sticky alone, after a first one that
     /// adds it to the lists that lack it.
     ToCooperative,
+    /// A script written by hand ([`super::script`]).
+    Script,
 }
 
 impl StoryKind {
     /// Every story, in the order a person meets them.
-    pub const ALL: [StoryKind; 8] = [
+    pub const ALL: [StoryKind; 9] = [
         StoryKind::RollingRestart,
         StoryKind::Replace,
         StoryKind::Crash,
@@ -35,6 +37,7 @@ impl StoryKind {
         StoryKind::SlowPoll,
         StoryKind::NetworkCut,
         StoryKind::ToCooperative,
+        StoryKind::Script,
     ];
 
     /// The name the command line and the link use.
@@ -48,6 +51,7 @@ impl StoryKind {
             StoryKind::SlowPoll => "slow-poll",
             StoryKind::NetworkCut => "network-cut",
             StoryKind::ToCooperative => "to-cooperative",
+            StoryKind::Script => "script",
         }
     }
 
@@ -67,12 +71,13 @@ impl StoryKind {
             StoryKind::SlowPoll => "A batch slower than max.poll.interval.ms",
             StoryKind::NetworkCut => "Network cut",
             StoryKind::ToCooperative => "Move to cooperative-sticky",
+            StoryKind::Script => "Your own script",
         }
     }
 }
 
 /// A story with its numbers.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Story {
     /// Which.
     pub kind: StoryKind,
@@ -84,6 +89,9 @@ pub struct Story {
     /// Rolling restart: members restarted at once. Scale out or in: members added or
     /// removed. Otherwise unused.
     pub count: u32,
+    /// A script written by hand: what each member does when ([`super::script`]); the
+    /// story when its kind is [`StoryKind::Script`], kept otherwise.
+    pub script: String,
 }
 
 impl Story {
@@ -99,6 +107,7 @@ impl Story {
             downtime_ms,
             gap_ms: 10_000,
             count: 1,
+            script: String::new(),
         }
     }
 }
@@ -176,14 +185,18 @@ pub const MAX_STORY_MS: i64 = 3_600_000;
 /// What a member (by index) does when (ms).
 pub type Timed = (i64, usize, Act);
 
-/// The story as acts, and how many members it adds. `lacking_cooperative`: some member's
-/// `partition.assignment.strategy` does not list cooperative-sticky (the move to it then
-/// takes a first rolling restart that adds it).
+/// The story as acts on the members named `names`, and how many members it adds.
+/// `lacking_cooperative`: some member's `partition.assignment.strategy` does not list
+/// cooperative-sticky (the move to it then takes a first rolling restart that adds it).
 pub fn acts(
     story: &Story,
-    members: usize,
+    names: &[String],
     lacking_cooperative: bool,
 ) -> Result<(Vec<Timed>, usize), String> {
+    if story.kind == StoryKind::Script {
+        return super::script::acts(&story.script, names).map_err(|e| e.located(&story.script));
+    }
+    let members = names.len();
     let t0 = STORY_START_MS;
     let count = story.count as usize;
     if !(0..=MAX_STORY_MS).contains(&story.downtime_ms) {
@@ -243,6 +256,7 @@ pub fn acts(
         }
         StoryKind::SlowPoll => out.push((t0, 0, Act::SlowBatch(story.downtime_ms))),
         StoryKind::NetworkCut => out.push((t0, 0, Act::Cut(story.downtime_ms))),
+        StoryKind::Script => {}
     }
     Ok((out, added))
 }

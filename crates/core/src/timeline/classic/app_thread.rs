@@ -133,6 +133,7 @@ impl<'a> Sim<'a> {
         }
         if !cl.consuming
             && cl.cut_until <= now
+            && !cl.reconnecting
             && cl.phase == Phase::Stable
             && cl.generation != -1
             && !cl.member_id.is_empty()
@@ -163,14 +164,14 @@ impl<'a> Sim<'a> {
             let owned = self.clients[c].owned.clone();
             if self.clients[c].consuming {
                 for &p in &owned {
-                    self.ledger.commit(p, now);
+                    self.ledger.commit(p, c, now);
                 }
             }
             if self.clients[c].eager && !owned.is_empty() {
                 if self.clients[c].consuming {
                     let behind = self.hand_over(c, owned.len(), owned.len());
                     for &p in &owned {
-                        self.ledger.end(p, now, 0.0, behind);
+                        self.ledger.end(p, c, now, 0.0, behind);
                     }
                 }
                 self.clients[c].owned.clear();
@@ -252,7 +253,7 @@ impl<'a> Sim<'a> {
         let uncommitted: Vec<f64> = ps.iter().map(|&p| self.uncommitted(c, p, of)).collect();
         let behind = self.hand_over(c, ps.len(), of);
         for (&p, u) in ps.iter().zip(uncommitted) {
-            self.ledger.end(p, self.now, u, behind);
+            self.ledger.end(p, c, self.now, u, behind);
         }
     }
 

@@ -88,6 +88,9 @@ struct Client {
     backlog: Backlog,
     slow_until: i64,
     cut_until: i64,
+    /// Back from a network cut, the coordinator has not answered it yet: it consumes again
+    /// once it does.
+    reconnecting: bool,
     /// The requests it awaits an answer to, with the incarnation that sent them.
     awaiting: Vec<(Api, u32)>,
     /// Heartbeating quietly since this heartbeat: in a Stable group a heartbeat changes
@@ -161,7 +164,7 @@ pub fn run_traced(
             .any(|n| n == "cooperative-sticky")
     });
     let (acts, added) =
-        acts(story, group.members.len(), lacking_cooperative).map_err(TimelineError::Story)?;
+        acts(story, &group.member_names(), lacking_cooperative).map_err(TimelineError::Story)?;
     let mut clients: Vec<Client> = Vec::new();
     for (m, (name, topics)) in super::members_with(group, added).into_iter().enumerate() {
         let topics = std::rc::Rc::new(topics);
@@ -190,6 +193,7 @@ pub fn run_traced(
             backlog: Backlog::default(),
             slow_until: 0,
             cut_until: 0,
+            reconnecting: false,
             awaiting: Vec::new(),
             fatal: false,
             quiet: None,
@@ -417,6 +421,9 @@ impl<'a> Sim<'a> {
                         "The network is back: the member heartbeats again.".into(),
                     );
                     self.tick_now(c);
+                    if self.clients[c].rejoin_needed {
+                        self.schedule_poll(c);
+                    }
                 }
             }
         }
@@ -469,6 +476,7 @@ impl<'a> Sim<'a> {
                     return;
                 }
                 self.clients[c].cut_until = self.now + ms;
+                self.clients[c].reconnecting = true;
                 self.happen(
                     Some(c),
                     "network cut",
@@ -485,6 +493,9 @@ impl<'a> Sim<'a> {
     }
 
     fn start(&mut self, c: usize) {
+        if self.clients[c].up {
+            return;
+        }
         let now = self.now;
         if let Some(last) = self.downtime[c].last_mut() {
             if last.1 == i64::MAX {
@@ -502,8 +513,12 @@ impl<'a> Sim<'a> {
         cl.owned_generation = -1;
         cl.sticky_memory = None;
         cl.rejoin_needed = false;
+        // (a poll the last process had queued never comes: its event is that process's)
+        cl.poll_scheduled = false;
+        cl.quiet = None;
         cl.slow_until = 0;
         cl.cut_until = 0;
+        cl.reconnecting = false;
         cl.backlog = Backlog::default();
         cl.heartbeat_epoch += 1;
         let what = if self.downtime[c].is_empty() {
@@ -525,8 +540,8 @@ impl<'a> Sim<'a> {
         if self.clients[c].consuming {
             let behind = self.hand_over(c, owned.len(), owned.len());
             for &p in &owned {
-                self.ledger.commit(p, now);
-                self.ledger.end(p, now, 0.0, behind);
+                self.ledger.commit(p, c, now);
+                self.ledger.end(p, c, now, 0.0, behind);
             }
         }
         let cl = &mut self.clients[c];
@@ -580,7 +595,7 @@ impl<'a> Sim<'a> {
                 self.hand_over(c, owned.len(), owned.len()) - missed / owned.len().max(1) as f64;
             for (&p, u) in owned.iter().zip(uncommitted) {
                 reread += u;
-                self.ledger.end(p, now, u, behind);
+                self.ledger.end(p, c, now, u, behind);
             }
         }
         let cl = &mut self.clients[c];

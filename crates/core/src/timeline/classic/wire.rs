@@ -292,6 +292,22 @@ impl<'a> Sim<'a> {
         if !cl.up || cl.fatal || inc != cl.incarnation {
             return;
         }
+        if cl.cut_until > self.now {
+            // the connection is down: the answer never arrives and the request fails; the
+            // member joins again once the network is back (heartbeats are not sent then)
+            if matches!(r.api, Api::JoinGroup | Api::SyncGroup) {
+                let cl = &mut self.clients[c];
+                cl.phase = Phase::Unjoined;
+                cl.rejoin_needed = true;
+                let detail = format!(
+                    "{} is answered while the network is cut: the answer is lost, and the member joins again once the network is back.",
+                    r.api.name()
+                );
+                self.happen(Some(c), "lost answer", detail);
+            }
+            return;
+        }
+        self.clients[c].reconnecting = false;
         match r.api {
             Api::JoinGroup => self.on_join(c, r),
             Api::SyncGroup => self.on_sync(c, r),

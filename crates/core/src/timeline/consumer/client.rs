@@ -105,7 +105,8 @@ impl<'a> Sim<'a> {
                     "fatal",
                     format!("Heartbeat: {}: its old self still holds the group.instance.id (it left no -2). The Java consumer throws; its supervisor starts it again {} s later.", response.error.name(), again / 1000),
                 );
-                self.push(self.now + again, Ev::Act(c, Act::Start));
+                let inc = self.clients[c].incarnation;
+                self.push(self.now + again, Ev::Restart(c, inc));
                 return;
             }
         }
@@ -156,7 +157,7 @@ impl<'a> Sim<'a> {
         if matches!(self.s.client.commit, CommitPolicy::Auto { .. }) && !cl.owned.is_empty() {
             let (now, inc) = (self.now, cl.incarnation);
             for p in cl.owned.clone() {
-                self.ledger.commit(p, now);
+                self.ledger.commit(p, c, now);
             }
             self.clients[c].reconciling = true;
             self.push(now + self.s.round_trip_ms, Ev::Callbacks(c, inc, target));
@@ -175,7 +176,7 @@ impl<'a> Sim<'a> {
         let uncommitted: Vec<f64> = revoked.iter().map(|&p| self.uncommitted(c, p)).collect();
         let behind = self.hand_over(c, revoked.len(), owned.len());
         for (&p, u) in revoked.iter().zip(uncommitted) {
-            self.ledger.end(p, at, u, behind);
+            self.ledger.end(p, c, at, u, behind);
         }
         if !revoked.is_empty() && self.tells_each_member() {
             self.happen(

@@ -46,6 +46,9 @@ enum Ev {
     Timer(u64, Timer, i64),
     CutEnd(usize, u32),
     PollTimeout(usize, u32),
+    /// The supervisor starts again a consumer that failed for good, unless it was started
+    /// since (its incarnation when it failed).
+    Restart(usize, u32),
 }
 
 /// `MemberState` of a consumer-group member, as the coordinator holds it.
@@ -116,6 +119,9 @@ struct Client {
     backlog: Backlog,
     slow_until: i64,
     cut_until: i64,
+    /// Back from a network cut, the coordinator has not answered it yet: it consumes again
+    /// once it does.
+    reconnecting: bool,
     auto_anchor: i64,
     /// The token of the heartbeat scheduled last.
     heartbeat_token: u64,
@@ -201,7 +207,7 @@ pub fn run_traced(
     trace: Trace,
 ) -> Result<Run, TimelineError> {
     super::check(group, s)?;
-    let (acts, added) = acts(story, group.members.len(), false).map_err(TimelineError::Story)?;
+    let (acts, added) = acts(story, &group.member_names(), false).map_err(TimelineError::Story)?;
     let (assignor, note) = group.assignor_under(s.protocol);
     let mut notes: Vec<String> = note.into_iter().collect();
     if story.kind == super::StoryKind::ToCooperative {
@@ -244,6 +250,7 @@ pub fn run_traced(
                 backlog: Backlog::default(),
                 slow_until: 0,
                 cut_until: 0,
+                reconnecting: false,
                 auto_anchor: 0,
                 heartbeat_token: 0,
             };
@@ -437,9 +444,17 @@ impl<'a> Sim<'a> {
             }
             Ev::SlowEnd(c, inc) => self.slow_end(c, inc),
             Ev::Reply(c, inc, response) => {
-                if self.clients[c].incarnation == inc && self.clients[c].up {
-                    self.on_reply(c, response);
+                let cl = &mut self.clients[c];
+                if cl.incarnation != inc || !cl.up {
+                    return;
                 }
+                if cl.cut_until > self.now {
+                    // the connection is down: the answer is lost, and the heartbeat failed
+                    cl.full_next = true;
+                    return;
+                }
+                cl.reconnecting = false;
+                self.on_reply(c, response);
             }
             Ev::Reconcile(c, inc) => {
                 let cl = &self.clients[c];
@@ -465,6 +480,11 @@ impl<'a> Sim<'a> {
                 }
             }
             Ev::PollTimeout(c, inc) => self.poll_timeout(c, inc),
+            Ev::Restart(c, inc) => {
+                if self.clients[c].incarnation == inc {
+                    self.act(c, Act::Start);
+                }
+            }
         }
     }
 
@@ -472,6 +492,9 @@ impl<'a> Sim<'a> {
         match act {
             // (no assignor list under the consumer protocol: a start like any other)
             Act::Start | Act::StartListing(_) => {
+                if self.clients[c].up {
+                    return;
+                }
                 if let Some(last) = self.downtime[c].last_mut() {
                     if last.1 == i64::MAX {
                         last.1 = self.now;
@@ -497,6 +520,7 @@ impl<'a> Sim<'a> {
                 cl.backlog = Backlog::default();
                 cl.slow_until = 0;
                 cl.cut_until = 0;
+                cl.reconnecting = false;
                 let what = if self.downtime[c].is_empty() {
                     "The member starts and joins."
                 } else {
@@ -553,6 +577,7 @@ impl<'a> Sim<'a> {
                     return;
                 }
                 self.clients[c].cut_until = self.now + ms;
+                self.clients[c].reconnecting = true;
                 self.suspend(c);
                 self.happen(
                     Some(c),
@@ -585,7 +610,7 @@ impl<'a> Sim<'a> {
             let behind =
                 self.hand_over(c, owned.len(), owned.len()) - skipped / owned.len().max(1) as f64;
             for (&p, u) in owned.iter().zip(uncommitted) {
-                self.ledger.end(p, self.now, u, behind);
+                self.ledger.end(p, c, self.now, u, behind);
             }
         }
     }
@@ -636,7 +661,13 @@ impl<'a> Sim<'a> {
     /// callbacks for what it was given meanwhile; one that went stale joins again.
     fn slow_end(&mut self, c: usize, inc: u32) {
         let cl = &self.clients[c];
-        if cl.incarnation != inc || !cl.up || cl.consuming || cl.cut_until > self.now {
+        if cl.incarnation != inc
+            || !cl.up
+            || cl.consuming
+            || cl.cut_until > self.now
+            || cl.reconnecting
+        {
+            // (cut off, or back and not answered yet: its next answer resumes it)
             return;
         }
         if cl.stale {
@@ -677,8 +708,8 @@ impl<'a> Sim<'a> {
         if self.clients[c].consuming {
             let behind = self.hand_over(c, owned.len(), owned.len());
             for &p in &owned {
-                self.ledger.commit(p, self.now);
-                self.ledger.end(p, self.now, 0.0, behind);
+                self.ledger.commit(p, c, self.now);
+                self.ledger.end(p, c, self.now, 0.0, behind);
             }
         }
         let in_group = !self.clients[c].joining && !self.clients[c].stale;
