@@ -159,8 +159,10 @@ pub struct Args {
     /// What each member does when, one statement a line or between `;` (implies --event
     /// script): a time from the story's start (20s, 1.5s, 500ms, 2m), then `close`,
     /// `crash`, `start`, `restart ... for D`, `slow ... for D` or `cut ... for D` with member
-    /// names separated by commas, or `join N`; `#` starts a comment. @FILE reads it from a
-    /// file.
+    /// names separated by commas, or `join N`; `start`, `restart` and `join` take `with` and
+    /// the settings the process starts with (`with session.timeout.ms=10000
+    /// partition.assignment.strategy=cooperative-sticky`); `#` starts a comment. @FILE
+    /// reads it from a file.
     #[arg(long, value_name = "TEXT|@FILE")]
     script: Option<String>,
     /// Records produced per second to each partition.

@@ -1179,7 +1179,16 @@ proptest! {
             match v {
                 0 => { text.push(format!("{t}s close {name}")); up_at[m] = i64::MAX; }
                 1 => { text.push(format!("{t}s crash {name}")); up_at[m] = i64::MAX; }
-                2 => { text.push(format!("{t}s restart {name} for {d}s")); up_at[m] = t + d; }
+                2 => {
+                    // every other restart with settings of its own
+                    let with = match d % 4 {
+                        0 => " with session.timeout.ms=10000 max.poll.interval.ms=20000".to_string(),
+                        1 => format!(" with partition.assignment.strategy={} commit=after-batch", ["cooperative-sticky", "cooperative-sticky,range", "range,cooperative-sticky"][(t % 3) as usize]),
+                        _ => String::new(),
+                    };
+                    text.push(format!("{t}s restart {name} for {d}s{with}"));
+                    up_at[m] = t + d;
+                }
                 3 => text.push(format!("{t}s slow {name} for {d}s")),
                 _ => text.push(format!("{t}s cut {name} for {d}s")),
             }
@@ -1208,4 +1217,37 @@ proptest! {
         }
         every_pause_has_a_cause(&run).map_err(|e| TestCaseError::fail(format!("{e}\n{}", script.script)))?;
     }
+}
+
+#[test]
+fn a_member_restarted_with_a_shorter_session_is_given_up_on_sooner() {
+    // the deploy shortens m0's session.timeout.ms to 10 s; a crash after it stops m0's
+    // partitions until that session times out, not the 45 s of the others
+    let stop = |with: &str| {
+        let script = Story {
+            script: format!("0s restart m0 for 5s{with}\n30s crash m0\n90s start m0"),
+            ..Story::new(StoryKind::Script)
+        };
+        let run = simulate(&group(3, &[6]), &Settings::default(), &script).unwrap();
+        one_consumer_at_a_time(&run).unwrap();
+        let crash = run
+            .happenings
+            .iter()
+            .find(|h| h.kind == "crash")
+            .unwrap()
+            .time_ms;
+        let m0 = run.members.iter().position(|m| m == "m0").unwrap();
+        // when m0's partitions were taken up again after its crash
+        run.tenures
+            .iter()
+            .flat_map(|t| t.windows(2))
+            .filter(|w| w[0].member == m0 && w[0].end_ms == crash)
+            .map(|w| w[1].start_ms - crash)
+            .max()
+            .unwrap()
+    };
+    let default = stop("");
+    let short = stop(" with session.timeout.ms=10000");
+    assert!((42_000..=48_100).contains(&default), "{default}");
+    assert!((7_000..=13_100).contains(&short), "{short}");
 }

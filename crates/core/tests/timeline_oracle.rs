@@ -175,6 +175,18 @@ fn cases() -> Vec<(&'static str, Group, Settings, Story)> {
             settings(Eager, |_| {}),
             Story::new(ToCooperative),
         ),
+        (
+            // a script: one member restarted with its own, shorter timeouts, then crashed
+            // (its session expires after 10 s, the others' after 45 s); another restarted
+            // while a rebalance waits
+            "script-own-timeouts",
+            group(3, 6),
+            settings(Eager, |_| {}),
+            Story {
+                script: "0s restart c1 for 5s with session.timeout.ms=10000 max.poll.interval.ms=20000\n30s crash c1\n32s restart c2 for 3s".into(),
+                ..Story::new(Script)
+            },
+        ),
     ]
 }
 

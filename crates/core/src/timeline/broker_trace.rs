@@ -21,6 +21,8 @@ pub struct Request {
     pub assignments: Vec<(String, Vec<u8>)>,
     /// SyncGroup: the generation it syncs (-1 for other requests).
     pub generation: i32,
+    /// JoinGroup: its session and rebalance timeouts (ms).
+    pub timeouts: Option<(i64, i64)>,
 }
 
 /// One line of the trace.
@@ -238,6 +240,7 @@ pub fn oracle_scenario(
         }
     }
     let mut actions = Vec::new();
+    let mut own_timeouts = std::collections::BTreeSet::new();
     for line in wire {
         let Line::Request { t, request } = line else {
             continue;
@@ -250,6 +253,16 @@ pub fn oracle_scenario(
                 a.insert("action".into(), json!("join"));
                 if request.new_member {
                     a.insert("new_member".into(), json!(true));
+                }
+                // timeouts other than the members' (a script's `with`), and every join of
+                // that client after (the oracle keeps a join's values for the next)
+                let defaults = (session_timeout_ms, rebalance_timeout_ms);
+                if let Some((session, rebalance)) = request.timeouts {
+                    if (session, rebalance) != defaults || own_timeouts.contains(&request.client) {
+                        own_timeouts.insert(request.client.clone());
+                        a.insert("session_timeout_ms".into(), json!(session));
+                        a.insert("rebalance_timeout_ms".into(), json!(rebalance));
+                    }
                 }
                 let protocols: Vec<Value> = request
                     .protocols

@@ -858,43 +858,7 @@ pub(crate) fn check(group: &Group, s: &Settings) -> Result<(), TimelineError> {
             "{partitions} partitions: the timeline runs at most {MAX_PARTITIONS}"
         )));
     }
-    let c = &s.client;
-    let positive = [
-        ("session.timeout.ms", c.session_timeout_ms),
-        ("heartbeat.interval.ms", c.heartbeat_interval_ms),
-        ("max.poll.interval.ms", c.max_poll_interval_ms),
-    ];
-    for (name, v) in positive {
-        if !(1..=86_400_000).contains(&v) {
-            return Err(TimelineError::Setting(format!(
-                "{name} = {v}: give a number of milliseconds from 1 to 86,400,000"
-            )));
-        }
-    }
-    if c.heartbeat_interval_ms >= c.session_timeout_ms {
-        return Err(TimelineError::Setting(format!(
-            "heartbeat.interval.ms ({}) must be lower than session.timeout.ms ({}), as the Java consumer requires",
-            c.heartbeat_interval_ms, c.session_timeout_ms
-        )));
-    }
-    if let CommitPolicy::Auto { interval_ms } = c.commit {
-        if !(1..=86_400_000).contains(&interval_ms) {
-            return Err(TimelineError::Setting(format!(
-                "auto.commit.interval.ms = {interval_ms}: give a number of milliseconds from 1 to 86,400,000"
-            )));
-        }
-    }
-    if c.max_poll_records == 0 || c.max_poll_records > 1_000_000 {
-        return Err(TimelineError::Setting(format!(
-            "max.poll.records = {}: give a number from 1 to 1,000,000",
-            c.max_poll_records
-        )));
-    }
-    if !(0.0..=60_000.0).contains(&c.processing_ms_per_record) {
-        return Err(TimelineError::Setting(
-            "processing time per record: give milliseconds from 0 to 60,000".into(),
-        ));
-    }
+    check_client(&s.client).map_err(TimelineError::Setting)?;
     if !(0.0..=10_000_000.0).contains(&s.records_per_second) {
         return Err(TimelineError::Setting(
             "records per second per partition: give a number from 0 to 10,000,000".into(),
@@ -924,6 +888,45 @@ pub(crate) fn check(group: &Group, s: &Settings) -> Result<(), TimelineError> {
             "group.consumer.session.timeout.ms = {}: the broker accepts 45,000 to 60,000 (group.consumer.min.session.timeout.ms and max)",
             cg.session_timeout_ms
         )));
+    }
+    Ok(())
+}
+
+/// One member's client settings, or what is wrong with them (the Java consumer's bounds).
+pub(crate) fn check_client(c: &ClientSettings) -> Result<(), String> {
+    let positive = [
+        ("session.timeout.ms", c.session_timeout_ms),
+        ("heartbeat.interval.ms", c.heartbeat_interval_ms),
+        ("max.poll.interval.ms", c.max_poll_interval_ms),
+    ];
+    for (name, v) in positive {
+        if !(1..=86_400_000).contains(&v) {
+            return Err(format!(
+                "{name} = {v}: give a number of milliseconds from 1 to 86,400,000"
+            ));
+        }
+    }
+    if c.heartbeat_interval_ms >= c.session_timeout_ms {
+        return Err(format!(
+            "heartbeat.interval.ms ({}) must be lower than session.timeout.ms ({}), as the Java consumer requires",
+            c.heartbeat_interval_ms, c.session_timeout_ms
+        ));
+    }
+    if let CommitPolicy::Auto { interval_ms } = c.commit {
+        if !(1..=86_400_000).contains(&interval_ms) {
+            return Err(format!(
+                "auto.commit.interval.ms = {interval_ms}: give a number of milliseconds from 1 to 86,400,000"
+            ));
+        }
+    }
+    if c.max_poll_records == 0 || c.max_poll_records > 1_000_000 {
+        return Err(format!(
+            "max.poll.records = {}: give a number from 1 to 1,000,000",
+            c.max_poll_records
+        ));
+    }
+    if !(0.0..=60_000.0).contains(&c.processing_ms_per_record) {
+        return Err("processing time per record: give milliseconds from 0 to 60,000".into());
     }
     Ok(())
 }

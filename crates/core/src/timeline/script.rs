@@ -10,7 +10,16 @@
 //! 90s  slow orders-1 for 400s     # one batch takes this long
 //! 2m   join 2                     # new members new-1 and new-2 start
 //! 3m   close new-1, new-2
+//! 4m   restart orders-2 for 20s with session.timeout.ms=10000 partition.assignment.strategy=cooperative-sticky
 //! ```
+//!
+//! `start`, `restart` and `join` take `with` and the client settings the process starts
+//! with, which it keeps through later restarts: `session.timeout.ms`,
+//! `heartbeat.interval.ms`, `max.poll.interval.ms`, `max.poll.records`,
+//! `auto.commit.interval.ms` (auto-commit), `commit` (`auto`, `after-batch` or
+//! `before-processing`), `processing` (milliseconds per record),
+//! `internal.leave.group.on.close` (`true` or `false`) and `partition.assignment.strategy`
+//! (assignors separated by commas).
 //!
 //! Members are named as the group names them (a name with spaces or commas in double
 //! quotes), several at once separated by commas. A statement acts on members that are up
@@ -18,11 +27,162 @@
 //! one time in the order written.
 
 use super::story::{Act, Timed, MAX_STORY_MS, STORY_START_MS};
+use super::{check_client, strategy, ClientSettings, CommitPolicy};
 
 /// The most statements a script takes.
 pub const MAX_STATEMENTS: usize = 10_000;
 /// The most members `join` adds over a script.
 pub const MAX_JOINED: usize = 1_000;
+
+/// Client settings a process starts with (`with`), over the member's until then.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Config {
+    /// (Kafka's name, value) as written, for the run's events.
+    pub written: Vec<(String, String)>,
+    /// `session.timeout.ms`.
+    pub session_timeout_ms: Option<i64>,
+    /// `heartbeat.interval.ms`.
+    pub heartbeat_interval_ms: Option<i64>,
+    /// `max.poll.interval.ms`.
+    pub max_poll_interval_ms: Option<i64>,
+    /// `max.poll.records`.
+    pub max_poll_records: Option<u32>,
+    /// The commit policy (`commit`, or `auto.commit.interval.ms`).
+    pub commit: Option<CommitPolicy>,
+    /// Milliseconds per record (`processing`).
+    pub processing_ms_per_record: Option<f64>,
+    /// `internal.leave.group.on.close`.
+    pub leave_on_close: Option<bool>,
+    /// `partition.assignment.strategy`.
+    pub strategy: Option<Vec<String>>,
+}
+
+impl Config {
+    /// `c` with these settings over it.
+    pub fn apply(&self, c: &mut ClientSettings) {
+        fn set<T: Copy>(to: &mut T, value: Option<T>) {
+            if let Some(v) = value {
+                *to = v;
+            }
+        }
+        set(&mut c.session_timeout_ms, self.session_timeout_ms);
+        set(&mut c.heartbeat_interval_ms, self.heartbeat_interval_ms);
+        set(&mut c.max_poll_interval_ms, self.max_poll_interval_ms);
+        set(&mut c.max_poll_records, self.max_poll_records);
+        set(&mut c.commit, self.commit);
+        set(&mut c.processing_ms_per_record, self.processing_ms_per_record);
+        set(&mut c.leave_on_close, self.leave_on_close);
+    }
+
+    /// How a person would read it: `session.timeout.ms=10000, ...`.
+    pub fn describe(&self) -> String {
+        self.written
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+/// The keys `with` takes.
+const KEYS: [&str; 9] = [
+    "session.timeout.ms",
+    "heartbeat.interval.ms",
+    "max.poll.interval.ms",
+    "max.poll.records",
+    "auto.commit.interval.ms",
+    "commit",
+    "processing",
+    "internal.leave.group.on.close",
+    "partition.assignment.strategy",
+];
+
+/// Reads `with`'s `key=value` pairs (separated by spaces) in `text`, which starts at `at`.
+fn read_config(text: &str, at: usize) -> Result<Config, ScriptError> {
+    let mut out = Config::default();
+    let mut pos = 0;
+    for pair in text.split_whitespace() {
+        let start = pos + text[pos..].find(pair).unwrap_or(0);
+        pos = start + pair.len();
+        let w = Word {
+            text: pair,
+            at: at + start,
+        };
+        let Some((k, v)) = pair.split_once('=') else {
+            return Err(w.error(format!(
+                "\"{}\": give a setting as key=value, such as session.timeout.ms=10000",
+                super::spec::short(pair)
+            )));
+        };
+        let bad = |what: &str| w.error(format!("{k}={}: {what}", super::spec::short(v)));
+        let ms = || {
+            v.parse::<i64>()
+                .ok()
+                .filter(|n| (1..=86_400_000).contains(n))
+                .ok_or_else(|| bad("give a whole number of milliseconds from 1 to 86,400,000"))
+        };
+        match k {
+            "session.timeout.ms" => out.session_timeout_ms = Some(ms()?),
+            "heartbeat.interval.ms" => out.heartbeat_interval_ms = Some(ms()?),
+            "max.poll.interval.ms" => out.max_poll_interval_ms = Some(ms()?),
+            "auto.commit.interval.ms" => {
+                out.commit = Some(CommitPolicy::Auto { interval_ms: ms()? })
+            }
+            "max.poll.records" => {
+                out.max_poll_records = Some(
+                    v.parse::<u32>()
+                        .ok()
+                        .filter(|n| (1..=1_000_000).contains(n))
+                        .ok_or_else(|| bad("give a number from 1 to 1,000,000"))?,
+                )
+            }
+            "commit" => {
+                out.commit = Some(match v {
+                    "auto" => CommitPolicy::Auto { interval_ms: 5_000 },
+                    "after-batch" => CommitPolicy::AfterBatch,
+                    "before-processing" => CommitPolicy::BeforeProcessing,
+                    _ => return Err(bad("give auto, after-batch or before-processing")),
+                })
+            }
+            "processing" => {
+                out.processing_ms_per_record = Some(
+                    v.parse::<f64>()
+                        .ok()
+                        .filter(|n| (0.0..=60_000.0).contains(n))
+                        .ok_or_else(|| bad("give milliseconds per record from 0 to 60,000"))?,
+                )
+            }
+            "internal.leave.group.on.close" => {
+                out.leave_on_close = Some(match v {
+                    "true" => true,
+                    "false" => false,
+                    _ => return Err(bad("give true or false")),
+                })
+            }
+            "partition.assignment.strategy" => {
+                let list: Vec<String> = v.split(',').map(str::to_string).collect();
+                strategy::check([("this member", &list[..])]).map_err(|e| w.error(e))?;
+                out.strategy = Some(list);
+            }
+            _ => {
+                return Err(w.error(format!(
+                    "\"{}\" is not a setting a script takes ({})",
+                    super::spec::short(k),
+                    KEYS.join(", ")
+                )))
+            }
+        }
+        out.written.push((k.to_string(), v.to_string()));
+    }
+    if out.written.is_empty() {
+        return Err(ScriptError {
+            span: (at, at + text.len()),
+            message: "with names no setting: give key=value, such as session.timeout.ms=10000"
+                .into(),
+        });
+    }
+    Ok(out)
+}
 
 /// What is wrong with a script, and where.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -95,6 +255,8 @@ struct Statement<'a> {
     amount: i64,
     /// The whole statement, for messages.
     whole: Word<'a>,
+    /// `with`: the settings the process starts with, and where they are written.
+    config: Option<(Config, Word<'a>)>,
 }
 
 /// The statements of `text`, each with its offset: split at newlines and `;`, comments
@@ -203,8 +365,34 @@ fn name<'a>(w: &Word<'a>) -> &'a str {
 }
 
 fn statement(s: Word<'_>) -> Result<Statement<'_>, ScriptError> {
-    let words = words(s)?;
-    let [time, verb, rest @ ..] = &words[..] else {
+    let mut words = words(s)?;
+    // `with` and the settings after it (values may hold commas: read as written)
+    let mut config = None;
+    if let Some(i) = words.iter().position(|w| w.text == "with") {
+        let from = words[i].at + 4 - s.at;
+        let rest = &s.text[from..];
+        let clause = Word {
+            text: s.text[words[i].at - s.at..].trim_end(),
+            at: words[i].at,
+        };
+        config = Some((read_config(rest, s.at + from)?, clause));
+        words.truncate(i);
+    }
+    let mut read = statement_words(s, &words)?;
+    if let Some((_, clause)) = &config {
+        if !matches!(read.verb, Verb::Start | Verb::Restart | Verb::Join) {
+            return Err(clause.error(format!(
+                "{} takes no settings: start, restart and join do (a process starts with them)",
+                verb_name(read.verb)
+            )));
+        }
+    }
+    read.config = config;
+    Ok(read)
+}
+
+fn statement_words<'a>(s: Word<'a>, words: &[Word<'a>]) -> Result<Statement<'a>, ScriptError> {
+    let [time, verb, rest @ ..] = words else {
         return Err(s.error(format!(
             "\"{}\": a statement is a time, what happens and to whom, such as \"30s crash m1\"",
             super::spec::short(s.text)
@@ -243,6 +431,7 @@ fn statement(s: Word<'_>) -> Result<Statement<'_>, ScriptError> {
             members: Vec::new(),
             amount: count,
             whole: s,
+            config: None,
         });
     }
     let takes_duration = matches!(v, Verb::Restart | Verb::Slow | Verb::Cut);
@@ -296,12 +485,37 @@ fn statement(s: Word<'_>) -> Result<Statement<'_>, ScriptError> {
         members,
         amount,
         whole: s,
+        config: None,
     })
 }
 
-/// Reads `text` for a group whose members are `names`: the acts (times from the run's
-/// start), and how many members `join` adds (named `new-1`, `new-2`, ...).
-pub fn acts(text: &str, names: &[String]) -> Result<(Vec<Timed>, usize), ScriptError> {
+/// A script read: its acts, how many members it adds, and the settings its processes
+/// start with ([`Act::StartWith`] indexes them).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Acts {
+    /// What each member does when (times from the run's start).
+    pub timed: Vec<Timed>,
+    /// Members `join` adds (named `new-1`, `new-2`, ...).
+    pub added: usize,
+    /// The settings of each `with`.
+    pub configs: Vec<Config>,
+}
+
+/// Each member's settings as the script goes: the run's client settings and its list.
+struct Member {
+    settings: ClientSettings,
+    list: Vec<String>,
+}
+
+/// Reads `text` for a group whose members are `names`, each starting with `base` and its
+/// `partition.assignment.strategy` in `lists` (a member `join` adds lists what the last
+/// one does): what each statement does, checked in time order.
+pub fn acts(
+    text: &str,
+    names: &[String],
+    base: &ClientSettings,
+    lists: &[Vec<String>],
+) -> Result<Acts, ScriptError> {
     let parts = statements(text);
     if parts.is_empty() {
         return Err(ScriptError {
@@ -323,10 +537,16 @@ pub fn acts(text: &str, names: &[String]) -> Result<(Vec<Timed>, usize), ScriptE
     // in time order, statements at one time in the order written
     read.sort_by_key(|s| s.time);
     let mut members: Vec<String> = names.to_vec();
+    let mut state: Vec<Member> = (0..names.len())
+        .map(|m| Member {
+            settings: *base,
+            list: lists.get(m).or(lists.last()).cloned().unwrap_or_default(),
+        })
+        .collect();
     // each member's state: up, and (when down) until when a restart keeps it down
     let mut up = vec![true; members.len()];
     let mut back_at: Vec<Option<i64>> = vec![None; members.len()];
-    let mut out: Vec<Timed> = Vec::new();
+    let mut out = Acts::default();
     let t0 = STORY_START_MS;
     for s in &read {
         // a restart's start comes back before this statement if it is due
@@ -336,6 +556,14 @@ pub fn acts(text: &str, names: &[String]) -> Result<(Vec<Timed>, usize), ScriptE
                 *at = None;
             }
         }
+        // the act that starts a process: with its settings when the statement has some
+        let start = match &s.config {
+            Some((config, _)) => {
+                out.configs.push(config.clone());
+                Act::StartWith(out.configs.len() as u32 - 1)
+            }
+            None => Act::Start,
+        };
         if s.verb == Verb::Join {
             let from = members.len() - names.len();
             if from + s.amount as usize > MAX_JOINED {
@@ -346,9 +574,13 @@ pub fn acts(text: &str, names: &[String]) -> Result<(Vec<Timed>, usize), ScriptE
             for _ in 0..s.amount {
                 let m = members.len();
                 members.push(format!("new-{}", m - names.len() + 1));
+                let last = state.last().map(|x| (x.settings, x.list.clone()));
+                let (settings, list) = last.unwrap_or((*base, Vec::new()));
+                state.push(Member { settings, list });
                 up.push(true);
                 back_at.push(None);
-                out.push((t0 + s.time, m, Act::Start));
+                configure(&mut state, m, s, &members)?;
+                out.timed.push((t0 + s.time, m, start));
             }
             continue;
         }
@@ -381,34 +613,65 @@ pub fn acts(text: &str, names: &[String]) -> Result<(Vec<Timed>, usize), ScriptE
                     if wants_up { "up" } else { "down" }
                 )));
             }
+            configure(&mut state, m, s, &members)?;
             let t = t0 + s.time;
             match s.verb {
                 Verb::Close => {
                     up[m] = false;
-                    out.push((t, m, Act::Close));
+                    out.timed.push((t, m, Act::Close));
                 }
                 Verb::Crash => {
                     up[m] = false;
-                    out.push((t, m, Act::Crash));
+                    out.timed.push((t, m, Act::Crash));
                 }
                 Verb::Start => {
                     up[m] = true;
-                    out.push((t, m, Act::Start));
+                    out.timed.push((t, m, start));
                 }
                 Verb::Restart => {
                     up[m] = false;
                     back_at[m] = Some(s.time + s.amount);
-                    out.push((t, m, Act::Close));
-                    out.push((t + s.amount, m, Act::Start));
+                    out.timed.push((t, m, Act::Close));
+                    out.timed.push((t + s.amount, m, start));
                 }
-                Verb::Slow => out.push((t, m, Act::SlowBatch(s.amount))),
-                Verb::Cut => out.push((t, m, Act::Cut(s.amount))),
+                Verb::Slow => out.timed.push((t, m, Act::SlowBatch(s.amount))),
+                Verb::Cut => out.timed.push((t, m, Act::Cut(s.amount))),
                 Verb::Join => {}
             }
         }
     }
-    out.sort_by_key(|a| a.0);
-    Ok((out, members.len() - names.len()))
+    out.timed.sort_by_key(|a| a.0);
+    out.added = members.len() - names.len();
+    Ok(out)
+}
+
+/// Member `m`'s settings with statement `s`'s `with` over them, checked: its client
+/// settings as the Java consumer takes them, and its list sharing an assignor with every
+/// other member's (or Kafka refuses its JoinGroup).
+fn configure(
+    state: &mut [Member],
+    m: usize,
+    s: &Statement<'_>,
+    members: &[String],
+) -> Result<(), ScriptError> {
+    let Some((config, clause)) = &s.config else {
+        return Ok(());
+    };
+    let mut settings = state[m].settings;
+    config.apply(&mut settings);
+    check_client(&settings).map_err(|e| clause.error(format!("{}: {e}", members[m])))?;
+    state[m].settings = settings;
+    if let Some(list) = &config.strategy {
+        state[m].list = list.clone();
+        let lists: Vec<(&str, &[String])> = members
+            .iter()
+            .zip(state.iter())
+            .filter(|(_, x)| !x.list.is_empty())
+            .map(|(n, x)| (n.as_str(), &x.list[..]))
+            .collect();
+        strategy::check(lists).map_err(|e| clause.error(e))?;
+    }
+    Ok(())
 }
 
 fn verb_name(v: Verb) -> &'static str {
@@ -456,11 +719,20 @@ mod tests {
         n.iter().map(|x| x.to_string()).collect()
     }
 
+    /// The script read for `g` with the default settings, each member listing the Java
+    /// default.
+    fn read(text: &str, g: &[String]) -> Result<Acts, ScriptError> {
+        let lists = vec![crate::scenario::java_protocols(); g.len()];
+        acts(text, g, &ClientSettings::default(), &lists)
+    }
+
     #[test]
     fn each_statement_becomes_its_acts_in_time_order() {
         let g = names(&["a", "b", "my c"]);
         let text = "# a deploy\n60s crash b; 0 restart a for 20s\n1.5m start b\n2m cut \"my c\" for 500ms\n2m slow a for 1s\n3m join 2\n3m close new-1, new-2";
-        let (acts, added) = acts(text, &g).unwrap();
+        let Acts {
+            timed: acts, added, ..
+        } = read(text, &g).unwrap();
         let t = |s: i64| STORY_START_MS + s;
         assert_eq!(added, 2);
         assert_eq!(
@@ -483,7 +755,7 @@ mod tests {
     #[test]
     fn errors_say_what_and_where() {
         let g = names(&["a", "b"]);
-        let err = |text: &str| acts(text, &g).unwrap_err();
+        let err = |text: &str| read(text, &g).unwrap_err();
         let e = err("10s crash z");
         assert_eq!(e.span, (10, 11));
         assert!(
@@ -502,7 +774,7 @@ mod tests {
         let e = err("0 restart a for 20s; 10s close a");
         assert!(e.message.contains("a is down at 10 s"), "{e:?}");
         assert!(
-            acts("0 restart a for 20s; 20s close a", &g).is_ok(),
+            read("0 restart a for 20s; 20s close a", &g).is_ok(),
             "back at 20 s"
         );
         let e = err("0 dance a");
@@ -525,10 +797,62 @@ mod tests {
     }
 
     #[test]
+    fn with_starts_a_process_with_its_settings_checked() {
+        let g = names(&["a", "b"]);
+        let text = "0 restart a for 5s with session.timeout.ms=10000 partition.assignment.strategy=cooperative-sticky,range\n10s join 1 with commit=after-batch";
+        let read = read(text, &g).unwrap();
+        assert_eq!(read.configs.len(), 2);
+        assert_eq!(read.configs[0].session_timeout_ms, Some(10_000));
+        assert_eq!(
+            read.configs[0].strategy.as_deref(),
+            Some(&["cooperative-sticky".to_string(), "range".to_string()][..])
+        );
+        assert_eq!(read.configs[1].commit, Some(CommitPolicy::AfterBatch));
+        assert_eq!(
+            read.configs[0].describe(),
+            "session.timeout.ms=10000, partition.assignment.strategy=cooperative-sticky,range"
+        );
+        let t = |s: i64| STORY_START_MS + s;
+        assert!(read.timed.contains(&(t(5_000), 0, Act::StartWith(0))));
+        assert!(read.timed.contains(&(t(10_000), 2, Act::StartWith(1))));
+        let g2 = g.clone();
+        let err = |text: &str| read_err(text, &g2);
+        // a heartbeat past the session, said at the with
+        let e = err("0 restart a for 5s with session.timeout.ms=2000");
+        assert_eq!(e.span.0, 19);
+        assert!(
+            e.message
+                .contains("a: heartbeat.interval.ms (3000) must be lower"),
+            "{e:?}"
+        );
+        assert!(err("0 restart a for 5s with colour=blue")
+            .message
+            .contains("not a setting"));
+        assert!(err("0 restart a for 5s with max.poll.records=0")
+            .message
+            .contains("1 to 1,000,000"));
+        assert!(err("0 restart a for 5s with")
+            .message
+            .contains("names no setting"));
+        assert!(err("0 crash a with commit=auto")
+            .message
+            .contains("takes no settings"));
+        // a list with nothing in common with the others': Kafka refuses the JoinGroup
+        let e = err("0 restart a for 5s with partition.assignment.strategy=roundrobin");
+        assert!(e.message.contains("INCONSISTENT_GROUP_PROTOCOL"), "{e:?}");
+        let e = err("0 restart a for 5s with partition.assignment.strategy=mine");
+        assert!(e.message.contains("\"mine\""), "{e:?}");
+    }
+
+    fn read_err(text: &str, g: &[String]) -> ScriptError {
+        read(text, g).unwrap_err()
+    }
+
+    #[test]
     fn the_example_reads() {
         let g = names(&["orders 1", "b"]);
-        let (acts, added) = acts(&example(&g), &g).unwrap();
-        assert_eq!(added, 1);
-        assert_eq!(acts.len(), 5);
+        let read = read(&example(&g), &g).unwrap();
+        assert_eq!(read.added, 1);
+        assert_eq!(read.timed.len(), 5);
     }
 }

@@ -133,6 +133,8 @@ pub enum Act {
     Cut(i64),
     /// The process starts again with another `partition.assignment.strategy`, and joins.
     StartListing(Listing),
+    /// The process starts with the settings of a script's `with` (by index), and joins.
+    StartWith(u32),
 }
 
 /// A `partition.assignment.strategy` a member is restarted with in the move to
@@ -185,17 +187,23 @@ pub const MAX_STORY_MS: i64 = 3_600_000;
 /// What a member (by index) does when (ms).
 pub type Timed = (i64, usize, Act);
 
-/// The story as acts on the members named `names`, and how many members it adds.
-/// `lacking_cooperative`: some member's `partition.assignment.strategy` does not list
-/// cooperative-sticky (the move to it then takes a first rolling restart that adds it).
+/// The story as acts on the members named `names`, each with the client settings `base`
+/// and the `partition.assignment.strategy` in `lists` (none under the consumer protocol):
+/// what each member does when, and how many members it adds. The move to
+/// cooperative-sticky takes a first rolling restart when some list lacks it.
 pub fn acts(
     story: &Story,
     names: &[String],
-    lacking_cooperative: bool,
-) -> Result<(Vec<Timed>, usize), String> {
+    base: &super::ClientSettings,
+    lists: &[Vec<String>],
+) -> Result<super::script::Acts, String> {
     if story.kind == StoryKind::Script {
-        return super::script::acts(&story.script, names).map_err(|e| e.located(&story.script));
+        return super::script::acts(&story.script, names, base, lists)
+            .map_err(|e| e.located(&story.script));
     }
+    let lacking_cooperative = lists
+        .iter()
+        .any(|l| !l.iter().any(|n| n == "cooperative-sticky"));
     let members = names.len();
     let t0 = STORY_START_MS;
     let count = story.count as usize;
@@ -258,7 +266,11 @@ pub fn acts(
         StoryKind::NetworkCut => out.push((t0, 0, Act::Cut(story.downtime_ms))),
         StoryKind::Script => {}
     }
-    Ok((out, added))
+    Ok(super::script::Acts {
+        timed: out,
+        added,
+        configs: Vec::new(),
+    })
 }
 
 /// A rolling restart from `t`: each member closes and, down for the story's downtime,

@@ -22,7 +22,7 @@ impl<'a> Sim<'a> {
         if quiet {
             self.clients[c].quiet = Some(self.now);
         } else {
-            let next = self.now + self.s.client.heartbeat_interval_ms;
+            let next = self.now + self.clients[c].settings.heartbeat_interval_ms;
             self.push(next, Ev::Tick(c, epoch));
         }
         let cl = &self.clients[c];
@@ -37,8 +37,8 @@ impl<'a> Sim<'a> {
     /// The last heartbeat a quiet member sent by now, and its next. A tick due now has
     /// happened when a client's event is handled (ticks come first among the clients'
     /// events due at one time), not yet while a coordinator timer fires (timers come first).
-    pub(super) fn quiet_heartbeats(&self, anchor: i64) -> (i64, i64) {
-        let h = self.s.client.heartbeat_interval_ms;
+    pub(super) fn quiet_heartbeats(&self, c: usize, anchor: i64) -> (i64, i64) {
+        let h = self.clients[c].settings.heartbeat_interval_ms;
         let by = if self.firing_timer {
             self.now - 1
         } else {
@@ -53,7 +53,7 @@ impl<'a> Sim<'a> {
         let Some(anchor) = self.clients[c].quiet.take() else {
             return;
         };
-        let (last, next) = self.quiet_heartbeats(anchor);
+        let (last, next) = self.quiet_heartbeats(c, anchor);
         if last > anchor {
             let member_id = self.clients[c].member_id.clone();
             self.broker.advance_to(self.now);
@@ -88,7 +88,7 @@ impl<'a> Sim<'a> {
             return false;
         }
         // (a timer fires before the ticks due at its time)
-        let h = self.s.client.heartbeat_interval_ms;
+        let h = self.clients[c].settings.heartbeat_interval_ms;
         let last = anchor + (self.now - 1 - anchor).max(0) / h * h;
         self.broker.assume_heartbeat(&member_id, last);
         true
@@ -117,7 +117,7 @@ impl<'a> Sim<'a> {
         if cl.slow_until > self.now {
             return cl.slow_until;
         }
-        cl.backlog.next_poll(self.now, &self.s.client)
+        cl.backlog.next_poll(self.now, &self.clients[c].settings)
     }
 
     /// `poll()`: rejoins when a rebalance is needed (`onJoinPrepare`, then JoinGroup).
@@ -158,7 +158,7 @@ impl<'a> Sim<'a> {
                 );
             }
         } else {
-            if matches!(self.s.client.commit, CommitPolicy::Auto { .. }) {
+            if matches!(self.clients[c].settings.commit, CommitPolicy::Auto { .. }) {
                 wait = self.s.round_trip_ms;
             }
             let owned = self.clients[c].owned.clone();
@@ -261,9 +261,8 @@ impl<'a> Sim<'a> {
     /// processed on them wait for their next owner (returned: per partition).
     pub(super) fn hand_over(&mut self, c: usize, stopping: usize, of: usize) -> f64 {
         let (now, rate) = (self.now, self.ledger.records_per_ms());
-        self.clients[c]
-            .backlog
-            .hand_over(now, stopping, of, rate, &self.s.client)
+        let cl = &mut self.clients[c];
+        cl.backlog.hand_over(now, stopping, of, rate, &cl.settings)
     }
 
     /// It consumes what it still owns again (`why`: what ended the pause).
@@ -291,9 +290,8 @@ impl<'a> Sim<'a> {
     pub(super) fn catch_up(&mut self, c: usize, waiting: f64) {
         let per_ms_in = self.ledger.records_per_ms() * self.clients[c].owned.len() as f64;
         let now = self.now;
-        self.clients[c]
-            .backlog
-            .add(now, waiting, per_ms_in, &self.s.client);
+        let cl = &mut self.clients[c];
+        cl.backlog.add(now, waiting, per_ms_in, &cl.settings);
     }
 
     /// Records of `p` its owner processed since its last commit (`n`: how many partitions
@@ -304,7 +302,7 @@ impl<'a> Sim<'a> {
             return 0.0;
         };
         let rate = self.ledger.records_per_ms();
-        match self.s.client.commit {
+        match self.clients[c].settings.commit {
             CommitPolicy::Auto { interval_ms } => {
                 let anchor = self.clients[c].auto_anchor;
                 let tick = if now >= anchor {
@@ -322,13 +320,15 @@ impl<'a> Sim<'a> {
 
     /// Records of the current batch already processed (zero for a member keeping up).
     pub(super) fn batch_processed(&self, c: usize) -> f64 {
-        self.clients[c].backlog.processed(self.now, &self.s.client)
+        self.clients[c]
+            .backlog
+            .processed(self.now, &self.clients[c].settings)
     }
 
     /// Records of the current batch not processed yet.
     pub(super) fn batch_unprocessed(&self, c: usize) -> f64 {
         self.clients[c]
             .backlog
-            .unprocessed(self.now, &self.s.client)
+            .unprocessed(self.now, &self.clients[c].settings)
     }
 }

@@ -55,6 +55,8 @@ enum Ev {
 #[derive(Debug, Clone)]
 struct Client {
     name: String,
+    /// Its client settings: the run's, as a script's `with` changed them.
+    settings: super::ClientSettings,
     instance_id: Option<String>,
     /// Its subscription, shared with the leader's assignor input.
     topics: crate::assignor::TopicList,
@@ -130,6 +132,8 @@ struct Sim<'a> {
     handled: u64,
     /// The assignor the coordinator's vote picked at the last join.
     voted: Option<String>,
+    /// The settings a script's `with` starts processes with.
+    configs: Vec<super::script::Config>,
     /// A coordinator timer is firing: the heartbeat ticks due now have not happened yet.
     firing_timer: bool,
 }
@@ -157,19 +161,20 @@ pub fn run_traced(
     record_wire: bool,
 ) -> Result<Run, TimelineError> {
     super::check(group, s)?;
-    let lacking_cooperative = (0..group.members.len()).any(|m| {
-        !group
-            .strategy(s.protocol, m)
-            .iter()
-            .any(|n| n == "cooperative-sticky")
-    });
-    let (acts, added) =
-        acts(story, &group.member_names(), lacking_cooperative).map_err(TimelineError::Story)?;
+    let lists: Vec<Vec<String>> = (0..group.members.len())
+        .map(|m| group.strategy(s.protocol, m))
+        .collect();
+    let super::script::Acts {
+        timed: acts,
+        added,
+        configs,
+    } = acts(story, &group.member_names(), &s.client, &lists).map_err(TimelineError::Story)?;
     let mut clients: Vec<Client> = Vec::new();
     for (m, (name, topics)) in super::members_with(group, added).into_iter().enumerate() {
         let topics = std::rc::Rc::new(topics);
         let strategy = group.strategy(s.protocol, m);
         clients.push(Client {
+            settings: s.client,
             eager: super::strategy::rebalances_eagerly(&strategy),
             strategy,
             sticky_memory: None,
@@ -231,6 +236,7 @@ pub fn run_traced(
         notes: note.into_iter().collect(),
         handled: 0,
         voted: None,
+        configs,
         firing_timer: false,
     };
     sim.client_index = sim
@@ -435,6 +441,9 @@ impl<'a> Sim<'a> {
         match act {
             Act::Start => self.start(c),
             Act::StartListing(listing) => {
+                if self.clients[c].up {
+                    return;
+                }
                 let cl = &mut self.clients[c];
                 cl.strategy = listing.apply(&cl.strategy);
                 cl.eager = super::strategy::rebalances_eagerly(&cl.strategy);
@@ -442,6 +451,23 @@ impl<'a> Sim<'a> {
                     "Its partition.assignment.strategy is now {}.",
                     super::strategy::describe(&cl.strategy)
                 );
+                self.happen(Some(c), "config", detail);
+                self.start(c);
+            }
+            Act::StartWith(i) => {
+                let Some(config) = self.configs.get(i as usize) else {
+                    return;
+                };
+                if self.clients[c].up {
+                    return;
+                }
+                let cl = &mut self.clients[c];
+                config.apply(&mut cl.settings);
+                if let Some(list) = &config.strategy {
+                    cl.strategy = list.clone();
+                    cl.eager = super::strategy::rebalances_eagerly(list);
+                }
+                let detail = format!("It starts with {}.", config.describe());
                 self.happen(Some(c), "config", detail);
                 self.start(c);
             }
@@ -455,7 +481,7 @@ impl<'a> Sim<'a> {
                 self.clients[c].slow_until = until;
                 // stuck in the batch, it consumes nothing more until the batch ends
                 self.suspend(c);
-                let p = self.s.client.max_poll_interval_ms;
+                let p = self.clients[c].settings.max_poll_interval_ms;
                 self.happen(
                     Some(c),
                     "slow batch",
@@ -546,7 +572,7 @@ impl<'a> Sim<'a> {
         }
         let cl = &mut self.clients[c];
         let leaves =
-            self.s.client.leave_on_close && cl.instance_id.is_none() && !cl.member_id.is_empty();
+            cl.settings.leave_on_close && cl.instance_id.is_none() && !cl.member_id.is_empty();
         let member_id = std::mem::take(&mut cl.member_id);
         cl.up = false;
         cl.phase = Phase::Down;
@@ -585,7 +611,10 @@ impl<'a> Sim<'a> {
                 .collect();
             // committed before processing: the batch in hand is never processed, and the
             // next owner starts after it
-            let missed = if matches!(self.s.client.commit, CommitPolicy::BeforeProcessing) {
+            let missed = if matches!(
+                self.clients[c].settings.commit,
+                CommitPolicy::BeforeProcessing
+            ) {
                 self.batch_unprocessed(c)
             } else {
                 0.0

@@ -67,8 +67,8 @@ impl<'a> Sim<'a> {
         let req = JoinRequest {
             member_id: cl.member_id.clone(),
             instance_id: cl.instance_id.clone(),
-            session_timeout_ms: self.s.client.session_timeout_ms,
-            rebalance_timeout_ms: self.s.client.max_poll_interval_ms,
+            session_timeout_ms: cl.settings.session_timeout_ms,
+            rebalance_timeout_ms: cl.settings.max_poll_interval_ms,
             protocols,
         };
         if self.record_wire {
@@ -79,6 +79,7 @@ impl<'a> Sim<'a> {
                 protocols: req.protocols.clone(),
                 assignments: Vec::new(),
                 generation: -1,
+                timeouts: Some((req.session_timeout_ms, req.rebalance_timeout_ms)),
             };
             self.wire.push(Line::Request { t: now, request });
         }
@@ -110,6 +111,7 @@ impl<'a> Sim<'a> {
                 protocols: Vec::new(),
                 assignments: by_alias,
                 generation,
+                timeouts: None,
             };
             self.wire.push(Line::Request { t: now, request });
         }
@@ -165,6 +167,7 @@ impl<'a> Sim<'a> {
                 protocols: Vec::new(),
                 assignments: Vec::new(),
                 generation: -1,
+                timeouts: None,
             };
             self.wire.push(Line::Request { t, request });
         }
@@ -331,7 +334,7 @@ impl<'a> Sim<'a> {
                 cl.heartbeat_epoch += 1;
                 let epoch = cl.heartbeat_epoch;
                 self.push(
-                    self.now + self.s.client.heartbeat_interval_ms,
+                    self.now + self.clients[c].settings.heartbeat_interval_ms,
                     Ev::Tick(c, epoch),
                 );
                 self.note_vote(c);

@@ -29,7 +29,7 @@ impl<'a> Sim<'a> {
             member_id: self.member_name(id),
             member_epoch: if joining { 0 } else { epoch },
             instance_id: self.instance_id(c),
-            rebalance_timeout_ms: all.then_some(self.s.client.max_poll_interval_ms),
+            rebalance_timeout_ms: all.then_some(self.clients[c].settings.max_poll_interval_ms),
             subscribed: all.then(|| self.topics[c].clone()),
             owned,
         };
@@ -126,7 +126,9 @@ impl<'a> Sim<'a> {
             }
         }
         let regular = now + self.interval() - self.s.round_trip_ms;
-        let next_poll = self.clients[c].backlog.next_poll(now, &self.s.client);
+        let next_poll = self.clients[c]
+            .backlog
+            .next_poll(now, &self.clients[c].settings);
         if self.clients[c].reconciled {
             self.push_heartbeat(c, regular.max(now), false);
         } else if self.clients[c].slow_until > now {
@@ -154,7 +156,9 @@ impl<'a> Sim<'a> {
         let Some(target) = cl.target.clone() else {
             return;
         };
-        if matches!(self.s.client.commit, CommitPolicy::Auto { .. }) && !cl.owned.is_empty() {
+        if matches!(self.clients[c].settings.commit, CommitPolicy::Auto { .. })
+            && !cl.owned.is_empty()
+        {
             let (now, inc) = (self.now, cl.incarnation);
             for p in cl.owned.clone() {
                 self.ledger.commit(p, c, now);
@@ -224,7 +228,7 @@ impl<'a> Sim<'a> {
         let Some((start, committed)) = self.ledger.committed_at(p) else {
             return 0.0;
         };
-        match self.s.client.commit {
+        match self.clients[c].settings.commit {
             CommitPolicy::Auto { interval_ms } => {
                 let anchor = self.clients[c].auto_anchor;
                 let tick = if self.now >= anchor {
@@ -237,7 +241,10 @@ impl<'a> Sim<'a> {
             }
             CommitPolicy::AfterBatch => {
                 let n = self.clients[c].owned.len().max(1) as f64;
-                self.clients[c].backlog.processed(self.now, &self.s.client) / n
+                self.clients[c]
+                    .backlog
+                    .processed(self.now, &self.clients[c].settings)
+                    / n
             }
             CommitPolicy::BeforeProcessing => 0.0,
         }

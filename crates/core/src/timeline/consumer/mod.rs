@@ -89,6 +89,8 @@ struct BrokerMember {
 
 #[derive(Debug, Clone)]
 struct Client {
+    /// Its client settings: the run's, as a script's `with` changed them.
+    settings: super::ClientSettings,
     up: bool,
     incarnation: u32,
     /// Its member id (one per incarnation, kept when it is fenced and joins again).
@@ -175,6 +177,8 @@ struct Sim<'a> {
     downtime: Vec<Vec<(i64, i64)>>,
     /// Queued events other than regular heartbeats and coordinator timers.
     busy: usize,
+    /// The settings a script's `with` starts processes with.
+    configs: Vec<super::script::Config>,
     notes: Vec<String>,
     /// The uniform assignor refused this group once: the run goes on with range.
     uniform_refused: bool,
@@ -207,9 +211,21 @@ pub fn run_traced(
     trace: Trace,
 ) -> Result<Run, TimelineError> {
     super::check(group, s)?;
-    let (acts, added) = acts(story, &group.member_names(), false).map_err(TimelineError::Story)?;
+    let super::script::Acts {
+        timed: acts,
+        added,
+        configs,
+    } = acts(story, &group.member_names(), &s.client, &[]).map_err(TimelineError::Story)?;
     let (assignor, note) = group.assignor_under(s.protocol);
     let mut notes: Vec<String> = note.into_iter().collect();
+    if configs.iter().any(|c| {
+        c.strategy.is_some()
+            || c.session_timeout_ms.is_some()
+            || c.heartbeat_interval_ms.is_some()
+            || c.leave_on_close == Some(false)
+    }) {
+        notes.push("Under the consumer protocol the broker sets the session and the heartbeat interval (group.consumer.*) and assigns, and a closing consumer always leaves: a script's session.timeout.ms, heartbeat.interval.ms, partition.assignment.strategy and internal.leave.group.on.close play no part (the Java consumer refuses the first three with group.protocol=consumer).".to_string());
+    }
     if story.kind == super::StoryKind::ToCooperative {
         notes.push("Under the consumer protocol the broker assigns, and the Java consumer refuses partition.assignment.strategy (a classic-only setting): the move to cooperative-sticky is a classic group's. This run restarts each member once, without it: a rolling restart.".to_string());
     }
@@ -233,6 +249,7 @@ pub fn run_traced(
         group,
         clients: vec![
             Client {
+                settings: s.client,
                 up: false,
                 incarnation: 0,
                 member_id: 0,
@@ -281,6 +298,7 @@ pub fn run_traced(
         rebalance_times: Vec::new(),
         downtime: vec![Vec::new(); n],
         busy: 0,
+        configs,
         notes,
         uniform_refused: false,
         server_range: assignor == AssignorKind::ServerRange,
@@ -491,9 +509,16 @@ impl<'a> Sim<'a> {
     fn act(&mut self, c: usize, act: Act) {
         match act {
             // (no assignor list under the consumer protocol: a start like any other)
-            Act::Start | Act::StartListing(_) => {
+            Act::Start | Act::StartListing(_) | Act::StartWith(_) => {
                 if self.clients[c].up {
                     return;
+                }
+                if let Act::StartWith(i) = act {
+                    if let Some(config) = self.configs.get(i as usize) {
+                        config.apply(&mut self.clients[c].settings);
+                        let detail = format!("It starts with {}.", config.describe());
+                        self.happen(Some(c), "config", detail);
+                    }
                 }
                 if let Some(last) = self.downtime[c].last_mut() {
                     if last.1 == i64::MAX {
@@ -536,12 +561,15 @@ impl<'a> Sim<'a> {
                 }
                 let mut missed = 0.0;
                 if self.clients[c].consuming
-                    && matches!(self.s.client.commit, CommitPolicy::BeforeProcessing)
+                    && matches!(
+                        self.clients[c].settings.commit,
+                        CommitPolicy::BeforeProcessing
+                    )
                 {
                     // the batch it committed and had not processed yet
                     missed = self.clients[c]
                         .backlog
-                        .unprocessed(self.now, &self.s.client);
+                        .unprocessed(self.now, &self.clients[c].settings);
                     self.ledger.miss(missed);
                 }
                 let lost = self.lose_owned(c, missed);
@@ -554,7 +582,7 @@ impl<'a> Sim<'a> {
                 }
                 let until = self.now + ms;
                 self.clients[c].slow_until = until;
-                let p = self.s.client.max_poll_interval_ms;
+                let p = self.clients[c].settings.max_poll_interval_ms;
                 self.suspend(c);
                 let inc = self.clients[c].incarnation;
                 self.push(until, Ev::SlowEnd(c, inc));
@@ -619,9 +647,8 @@ impl<'a> Sim<'a> {
     /// processed on them wait for their next owner (returned: per partition).
     fn hand_over(&mut self, c: usize, stopping: usize, of: usize) -> f64 {
         let (now, rate) = (self.now, self.ledger.records_per_ms());
-        self.clients[c]
-            .backlog
-            .hand_over(now, stopping, of, rate, &self.s.client)
+        let cl = &mut self.clients[c];
+        cl.backlog.hand_over(now, stopping, of, rate, &cl.settings)
     }
 
     /// It loses what it owns, with no commit (a crash, a poll timeout, a fence); returns
@@ -652,9 +679,8 @@ impl<'a> Sim<'a> {
     fn catch_up(&mut self, c: usize, waiting: f64) {
         let per_ms_in = self.ledger.records_per_ms() * self.clients[c].owned.len() as f64;
         let now = self.now;
-        self.clients[c]
-            .backlog
-            .add(now, waiting, per_ms_in, &self.s.client);
+        let cl = &mut self.clients[c];
+        cl.backlog.add(now, waiting, per_ms_in, &cl.settings);
     }
 
     /// The slow batch is done: a member still in the group consumes again, and runs the
