@@ -97,8 +97,9 @@ pub struct Args {
     #[arg(value_name = "FILE")]
     file: String,
     /// The story to run.
-    #[arg(long, value_enum, default_value = "rolling-restart")]
-    event: Event,
+    /// [default: rolling-restart; with --script: script]
+    #[arg(long, value_enum)]
+    event: Option<Event>,
     /// The rebalance protocol.
     #[arg(long, value_enum, default_value = "eager")]
     protocol: ProtocolArg,
@@ -163,7 +164,7 @@ pub struct Args {
     /// the settings the process starts with (`with session.timeout.ms=10000
     /// partition.assignment.strategy=cooperative-sticky`); `#` starts a comment. @FILE
     /// reads it from a file.
-    #[arg(long, value_name = "TEXT|@FILE")]
+    #[arg(long, value_name = "TEXT|@FILE", conflicts_with_all = ["downtime_ms", "gap_ms", "count"])]
     script: Option<String>,
     /// Records produced per second to each partition.
     #[arg(long, default_value_t = 100.0, value_name = "N")]
@@ -230,8 +231,19 @@ pub fn run(a: Args) -> Result<String, String> {
     s.broker.initial_rebalance_delay_ms = a.initial_rebalance_delay_ms;
     s.consumer_group.heartbeat_interval_ms = a.consumer_heartbeat_interval_ms;
     s.consumer_group.session_timeout_ms = a.consumer_session_timeout_ms;
-    let mut story = Story::new(a.event.into());
+    let event = match (a.event, &a.script) {
+        (Some(e), _) => e,
+        (None, Some(_)) => Event::Script,
+        (None, None) => Event::RollingRestart,
+    };
+    let mut story = Story::new(event.into());
     match (&a.script, story.kind) {
+        (Some(_), kind) if kind != StoryKind::Script => {
+            return Err(format!(
+                "--script is its own story: leave out --event {} (or give --event script)",
+                kind.name()
+            ))
+        }
         (Some(text), _) => {
             story = Story::new(StoryKind::Script);
             story.script = match text.strip_prefix('@') {

@@ -629,6 +629,26 @@ fn timeline_runs_a_script_and_says_where_it_is_wrong() {
     let out = run(&["timeline", &example(), "--event", "script"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("--script"));
+    // a script is its own story: another story's settings are refused, not ignored
+    let out = run(&[
+        "timeline",
+        &example(),
+        "--event",
+        "crash",
+        "--script",
+        "0 crash C0",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("--event"));
+    let out = run(&[
+        "timeline",
+        &example(),
+        "--gap-ms",
+        "5",
+        "--script",
+        "0 crash C0",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
     // a mistake is said with its line and column
     let out = run(&[
         "timeline",

@@ -622,12 +622,23 @@ pub(crate) fn partition_layout(group: &Group) -> (Vec<(usize, u32)>, Vec<usize>)
 }
 
 /// A run's members: the group's (name, subscription), then the `added` members a story
-/// brings (`new-1`, `new-2`, ..., each subscribed to every topic).
+/// brings ([`added_name`]: `new-1`, `new-2`, ..., each subscribed to every topic).
 pub(crate) fn members_with(group: &Group, added: usize) -> Vec<(String, Vec<String>)> {
     let all_topics: Vec<String> = group.topics.iter().map(|(t, _)| t.clone()).collect();
+    let names = group.member_names();
     let mut members = group.members.clone();
-    members.extend((1..=added).map(|i| (format!("new-{i}"), all_topics.clone())));
+    members.extend((0..added).map(|i| (added_name(&names, i), all_topics.clone())));
     members
+}
+
+/// The name of the `i`-th member a story adds (from 0): `new-1`, `new-2`, ..., with `+`
+/// after it while a member of `scenario` already has that name.
+pub(crate) fn added_name(scenario: &[String], i: usize) -> String {
+    let mut name = format!("new-{}", i + 1);
+    while scenario.contains(&name) {
+        name.push('+');
+    }
+    name
 }
 
 /// The longest a run goes on after its last act before it stops (virtual ms).

@@ -554,11 +554,13 @@ impl<'a> Sim<'a> {
                 self.happen(Some(c), "start", what.into());
                 self.send_heartbeat(c);
             }
+            // stopping a member that is down (it failed and waits for its supervisor) stops
+            // it for good: the supervisor's restart is dropped
+            Act::Close | Act::Crash if !self.clients[c].up => {
+                self.clients[c].incarnation += 1;
+            }
             Act::Close => self.close(c),
             Act::Crash => {
-                if !self.clients[c].up {
-                    return;
-                }
                 let mut missed = 0.0;
                 if self.clients[c].consuming
                     && matches!(
