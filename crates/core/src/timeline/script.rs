@@ -644,7 +644,7 @@ pub fn acts(
         .map(statement)
         .collect::<Result<Vec<_>, _>>()?;
     // in time order, statements at one time in the order written
-    read.sort_by_key(|s| s.time);
+    crate::collections::sort_by(&mut read, |a, b| a.time.cmp(&b.time));
     let member = |m: usize| Member {
         settings: *base,
         list: lists.get(m).or(lists.last()).cloned().unwrap_or_default(),
@@ -745,7 +745,7 @@ pub fn acts(
     }
     // (a restart's last start is checked too)
     g.back_by(i64::MAX)?;
-    out.timed.sort_by_key(|a| a.0);
+    crate::collections::sort_by(&mut out.timed, |a, b| a.0.cmp(&b.0));
     out.added = g.names.len() - names.len();
     Ok(out)
 }
