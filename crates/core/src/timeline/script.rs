@@ -1001,6 +1001,22 @@ mod tests {
         assert_eq!(c.commit, CommitPolicy::Auto { interval_ms: 1_000 });
     }
 
+    proptest::proptest! {
+        /// Any text, words of the language mixed with anything: read or refused with a place
+        /// inside the text, never a panic.
+        #[test]
+        fn any_text_is_read_or_refused_with_its_place(
+            text in "(0|5s|1.5m|99999999999s|restart|crash|start|join 2|slow|cut|for|with|session.timeout.ms=1000|partition.assignment.strategy=range,|a|\"b c\"|,|;|#|\n|\u{a0}| |[^\n]){0,24}"
+        ) {
+            let g = names(&["a", "b c"]);
+            if let Err(e) = read(&text, &g) {
+                proptest::prop_assert!(e.span.0 <= e.span.1 && e.span.1 <= text.len(), "{e:?}");
+                proptest::prop_assert!(text.is_char_boundary(e.span.0));
+                let _ = e.located(&text);
+            }
+        }
+    }
+
     fn read_err(text: &str, g: &[String]) -> ScriptError {
         read(text, g).unwrap_err()
     }
