@@ -1253,3 +1253,20 @@ fn a_member_restarted_with_a_shorter_session_is_given_up_on_sooner() {
     assert!((42_000..=48_100).contains(&default), "{default}");
     assert!((7_000..=13_100).contains(&short), "{short}");
 }
+
+#[test]
+fn the_members_a_story_adds_are_counted_before_it_runs() {
+    use rebalance_lab_core::timeline::members_added;
+    let g = group(2, &[4]);
+    let s = Settings::default();
+    let mut out = Story::new(StoryKind::ScaleOut);
+    out.count = 3;
+    assert_eq!(members_added(&g, &s, &out), 3);
+    let script = |text: &str| Story {
+        script: text.into(),
+        ..Story::new(StoryKind::Script)
+    };
+    assert_eq!(members_added(&g, &s, &script("0 join 2\n5s join 1")), 3);
+    assert_eq!(members_added(&g, &s, &script("0 crash nobody")), 0);
+    assert_eq!(members_added(&g, &s, &Story::default()), 0);
+}

@@ -9,8 +9,8 @@ use rebalance_lab_core::scenario::Scenario;
 use rebalance_lab_core::timeline::compare::{compare, Variant};
 use rebalance_lab_core::timeline::spec::{preset, Spec, PRESETS};
 use rebalance_lab_core::timeline::{
-    protocol_label, script, simulate, strategy, CommitPolicy, Group, Protocol, Run, Story,
-    StoryKind, TimelineError, ASSUMPTIONS,
+    members_added, protocol_label, script, simulate, strategy, CommitPolicy, Group, Protocol, Run,
+    Story, StoryKind, TimelineError, ASSUMPTIONS,
 };
 use std::rc::Rc;
 use yew::prelude::*;
@@ -85,6 +85,13 @@ fn open(props: &OpenProps) -> Html {
                 "{} members and {partitions} partitions: the page runs a timeline up to {PAGE_MEMBERS} members and {PAGE_PARTITIONS} partitions, so that it stays responsive. The command line runs this group: export it as JSON (Exports) and run rebalance-lab timeline FILE --event {}.",
                 g.members.len(),
                 spec.story.kind.name()
+            )));
+        }
+        let added = members_added(g, &settings, &spec.story);
+        if g.members.len() + added > PAGE_MEMBERS {
+            return Err(TimelineError::Setting(format!(
+                "The story adds {added} members to the group's {}: the page runs a timeline up to {PAGE_MEMBERS} members, so that it stays responsive. The command line runs it: export the group as JSON (Exports) and run rebalance-lab timeline FILE with this story.",
+                g.members.len()
             )));
         }
         settings.keep_tenures = partitions as usize <= PARTITION_ROWS;

@@ -823,6 +823,12 @@ pub fn differences(a: &[usize], b: &[usize]) -> (Vec<usize>, Vec<usize>) {
     (only_a, only_b)
 }
 
+/// How many members `story` adds to `group` (a scale-out, a script's `join`; none when the
+/// story cannot be read: its run says why).
+pub fn members_added(group: &Group, settings: &Settings, story: &Story) -> usize {
+    story::acts(story, &group.member_names(), &settings.client, &[]).map_or(0, |a| a.added)
+}
+
 /// Runs `story` on `group` under `settings`.
 pub fn simulate(group: &Group, settings: &Settings, story: &Story) -> Result<Run, TimelineError> {
     // (each protocol's run checks the group and the settings first)
