@@ -4021,7 +4021,7 @@ async fn the_over_time_lesson_asks_before_the_timeline_shows() {
             .await
         }
     };
-    progress("step 1 of 8").await;
+    progress("step 1 of 9").await;
     // The step asks, so the timeline holds its answer back.
     appears(
         &c,
@@ -4038,7 +4038,7 @@ async fn the_over_time_lesson_asks_before_the_timeline_shows() {
     total_until(&c, "rebalances", |t| t == "1").await;
     // The same join, cooperatively: two.
     click(&c, Locator::Id("lesson-forward")).await;
-    progress("step 2 of 8").await;
+    progress("step 2 of 9").await;
     appears(
         &c,
         "the timeline holding its answer back",

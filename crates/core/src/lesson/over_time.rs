@@ -48,6 +48,20 @@ pub const OVER_TIME: Lesson = Lesson {
             mistake: None,
         },
         Step {
+            key: "mixed-lists",
+            title: "Half-way to cooperative-sticky",
+            text: "A Java consumer rebalances cooperatively only when every assignor it lists supports it: cooperative-sticky alone. Here c1 and c2 list cooperative-sticky alone and c3 still lists [cooperative-sticky, range], so c3 rebalances eagerly and revokes everything before it rejoins, while the group runs cooperative-sticky, the one assignor every member lists. The member that joins lists what c3 lists.",
+            scenario: "v1;a=r;t=orders*6;m=c1***B*scooperative-sticky,c2***B*scooperative-sticky,c3***B*scooperative-sticky:range;xt=scale-out.protocol%3Dlisted",
+            before: None,
+            highlights: &[Highlight::Topic("orders")],
+            question: Some(Question::Choice {
+                prompt: "A member joins this mixed group. c3 gives up its partitions at once; c1 and c2 would give up only what moves. How many rebalances does the join take?",
+                fact: Fact::Timeline(TimelineFact::Rebalances),
+                options: REBALANCES,
+            }),
+            mistake: None,
+        },
+        Step {
             key: "restart",
             title: "A deploy restarts one member",
             text: "A Java consumer's close() commits, then sends LeaveGroup: the coordinator rebalances at once. When the new process starts 20 s later it joins as a new member, with a new member id.",
