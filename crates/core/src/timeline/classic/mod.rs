@@ -206,6 +206,14 @@ pub fn run_traced(
     }
     let (partitions, topic_base) = super::partition_layout(group);
     let (_, note) = group.assignor_under(s.protocol);
+    let mut notes: Vec<String> = note.into_iter().collect();
+    if group.lists_its_own() && s.protocol != super::Protocol::Listed {
+        notes.push(format!(
+            "The scenario's members list partition.assignment.strategy of their own; this run has every member list [{}]. Run \"{}\" to have each list its own.",
+            lists.first().map_or(String::new(), |l| l.join(", ")),
+            super::Protocol::Listed.label()
+        ));
+    }
     let mut sim = Sim {
         s,
         group,
@@ -233,7 +241,7 @@ pub fn run_traced(
         rebalance_times: Vec::new(),
         record_wire,
         busy: 0,
-        notes: note.into_iter().collect(),
+        notes,
         handled: 0,
         voted: None,
         configs,
