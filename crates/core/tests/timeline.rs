@@ -1270,3 +1270,31 @@ fn the_members_a_story_adds_are_counted_before_it_runs() {
     assert_eq!(members_added(&g, &s, &script("0 crash nobody")), 0);
     assert_eq!(members_added(&g, &s, &Story::default()), 0);
 }
+
+#[test]
+fn a_joiner_listing_nothing_in_common_is_refused_while_the_crashed_member_stays() {
+    // b crashed but stays in the group until its session times out; a comes back listing
+    // only roundrobin, which b does not list: the coordinator refuses its JoinGroup and the
+    // Java consumer throws
+    let g = listed(&[&["range"], &["range"]], &[4]);
+    let script = Story {
+        script: "0s crash m1\n1s restart m0 for 1s with partition.assignment.strategy=roundrobin"
+            .into(),
+        ..Story::new(StoryKind::Script)
+    };
+    let run = simulate(&g, &listed_settings(), &script).unwrap();
+    assert!(
+        run.happenings
+            .iter()
+            .any(|h| h.member.as_deref() == Some("m0")
+                && h.kind == "fatal"
+                && h.detail.contains("INCONSISTENT_GROUP_PROTOCOL")),
+        "{:#?}",
+        run.happenings
+    );
+    // nobody consumes at the end: m1 crashed, m0 stopped on the error
+    assert!(run
+        .tenures
+        .iter()
+        .all(|t| t.last().is_none_or(|x| x.end_ms < run.end_ms)));
+}

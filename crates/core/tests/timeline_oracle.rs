@@ -187,6 +187,17 @@ fn cases() -> Vec<(&'static str, Group, Settings, Story)> {
                 ..Story::new(Script)
             },
         ),
+        (
+            // a joiner listing nothing the crashed member (still in the group until its
+            // session times out) lists: refused with INCONSISTENT_GROUP_PROTOCOL
+            "script-inconsistent-protocol",
+            listed(group(2, 4), &[&["range"], &["range"]]),
+            settings(Listed, |_| {}),
+            Story {
+                script: "0s crash c2\n1s restart c1 for 1s with partition.assignment.strategy=roundrobin".into(),
+                ..Story::new(Script)
+            },
+        ),
     ]
 }
 

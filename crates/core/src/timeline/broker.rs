@@ -83,6 +83,8 @@ pub enum ErrorCode {
     FencedInstanceId,
     /// INVALID_SESSION_TIMEOUT.
     InvalidSessionTimeout,
+    /// INCONSISTENT_GROUP_PROTOCOL: the joiner lists no protocol every member lists.
+    InconsistentGroupProtocol,
 }
 
 impl ErrorCode {
@@ -96,6 +98,7 @@ impl ErrorCode {
             ErrorCode::RebalanceInProgress => "REBALANCE_IN_PROGRESS",
             ErrorCode::FencedInstanceId => "FENCED_INSTANCE_ID",
             ErrorCode::InvalidSessionTimeout => "INVALID_SESSION_TIMEOUT",
+            ErrorCode::InconsistentGroupProtocol => "INCONSISTENT_GROUP_PROTOCOL",
         }
     }
 }
@@ -237,6 +240,25 @@ impl Member {
     }
 }
 
+/// Counts `protocols` in (or out of) `supported` (`supportedProtocols`), as a member listing
+/// them is added (or removed).
+fn count_protocols(
+    supported: &mut HashMap<String, usize>,
+    protocols: &[(String, Vec<u8>)],
+    add: bool,
+) {
+    for (name, _) in protocols {
+        match (supported.get_mut(name), add) {
+            (Some(n), true) => *n += 1,
+            (Some(n), false) => *n = n.saturating_sub(1),
+            (None, true) => {
+                supported.insert(name.clone(), 1);
+            }
+            (None, false) => {}
+        }
+    }
+}
+
 /// `id` as the one copy `ids` keeps of it (made the first time).
 fn intern(ids: &mut HashMap<String, Rc<str>>, id: &str) -> Rc<str> {
     if let Some(rc) = ids.get(id) {
@@ -280,6 +302,8 @@ pub struct ClassicCoordinator {
     leader_candidates: Vec<String>,
     /// By member id (Kafka's is a `HashMap` over random ids; see the module's doc).
     members: BTreeMap<String, Member>,
+    /// Per protocol name, how many members list it (`supportedProtocols`).
+    supported: HashMap<String, usize>,
     /// How many members await a JoinGroup response (`numMembersAwaitingJoinResponse`).
     awaiting_join: usize,
     /// Rises whenever what [`ClassicCoordinator::line`] shows may have changed.
@@ -317,6 +341,7 @@ impl ClassicCoordinator {
             leader: None,
             leader_candidates: Vec::new(),
             members: BTreeMap::new(),
+            supported: HashMap::new(),
             awaiting_join: 0,
             revision: 0,
             pending: HashSet::new(),
@@ -557,6 +582,13 @@ impl ClassicCoordinator {
             self.replies.push_back(r);
             return;
         }
+        if !self.supports_protocols(&req.protocols) {
+            // classicGroupJoinNewMember / ExistingMember: refused, the group unchanged
+            let mut r = Response::new(client, Api::JoinGroup, ErrorCode::InconsistentGroupProtocol);
+            r.member_id = req.member_id.clone();
+            self.replies.push_back(r);
+            return;
+        }
         if req.member_id.is_empty() {
             let new_id = self.new_member_id(client);
             match &req.instance_id {
@@ -621,6 +653,32 @@ impl ClassicCoordinator {
         }
     }
 
+    /// `ClassicGroup.supportsProtocols`: an Empty group takes any list; otherwise one of
+    /// `protocols` must be listed by every member.
+    fn supports_protocols(&self, protocols: &[(String, Vec<u8>)]) -> bool {
+        if self.state == GroupState::Empty {
+            return !protocols.is_empty();
+        }
+        let all = self.members.len();
+        protocols
+            .iter()
+            .any(|(name, _)| self.supported.get(name).copied().unwrap_or(0) == all)
+    }
+
+    /// Member `id` now lists `protocols`: counted again when the names changed.
+    fn recount_protocols(&mut self, id: &str, protocols: &[(String, Vec<u8>)]) {
+        let Some(m) = self.members.get(id) else {
+            return;
+        };
+        if m.protocols.len() == protocols.len()
+            && m.protocols.iter().zip(protocols).all(|(a, b)| a.0 == b.0)
+        {
+            return;
+        }
+        count_protocols(&mut self.supported, &m.protocols, false);
+        count_protocols(&mut self.supported, protocols, true);
+    }
+
     fn is_leader(&self, id: &str) -> bool {
         self.leader.as_deref() == Some(id)
     }
@@ -662,6 +720,7 @@ impl ClassicCoordinator {
 
     /// `updateMemberThenRebalanceOrCompleteJoin`.
     fn update_member_then_rebalance(&mut self, req: JoinRequest) {
+        self.recount_protocols(&req.member_id, &req.protocols);
         if let Some(m) = self.member_mut(&req.member_id) {
             m.protocols = req.protocols;
             m.rebalance_timeout_ms = req.rebalance_timeout_ms;
@@ -697,6 +756,7 @@ impl ClassicCoordinator {
             is_new: true,
             awaiting_sync: false,
         };
+        count_protocols(&mut self.supported, &member.protocols, true);
         self.members.insert(member_id.clone(), member);
         self.set_awaiting_join(&member_id, true);
         self.pending.remove(&member_id);
@@ -747,6 +807,7 @@ impl ClassicCoordinator {
         }
         let session = self.member(&new_id).map_or(0, |m| m.session_timeout_ms);
         self.schedule_heartbeat(&new_id, session);
+        self.recount_protocols(&new_id, &req.protocols);
         if let Some(m) = self.member_mut(&new_id) {
             m.protocols = req.protocols;
             m.rebalance_timeout_ms = req.rebalance_timeout_ms;
@@ -967,6 +1028,7 @@ impl ClassicCoordinator {
             if let Some(instance) = &m.instance_id {
                 self.statics.remove(instance);
             }
+            count_protocols(&mut self.supported, &m.protocols, false);
         }
         if self.is_leader(id) {
             self.leader = self.members.keys().next().cloned();

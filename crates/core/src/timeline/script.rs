@@ -570,30 +570,22 @@ struct Group<'a, 'w> {
 }
 
 impl<'w> Group<'_, 'w> {
-    /// Member `m` starts: its list must share an assignor with every member in the group
-    /// then, or Kafka's coordinator refuses its JoinGroup (INCONSISTENT_GROUP_PROTOCOL).
+    /// Member `m` starts: some assignor must be listed by it and by every member in the
+    /// group then, or Kafka's coordinator refuses its JoinGroup
+    /// (INCONSISTENT_GROUP_PROTOCOL). (A member that crashed, or closed without leaving, is
+    /// counted out at once here; the coordinator keeps it until its session times out, and
+    /// refuses a joiner meanwhile as Kafka's does.)
     fn comes_up(&mut self, m: usize, at: &Word<'w>) -> Result<(), ScriptError> {
         self.up[m] = true;
-        let mine = &self.members[m].list;
-        if mine.is_empty() {
+        if self.members[m].list.is_empty() {
             return Ok(());
         }
-        for (o, other) in self.members.iter().enumerate() {
-            if o == m || !self.up[o] || other.list.is_empty() {
-                continue;
-            }
-            if !mine.iter().any(|n| other.list.contains(n)) {
-                return Err(at.error(format!(
-                    "{} lists [{}] and {}, in the group then, lists [{}]: no assignor in common, so the coordinator would refuse {}'s JoinGroup with INCONSISTENT_GROUP_PROTOCOL",
-                    self.names[m],
-                    mine.join(", "),
-                    self.names[o],
-                    other.list.join(", "),
-                    self.names[m]
-                )));
-            }
-        }
-        Ok(())
+        // the members in the group, then `m`, which the message names as refused
+        let lists = (0..self.members.len())
+            .filter(|&o| o != m && self.up[o] && !self.members[o].list.is_empty())
+            .chain([m])
+            .map(|o| (self.names[o].as_str(), &self.members[o].list[..]));
+        strategy::check(lists).map_err(|e| at.error(e))
     }
 
     /// Members a restart brought back by `t`.
@@ -706,6 +698,12 @@ pub fn acts(
                 return Err(w.error(format!("{n} is named twice")));
             }
             seen.push(m);
+            if let Some((back, _)) = g.back_at[m] {
+                return Err(w.error(format!(
+                    "{n} is restarting until {}: name it once it is back",
+                    secs(back)
+                )));
+            }
             let wants_up = s.verb != Verb::Start;
             if g.up[m] != wants_up {
                 let state = if g.up[m] { "up" } else { "down" };
@@ -787,7 +785,11 @@ pub fn example(names: &[String]) -> String {
     // (a name holding a double quote cannot be written: the example leaves it out)
     let names: Vec<&String> = names.iter().filter(|n| !n.contains('"')).collect();
     let quote = |n: &str| {
-        if n.is_empty() || n.contains(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '#')) {
+        let keyword = matches!(n, "for" | "with");
+        if n.is_empty()
+            || keyword
+            || n.contains(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '#'))
+        {
             format!("\"{n}\"")
         } else {
             n.to_string()
@@ -867,7 +869,9 @@ mod tests {
         let e = err("0 start a");
         assert!(e.message.contains("a is up"), "{e:?}");
         let e = err("0 restart a for 20s; 10s close a");
-        assert!(e.message.contains("a is down at 10 s"), "{e:?}");
+        assert!(e.message.contains("a is restarting until 20 s"), "{e:?}");
+        let e = err("0 restart a for 20s; 10s start a");
+        assert!(e.message.contains("a is restarting until 20 s"), "{e:?}");
         assert!(
             read("0 restart a for 20s; 20s close a", &g).is_ok(),
             "back at 20 s"

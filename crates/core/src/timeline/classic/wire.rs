@@ -381,7 +381,7 @@ impl<'a> Sim<'a> {
     /// members' lists differ, and who is in the group changed), as member `c` learns it.
     fn note_vote(&mut self, c: usize) {
         let picked = &self.clients[c].group_protocol;
-        if self.voted.as_ref() == Some(picked) {
+        if self.voted.as_ref() == Some(picked) || picked.is_empty() {
             return;
         }
         let was = self.voted.replace(picked.clone());
