@@ -3,7 +3,7 @@
 # fmt, clippy (host, and wasm32 for the app and the core), native tests of every crate, the
 # fuzz targets (30 s each, from the seeds in fuzz/seeds; scripts/fuzz.sh), browser tests
 # (wasm-bindgen-test in headless Chromium, with the page's speed against the same code
-# natively), the release build (offline, its gzip size against the 704 KiB alarm), the
+# natively), the release build (offline, its gzip size against the 736 KiB alarm), the
 # end-to-end tests (the built app driven through WebDriver, axe-core in each page) and
 # Lighthouse (three runs).
 set -uo pipefail
@@ -18,9 +18,9 @@ export CHROMEDRIVER="${CHROMEDRIVER:-$(command -v chromedriver)}"
 export CHROME="${CHROME:-$(command -v chromium)}"
 # An alarm, not a target: everything the page downloads, gzip, above this is an accident (a
 # Unicode table, a regex engine, std's sort compiled once per element type) to find and undo.
-# (The page with every panel a component, the timeline and the core at opt-level 3 is about
-# 630 KiB: docs/performance.md, Size.)
-ALARM=$((704 * 1024))
+# (The page with every panel a component, the timeline with its scripts and per-member
+# settings, and the core at opt-level 3 is about 704 KiB: docs/performance.md, Size.)
+ALARM=$((736 * 1024))
 declare -a NAMES RESULTS
 FAILED=0
 
@@ -58,10 +58,10 @@ sizes() {
   [ "$n" -gt 0 ] || { echo "no bundle was built" >"$SIZE_FILE"; return 1; }
   local kib="$((total / 1024)).$(((total % 1024) * 10 / 1024))"
   if [ "$total" -gt "$ALARM" ]; then
-    echo "SIZE everything the page downloads: gzip $total bytes ($kib KiB): ABOVE the 704 KiB alarm" | tee "$SIZE_FILE"
+    echo "SIZE everything the page downloads: gzip $total bytes ($kib KiB): ABOVE the 736 KiB alarm" | tee "$SIZE_FILE"
     return 1
   fi
-  echo "SIZE everything the page downloads: gzip $total bytes ($kib KiB), under the 704 KiB alarm" | tee "$SIZE_FILE"
+  echo "SIZE everything the page downloads: gzip $total bytes ($kib KiB), under the 736 KiB alarm" | tee "$SIZE_FILE"
 }
 
 # The page's speed against the same code natively: the SPEED lines of the browser tests and
