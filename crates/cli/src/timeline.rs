@@ -245,7 +245,6 @@ pub fn run(a: Args) -> Result<String, String> {
             ))
         }
         (Some(text), _) => {
-            story = Story::new(StoryKind::Script);
             story.script = match text.strip_prefix('@') {
                 Some(file) => read_input(file)?,
                 None => text.clone(),

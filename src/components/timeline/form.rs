@@ -201,11 +201,7 @@ pub(super) fn settings_form(
                 { number("timeline-max-poll", "max.poll.interval.ms", c.max_poll_interval_ms.to_string(), |s, v| if let Ok(n) = v.parse() { s.settings.client.max_poll_interval_ms = n }) }
                 <label class="field" for="timeline-commit">
                     <span>{ "Commits" }</span>
-                    <select id="timeline-commit" onchange={on_select(|s, v| s.settings.client.commit = match v {
-                        "after-batch" => CommitPolicy::AfterBatch,
-                        "before-processing" => CommitPolicy::BeforeProcessing,
-                        _ => CommitPolicy::Auto { interval_ms: 5_000 },
-                    })}>
+                    <select id="timeline-commit" onchange={on_select(|s, v| if let Some(c) = CommitPolicy::parse(v) { s.settings.client.commit = c })}>
                         <option value="auto" selected={auto.is_some()}>{ "enable.auto.commit (every auto.commit.interval.ms)" }</option>
                         <option value="after-batch" selected={c.commit == CommitPolicy::AfterBatch}>{ "commitSync after each batch" }</option>
                         <option value="before-processing" selected={c.commit == CommitPolicy::BeforeProcessing}>{ "commitSync before processing (at most once)" }</option>

@@ -98,6 +98,13 @@ impl AssignorKind {
             AssignorKind::ServerRange => "server-range",
         }
     }
+    /// The client assignor a classic group's protocol name selects (a JoinGroup's protocol,
+    /// a `partition.assignment.strategy` entry): one of [`AssignorKind::CLIENT`], by its
+    /// [`AssignorKind::name`].
+    pub fn of_protocol(name: &str) -> Option<Self> {
+        AssignorKind::CLIENT.into_iter().find(|k| k.name() == name)
+    }
+
     /// Parses a name from [`AssignorKind::name`] (also `round-robin`, `round_robin`,
     /// `server_range`).
     pub fn parse(s: &str) -> Option<Self> {

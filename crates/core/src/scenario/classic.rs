@@ -59,13 +59,7 @@ impl Scenario {
 pub fn assignor_of(vote: &ProtocolSelection) -> Option<AssignorKind> {
     // The classic group's protocols are the clients' assignors: a vote for "uniform" or
     // "server-range" names no client assignor (those run on the broker, KIP-848).
-    match vote.selected.as_deref()? {
-        "range" => Some(AssignorKind::Range),
-        "roundrobin" => Some(AssignorKind::RoundRobin),
-        "sticky" => Some(AssignorKind::Sticky),
-        "cooperative-sticky" => Some(AssignorKind::CooperativeSticky),
-        _ => None,
-    }
+    vote.selected.as_deref().and_then(AssignorKind::of_protocol)
 }
 
 #[cfg(test)]

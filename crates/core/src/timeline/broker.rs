@@ -388,6 +388,11 @@ impl ClassicCoordinator {
         (self.members.len(), self.pending.len())
     }
 
+    /// The protocol (assignor) the last join phase selected.
+    pub fn protocol(&self) -> Option<&str> {
+        self.protocol.as_deref()
+    }
+
     /// The leader's member id.
     pub fn leader(&self) -> Option<&str> {
         self.leader.as_deref()

@@ -122,6 +122,16 @@ impl CommitPolicy {
             CommitPolicy::BeforeProcessing => "before-processing",
         }
     }
+
+    /// Reads [`CommitPolicy::name`]; auto-commit at Kafka's default interval (5,000 ms).
+    pub fn parse(name: &str) -> Option<Self> {
+        match name {
+            "auto" => Some(CommitPolicy::Auto { interval_ms: 5_000 }),
+            "after-batch" => Some(CommitPolicy::AfterBatch),
+            "before-processing" => Some(CommitPolicy::BeforeProcessing),
+            _ => None,
+        }
+    }
 }
 
 /// Each member's client settings (every member uses the same).
@@ -445,30 +455,18 @@ impl Group {
     }
 
     /// The assignor the coordinator's vote picks when every member joins with its own list
-    /// (checked by [`strategy::check`]): each votes for its first assignor every member
-    /// lists, and the most votes win, a tie going to the name Java's `HashMap` iterates
-    /// first ([`crate::group::tally`]; the four names sit in distinct buckets, so the
-    /// members' order does not matter).
+    /// (checked by [`strategy::check`]): the classic group's join and vote
+    /// ([`crate::group::select`]), members joining in the scenario's order.
     pub fn voted_assignor(&self) -> AssignorKind {
-        let lists: Vec<Vec<String>> = self.listed().map(|(_, l)| l).collect();
-        let candidates: Vec<&String> = lists
-            .first()
-            .map(|first| {
-                first
-                    .iter()
-                    .filter(|n| lists.iter().all(|l| l.contains(n)))
-                    .collect()
-            })
-            .unwrap_or_default();
-        let votes = lists.iter().filter_map(|l| {
-            l.iter()
-                .find(|n| candidates.contains(n))
-                .map(String::as_str)
-        });
-        crate::group::tally(votes)
-            .winner
-            .as_deref()
-            .and_then(strategy::assignor_named)
+        let lists: Vec<(&str, Vec<String>)> = self.listed().collect();
+        let joins: Vec<crate::group::Join<'_>> = lists
+            .iter()
+            .map(|(id, protocols)| crate::group::Join { id, protocols })
+            .collect();
+        crate::group::select(&joins)
+            .ok()
+            .as_ref()
+            .and_then(crate::scenario::assignor_of)
             .unwrap_or(AssignorKind::Range)
     }
 

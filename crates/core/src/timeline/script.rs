@@ -112,6 +112,14 @@ const KEYS: [&str; 9] = [
     "partition.assignment.strategy",
 ];
 
+/// `v` read as a number in `range`.
+fn within<T: std::str::FromStr + PartialOrd>(
+    v: &str,
+    range: std::ops::RangeInclusive<T>,
+) -> Option<T> {
+    v.parse().ok().filter(|n| range.contains(n))
+}
+
 /// Reads `with`'s `key=value` pairs (separated by spaces) in `text`, which starts at `at`.
 fn read_config(text: &str, at: usize) -> Result<Config, ScriptError> {
     let mut out = Config::default();
@@ -131,9 +139,7 @@ fn read_config(text: &str, at: usize) -> Result<Config, ScriptError> {
         };
         let bad = |what: &str| w.error(format!("{k}={}: {what}", super::spec::short(v)));
         let ms = || {
-            v.parse::<i64>()
-                .ok()
-                .filter(|n| (1..=86_400_000).contains(n))
+            within(v, 1..=86_400_000)
                 .ok_or_else(|| bad("give a whole number of milliseconds from 1 to 86,400,000"))
         };
         match k {
@@ -143,25 +149,19 @@ fn read_config(text: &str, at: usize) -> Result<Config, ScriptError> {
             "auto.commit.interval.ms" => out.auto_commit_interval_ms = Some(ms()?),
             "max.poll.records" => {
                 out.max_poll_records = Some(
-                    v.parse::<u32>()
-                        .ok()
-                        .filter(|n| (1..=1_000_000).contains(n))
+                    within(v, 1..=1_000_000)
                         .ok_or_else(|| bad("give a number from 1 to 1,000,000"))?,
                 )
             }
             "commit" => {
-                out.commit = Some(match v {
-                    "auto" => CommitPolicy::Auto { interval_ms: 5_000 },
-                    "after-batch" => CommitPolicy::AfterBatch,
-                    "before-processing" => CommitPolicy::BeforeProcessing,
-                    _ => return Err(bad("give auto, after-batch or before-processing")),
-                })
+                out.commit = Some(
+                    CommitPolicy::parse(v)
+                        .ok_or_else(|| bad("give auto, after-batch or before-processing"))?,
+                )
             }
             "processing" => {
                 out.processing_ms_per_record = Some(
-                    v.parse::<f64>()
-                        .ok()
-                        .filter(|n| (0.0..=60_000.0).contains(n))
+                    within(v, 0.0..=60_000.0)
                         .ok_or_else(|| bad("give milliseconds per record from 0 to 60,000"))?,
                 )
             }
@@ -180,11 +180,11 @@ fn read_config(text: &str, at: usize) -> Result<Config, ScriptError> {
                             "an assignor name is empty: write the list with commas and no spaces, such as cooperative-sticky,range",
                         ));
                     }
-                    if strategy::assignor_named(n).is_none() {
+                    if crate::assignor::AssignorKind::of_protocol(n).is_none() {
                         return Err(bad(&format!(
                             "\"{}\" is not an assignor the timeline runs ({})",
                             super::spec::short(n),
-                            strategy::NAMES.join(", ")
+                            strategy::names()
                         )));
                     }
                     if list[..i].contains(n) {
@@ -561,7 +561,7 @@ struct Member {
 
 /// The script's view of the group as it goes: each member's settings and whether it is up
 /// (when down for a restart, when it is back and the statement that said so).
-struct Group<'a, 'w> {
+struct Roster<'a, 'w> {
     names: Vec<String>,
     members: Vec<Member>,
     up: Vec<bool>,
@@ -569,7 +569,7 @@ struct Group<'a, 'w> {
     scenario: &'a [String],
 }
 
-impl<'w> Group<'_, 'w> {
+impl<'w> Roster<'_, 'w> {
     /// Member `m` starts: some assignor must be listed by it and by every member in the
     /// group then, or Kafka's coordinator refuses its JoinGroup
     /// (INCONSISTENT_GROUP_PROTOCOL). (A member that crashed, or closed without leaving, is
@@ -641,7 +641,7 @@ pub fn acts(
         settings: *base,
         list: lists.get(m).or(lists.last()).cloned().unwrap_or_default(),
     };
-    let mut g = Group {
+    let mut g = Roster {
         names: names.to_vec(),
         members: (0..names.len()).map(member).collect(),
         up: vec![true; names.len()],
@@ -750,7 +750,7 @@ pub fn acts(
 
 /// Member `m`'s settings with statement `s`'s `with` over them, checked as the Java
 /// consumer takes them (its list is checked when it starts).
-fn configure(g: &mut Group<'_, '_>, m: usize, s: &Statement<'_>) -> Result<(), ScriptError> {
+fn configure(g: &mut Roster<'_, '_>, m: usize, s: &Statement<'_>) -> Result<(), ScriptError> {
     let Some((config, clause)) = &s.config else {
         return Ok(());
     };

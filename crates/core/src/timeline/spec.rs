@@ -340,17 +340,12 @@ impl Spec {
                 "heartbeat" => s.client.heartbeat_interval_ms = int()?,
                 "maxpoll" => s.client.max_poll_interval_ms = int()?,
                 "commit" => {
-                    s.client.commit = match v {
-                        "auto" => CommitPolicy::Auto { interval_ms: 5_000 },
-                        "after-batch" => CommitPolicy::AfterBatch,
-                        "before-processing" => CommitPolicy::BeforeProcessing,
-                        _ => {
-                            return Err(bad(format!(
-                                "\"{}\" is not auto, after-batch or before-processing",
-                                short(v)
-                            )))
-                        }
-                    }
+                    s.client.commit = CommitPolicy::parse(v).ok_or_else(|| {
+                        bad(format!(
+                            "\"{}\" is not auto, after-batch or before-processing",
+                            short(v)
+                        ))
+                    })?
                 }
                 "autocommit" => {
                     s.client.commit = CommitPolicy::Auto {

@@ -12,18 +12,10 @@ use super::spec::short;
 use crate::assignor::AssignorKind;
 pub use crate::group::rebalances_eagerly;
 
-/// The assignor names a classic member may list here: the Java client's own.
-pub const NAMES: [&str; 4] = ["range", "roundrobin", "sticky", "cooperative-sticky"];
-
-/// The client assignor a protocol name selects, if it is one of [`NAMES`].
-pub fn assignor_named(name: &str) -> Option<AssignorKind> {
-    match name {
-        "range" => Some(AssignorKind::Range),
-        "roundrobin" => Some(AssignorKind::RoundRobin),
-        "sticky" => Some(AssignorKind::Sticky),
-        "cooperative-sticky" => Some(AssignorKind::CooperativeSticky),
-        _ => None,
-    }
+/// The assignor names a classic member may list here: the Java client's own
+/// ([`AssignorKind::CLIENT`]), as a message lists them.
+pub fn names() -> String {
+    AssignorKind::CLIENT.map(AssignorKind::name).join(", ")
 }
 
 /// How a person would say what a list does: `[cooperative-sticky, range] (eager)`.
@@ -37,7 +29,7 @@ pub fn describe(list: &[String]) -> String {
 }
 
 /// Checks each member's list, `(member name, list)`: every list names assignors of
-/// [`NAMES`], each once, and some assignor is listed by every member, or the coordinator
+/// [`names`], each once, and some assignor is listed by every member, or the coordinator
 /// would refuse a member's JoinGroup with INCONSISTENT_GROUP_PROTOCOL.
 pub fn check<'a>(lists: impl IntoIterator<Item = (&'a str, &'a [String])>) -> Result<(), String> {
     let mut common: Option<(Vec<&str>, &str)> = None;
@@ -48,11 +40,11 @@ pub fn check<'a>(lists: impl IntoIterator<Item = (&'a str, &'a [String])>) -> Re
             ));
         }
         for (i, name) in list.iter().enumerate() {
-            if assignor_named(name).is_none() {
+            if AssignorKind::of_protocol(name).is_none() {
                 return Err(format!(
                     "member {member} lists \"{}\" in partition.assignment.strategy: the timeline runs the Java client's assignors ({})",
                     short(name),
-                    NAMES.join(", ")
+                    names()
                 ));
             }
             if list[..i].contains(name) {

@@ -17,7 +17,7 @@ impl<'a> Sim<'a> {
         members: &[(String, Option<String>, Vec<u8>)],
     ) -> Vec<(String, Vec<u8>)> {
         let selected = self.clients[leader].group_protocol.clone();
-        let kind = super::super::strategy::assignor_named(&selected).unwrap_or(AssignorKind::Range);
+        let kind = AssignorKind::of_protocol(&selected).unwrap_or(AssignorKind::Range);
         let topics = self.group.topic_metas();
         let metas: Vec<MemberMeta> = members
             .iter()

@@ -130,7 +130,7 @@ struct Sim<'a> {
     notes: Vec<String>,
     /// Events and timers handled so far (a run stops at [`Settings::max_events`](super::Settings::max_events)).
     handled: u64,
-    /// The assignor the coordinator's vote picked at the last join.
+    /// The assignor the coordinator's vote picked at the last completed join phase.
     voted: Option<String>,
     /// The settings a script's `with` starts processes with.
     configs: Vec<super::script::Config>,
@@ -172,7 +172,12 @@ pub fn run_traced(
     let mut clients: Vec<Client> = Vec::new();
     for (m, (name, topics)) in super::members_with(group, added).into_iter().enumerate() {
         let topics = std::rc::Rc::new(topics);
-        let strategy = group.strategy(s.protocol, m);
+        // (the scenario's members' lists were made for the story; a member it adds lists
+        // what the group gives it)
+        let strategy = lists
+            .get(m)
+            .cloned()
+            .unwrap_or_else(|| group.strategy(s.protocol, m));
         clients.push(Client {
             settings: s.client,
             eager: super::strategy::rebalances_eagerly(&strategy),

@@ -263,6 +263,7 @@ impl<'a> Sim<'a> {
                     );
                 }
                 self.happen(None, "generation", detail);
+                self.note_vote();
             }
             GroupState::Stable => self.happen(
                 None,
@@ -270,6 +271,21 @@ impl<'a> Sim<'a> {
                 format!("Generation {} is Stable: the leader's SyncGroup gave every member its partitions.", self.broker.generation()),
             ),
             GroupState::Empty => self.happen(None, "empty", "The group is Empty.".into()),
+        }
+    }
+
+    /// Says when the coordinator's vote, as a join phase completes, picks another assignor
+    /// than the last one (the members' lists differ, and who is in the group changed).
+    fn note_vote(&mut self) {
+        let picked = self.broker.protocol().unwrap_or_default().to_string();
+        if picked.is_empty() || self.voted.as_ref() == Some(&picked) {
+            return;
+        }
+        if let Some(was) = self.voted.replace(picked.clone()) {
+            let detail = format!(
+                "The coordinator's vote now picks {picked}, not {was}: each member votes for its first assignor every member lists, and the members in the group changed."
+            );
+            self.happen(None, "vote", detail);
         }
     }
 
@@ -337,7 +353,6 @@ impl<'a> Sim<'a> {
                     self.now + self.clients[c].settings.heartbeat_interval_ms,
                     Ev::Tick(c, epoch),
                 );
-                self.note_vote(c);
                 let leads = r.leader == r.member_id;
                 if leads && !r.skip_assignment {
                     let plan = self.assign(c, &r.members);
@@ -374,22 +389,6 @@ impl<'a> Sim<'a> {
                 self.schedule_poll(c);
             }
             e => self.fatal(c, Api::JoinGroup, e),
-        }
-    }
-
-    /// Says when the coordinator's vote picks another assignor than at the last join (the
-    /// members' lists differ, and who is in the group changed), as member `c` learns it.
-    fn note_vote(&mut self, c: usize) {
-        let picked = &self.clients[c].group_protocol;
-        if self.voted.as_ref() == Some(picked) || picked.is_empty() {
-            return;
-        }
-        let was = self.voted.replace(picked.clone());
-        if let Some(was) = was {
-            let detail = format!(
-                "The coordinator's vote now picks {picked}, not {was}: each member votes for its first assignor every member lists, and the members in the group changed."
-            );
-            self.happen(None, "vote", detail);
         }
     }
 
