@@ -227,7 +227,11 @@ fn open(props: &OpenProps) -> Html {
             }
             <p>
                 if run.is_ok() && !props.asking {
-                    <button id="timeline-compare" onclick={on_compare}>{ "Compare eager, cooperative, static members and the consumer protocol" }</button>
+                    <button id="timeline-compare" onclick={on_compare}>{ if group.lists_its_own() {
+                        "Compare eager, cooperative, static members, the consumer protocol and each member's own lists"
+                    } else {
+                        "Compare eager, cooperative, static members and the consumer protocol"
+                    } }</button>
                     { " " }
                 }
                 <button id="timeline-close" onclick={close}>{ "Close the timeline" }</button>
