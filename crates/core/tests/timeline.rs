@@ -1114,6 +1114,69 @@ fn as_script(story: &Story, members: usize) -> Story {
     }
 }
 
+/// A script from random statements (time step, verb, member, duration), made valid as it is
+/// written: a member that is down is started, one that is up does something else.
+fn script_of(members: usize, statements: Vec<(i64, usize, usize, i64)>) -> Story {
+    let mut text = Vec::new();
+    let mut t = 0;
+    // each member: when it is up again (i64::MAX: down until started)
+    let mut up_at: Vec<i64> = vec![0; members];
+    for (dt, v, m, d) in statements {
+        t += dt;
+        if v == 5 {
+            text.push(format!("{t}s join 1"));
+            up_at.push(t);
+            continue;
+        }
+        let m = m % up_at.len();
+        let name = if m < members {
+            format!("m{m}")
+        } else {
+            format!("new-{}", m - members + 1)
+        };
+        if up_at[m] > t {
+            if up_at[m] == i64::MAX {
+                text.push(format!("{t}s start {name}"));
+                up_at[m] = t;
+            }
+            continue;
+        }
+        match v {
+            0 => {
+                text.push(format!("{t}s close {name}"));
+                up_at[m] = i64::MAX;
+            }
+            1 => {
+                text.push(format!("{t}s crash {name}"));
+                up_at[m] = i64::MAX;
+            }
+            2 => {
+                // every other restart with settings of its own
+                let with = match d % 4 {
+                    0 => " with session.timeout.ms=10000 max.poll.interval.ms=20000".to_string(),
+                    1 => format!(
+                        " with partition.assignment.strategy={} commit=after-batch",
+                        [
+                            "cooperative-sticky",
+                            "cooperative-sticky,range",
+                            "range,cooperative-sticky"
+                        ][(t % 3) as usize]
+                    ),
+                    _ => String::new(),
+                };
+                text.push(format!("{t}s restart {name} for {d}s{with}"));
+                up_at[m] = t + d;
+            }
+            3 => text.push(format!("{t}s slow {name} for {d}s")),
+            _ => text.push(format!("{t}s cut {name} for {d}s")),
+        }
+    }
+    Story {
+        script: text.join("\n"),
+        ..Story::new(StoryKind::Script)
+    }
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512))]
 
@@ -1156,47 +1219,7 @@ proptest! {
         statements in prop::collection::vec((0i64..30, 0usize..6, 0usize..6, 0i64..60), 1..10),
         which in 0usize..6,
     ) {
-        let mut text = Vec::new();
-        let mut t = 0;
-        // each member: when it is up again (i64::MAX: down until started)
-        let mut up_at: Vec<i64> = vec![0; members];
-        for (dt, v, m, d) in statements {
-            t += dt;
-            if v == 5 {
-                text.push(format!("{t}s join 1"));
-                up_at.push(t);
-                continue;
-            }
-            let m = m % up_at.len();
-            let name = if m < members { format!("m{m}") } else { format!("new-{}", m - members + 1) };
-            if up_at[m] > t {
-                if up_at[m] == i64::MAX {
-                    text.push(format!("{t}s start {name}"));
-                    up_at[m] = t;
-                }
-                continue;
-            }
-            match v {
-                0 => { text.push(format!("{t}s close {name}")); up_at[m] = i64::MAX; }
-                1 => { text.push(format!("{t}s crash {name}")); up_at[m] = i64::MAX; }
-                2 => {
-                    // every other restart with settings of its own
-                    let with = match d % 4 {
-                        0 => " with session.timeout.ms=10000 max.poll.interval.ms=20000".to_string(),
-                        1 => format!(" with partition.assignment.strategy={} commit=after-batch", ["cooperative-sticky", "cooperative-sticky,range", "range,cooperative-sticky"][(t % 3) as usize]),
-                        _ => String::new(),
-                    };
-                    text.push(format!("{t}s restart {name} for {d}s{with}"));
-                    up_at[m] = t + d;
-                }
-                3 => text.push(format!("{t}s slow {name} for {d}s")),
-                _ => text.push(format!("{t}s cut {name} for {d}s")),
-            }
-        }
-        let script = Story {
-            script: text.join("\n"),
-            ..Story::new(StoryKind::Script)
-        };
+        let script = script_of(members, statements);
         let (protocol, static_membership) = all_protocols()[which];
         let mut s = Settings { protocol, ..Settings::default() };
         s.client.static_membership = static_membership;
@@ -1219,6 +1242,73 @@ proptest! {
         prop_assert_eq!(said, run.overlap_log.len());
         every_pause_has_a_cause(&run).map_err(|e| TestCaseError::fail(format!("{e}\n{}", script.script)))?;
     }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(256))]
+
+    /// Under the consumer protocol, the heartbeats of a group at rest are counted rather than
+    /// sent one by one; the run is the same as with every heartbeat sent, for a story or a
+    /// script, any broker timing, round trip and commit policy.
+    #[test]
+    fn skipped_heartbeats_change_nothing(
+        members in 1usize..5,
+        partitions in 1u32..9,
+        story in 0usize..9,
+        statements in prop::collection::vec((0i64..40, 0usize..6, 0usize..6, 0i64..70), 1..10),
+        static_membership in any::<bool>(),
+        interval in 5_000i64..15_000,
+        session in 45_000i64..60_000,
+        round_trip in prop::sample::select(vec![0i64, 1, 2, 7, 1_000, 2_600, 6_000]),
+        commit in 0usize..3,
+        downtime in 0i64..90_000,
+    ) {
+        use rebalance_lab_core::timeline::consumer::{run, run_traced, Trace};
+        let st = if StoryKind::ALL[story] == StoryKind::Script {
+            script_of(members, statements)
+        } else {
+            let mut st = Story::new(StoryKind::ALL[story]);
+            st.downtime_ms = downtime;
+            st
+        };
+        if st.kind == StoryKind::ScaleIn && members < 2 {
+            return Ok(());
+        }
+        let g = group(members, &[partitions]);
+        let mut s = Settings { protocol: Protocol::Consumer, round_trip_ms: round_trip, ..Settings::default() };
+        s.client.static_membership = static_membership;
+        s.client.commit = [CommitPolicy::Auto { interval_ms: 5_000 }, CommitPolicy::AfterBatch, CommitPolicy::BeforeProcessing][commit];
+        s.consumer_group.heartbeat_interval_ms = interval;
+        s.consumer_group.session_timeout_ms = session;
+        let skipped = run(&g, &s, &st).map_err(|e| TestCaseError::fail(format!("{e}\n{}", st.script)))?;
+        let every = run_traced(&g, &s, &st, Trace::Requests).map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(&skipped.happenings, &every.happenings, "{}", st.script);
+        prop_assert_eq!(&skipped.tenures, &every.tenures);
+        prop_assert_eq!(&skipped.costs, &every.costs);
+        prop_assert_eq!(skipped.end_ms, every.end_ms);
+        prop_assert_eq!(&skipped.notes, &every.notes);
+    }
+}
+
+#[test]
+fn a_consumer_group_at_rest_between_acts_skips_its_heartbeats() {
+    use rebalance_lab_core::timeline::consumer::{run, run_traced, Trace};
+    let g = group(20, &[200]);
+    let s = Settings {
+        protocol: Protocol::Consumer,
+        ..Settings::default()
+    };
+    let skipped = run(&g, &s, &Story::default()).unwrap();
+    let every = run_traced(&g, &s, &Story::default(), Trace::Requests).unwrap();
+    assert_eq!(skipped.costs, every.costs);
+    // each member's leave and return change the group; it is at rest for the rest of each
+    // downtime and gap, and about a third of the run's events go (6,007 against 9,124)
+    assert!(
+        skipped.work.events * 10 < every.work.events * 7,
+        "{} events skipping, {} sending every heartbeat",
+        skipped.work.events,
+        every.work.events
+    );
 }
 
 #[test]

@@ -15,12 +15,12 @@ pub(crate) struct Queue<E> {
     queued: u64,
 }
 
-/// (time, class, order queued) as one number that sorts as the tuple does: the time in the
-/// high 64 bits (its sign bit flipped, so that a negative time sorts first), the class in
-/// the next 8 and the order queued in the low 56 (more events than any run queues).
-fn key(t: i64, class: u8, queued: u64) -> u128 {
+/// (time, class, order) as one number that sorts as the tuple does: the time in the high
+/// 64 bits (its sign bit flipped, so that a negative time sorts first), the class in the
+/// next 8 and the order (queued, or given) in the low 56 (more events than any run queues).
+fn key(t: i64, class: u8, order: u64) -> u128 {
     let t = (t as u64) ^ (1 << 63);
-    (u128::from(t) << 64) | (u128::from(class) << 56) | u128::from(queued & ((1 << 56) - 1))
+    (u128::from(t) << 64) | (u128::from(class) << 56) | u128::from(order & ((1 << 56) - 1))
 }
 
 /// The time a [`key`] holds.
@@ -40,8 +40,16 @@ impl<E> Default for Queue<E> {
 }
 
 impl<E> Queue<E> {
-    /// `ev` is due at `t`; at one time, lower classes come first.
+    /// `ev` is due at `t`; at one time, lower classes come first, then the order queued.
     pub fn push(&mut self, t: i64, class: u8, ev: E) {
+        self.queued += 1;
+        self.push_in_order(t, class, self.queued, ev);
+    }
+
+    /// `ev` is due at `t`, placed among the events of its class due then by `order` (below
+    /// 2^56), not by when it was queued: events that stand for the same thing are due in
+    /// the same order however they came to be queued. (A class is queued one way only.)
+    pub fn push_in_order(&mut self, t: i64, class: u8, order: u64, ev: E) {
         let slot = match self.free.pop() {
             Some(s) => {
                 self.slots[s as usize] = Some(ev);
@@ -52,8 +60,7 @@ impl<E> Queue<E> {
                 u32::try_from(self.slots.len() - 1).expect("fewer than 2^32 events waiting")
             }
         };
-        self.queued += 1;
-        self.order.push(Reverse((key(t, class, self.queued), slot)));
+        self.order.push(Reverse((key(t, class, order), slot)));
     }
 
     /// When the next event is due.

@@ -42,9 +42,26 @@ impl<'a> Sim<'a> {
 
     /// `timer.schedule`: replaces the member's timer of that kind.
     fn schedule_timer(&mut self, id: u64, timer: Timer, delay: i64, epoch: i32) {
-        let deadline = self.now + delay;
-        self.timers.insert((id, timer), (deadline, epoch));
-        self.push(deadline, Ev::Timer(id, timer, deadline));
+        self.set_timer(id, timer, self.now + delay, epoch);
+    }
+
+    /// Sets the member's timer of that kind to `deadline`. A timer moved later keeps the
+    /// event it has queued, which queues itself again when it comes ([`Sim::timer_fires`]):
+    /// a heartbeat moves its session's deadline on without queuing an event.
+    pub(super) fn set_timer(&mut self, id: u64, timer: Timer, deadline: i64, epoch: i32) {
+        let queued = match self.timers.get(&(id, timer)) {
+            Some(t) if t.queued <= deadline => t.queued,
+            _ => {
+                self.push(deadline, Ev::Timer(id, timer, deadline));
+                deadline
+            }
+        };
+        let entry = TimerEntry {
+            deadline,
+            epoch,
+            queued,
+        };
+        self.timers.insert((id, timer), entry);
     }
 
     fn cancel_timers(&mut self, id: u64) {
@@ -52,39 +69,51 @@ impl<'a> Sim<'a> {
         self.timers.remove(&(id, Timer::Rebalance));
     }
 
-    /// A timer's deadline came: it fires if it is still the one scheduled under its key.
-    pub(super) fn timer_fires(&mut self, id: u64, timer: Timer, deadline: i64) {
-        match self.timers.get(&(id, timer)) {
-            Some(&(d, epoch)) if d == deadline => {
-                self.timers.remove(&(id, timer));
-                if self.trace.requests() {
-                    let key = self.timer_key(id, timer);
-                    self.wire.push(Line::TimerFired { t: self.now, key });
-                }
-                match timer {
-                    Timer::Session => {
-                        if let Some(c) = self.members.get(&id).map(|m| m.client) {
-                            self.happen(
-                                Some(c),
-                                "expired",
-                                format!(
-                                    "No heartbeat for group.consumer.session.timeout.ms ({} s): the coordinator fences the member and frees its partitions.",
-                                    secs(self.s.consumer_group.session_timeout_ms)
-                                ),
-                            );
-                            self.fence(id);
-                        }
-                    }
-                    Timer::Rebalance => {
-                        if let Some(m) = self.members.get(&id).filter(|m| m.epoch == epoch) {
-                            let c = m.client;
-                            self.happen(Some(c), "fenced", "It did not revoke within its rebalance timeout (max.poll.interval.ms): fenced.".into());
-                            self.fence(id);
-                        }
-                    }
+    /// A timer's event came due at `at`: the timer fires if its deadline is now, its event
+    /// waits again if the deadline moved on, and an event the timer no longer waits on
+    /// (it was cancelled, or set earlier since) does nothing.
+    pub(super) fn timer_fires(&mut self, id: u64, timer: Timer, at: i64) {
+        let Some(t) = self.timers.get(&(id, timer)).copied() else {
+            return;
+        };
+        if t.queued != at {
+            return;
+        }
+        if t.deadline > at {
+            self.push(t.deadline, Ev::Timer(id, timer, t.deadline));
+            let entry = TimerEntry {
+                queued: t.deadline,
+                ..t
+            };
+            self.timers.insert((id, timer), entry);
+            return;
+        }
+        self.timers.remove(&(id, timer));
+        if self.trace.requests() {
+            let key = self.timer_key(id, timer);
+            self.wire.push(Line::TimerFired { t: self.now, key });
+        }
+        match timer {
+            Timer::Session => {
+                if let Some(c) = self.members.get(&id).map(|m| m.client) {
+                    self.happen(
+                        Some(c),
+                        "expired",
+                        format!(
+                            "No heartbeat for group.consumer.session.timeout.ms ({} s): the coordinator fences the member and frees its partitions.",
+                            secs(self.s.consumer_group.session_timeout_ms)
+                        ),
+                    );
+                    self.fence(id);
                 }
             }
-            _ => {}
+            Timer::Rebalance => {
+                if let Some(m) = self.members.get(&id).filter(|m| m.epoch == t.epoch) {
+                    let c = m.client;
+                    self.happen(Some(c), "fenced", "It did not revoke within its rebalance timeout (max.poll.interval.ms): fenced.".into());
+                    self.fence(id);
+                }
+            }
         }
     }
 
@@ -427,8 +456,12 @@ impl<'a> Sim<'a> {
     /// range; each member's current target as what it owns).
     pub(super) fn compute_target(&mut self) {
         let ids: Vec<u64> = self.members.keys().copied().collect();
-        let mut target: BTreeMap<u64, Vec<usize>> =
-            ids.iter().map(|id| (*id, Vec::new())).collect();
+        // (room for a member's share of every partition, and one more)
+        let share = self.partitions.len() / ids.len().max(1) + 1;
+        let mut target: BTreeMap<u64, Vec<usize>> = ids
+            .iter()
+            .map(|id| (*id, Vec::with_capacity(share)))
+            .collect();
         let homogeneous = ids.windows(2).all(|w| {
             self.topics[self.members[&w[0]].client] == self.topics[self.members[&w[1]].client]
         });

@@ -7,7 +7,8 @@
 //! The broker's side is checked against Kafka's own coordinator on a virtual clock, request
 //! by request (`tests/timeline_consumer_oracle.rs`); the client's side is a model.
 
-use std::collections::BTreeMap;
+use std::cmp::Reverse;
+use std::collections::{BTreeMap, BinaryHeap};
 
 use super::backlog::Backlog;
 use super::broker_trace::Line;
@@ -22,6 +23,7 @@ use trace::{GroupLine, HeartbeatResponse, MemberLine};
 
 mod client;
 mod coordinator;
+mod rest;
 pub mod trace;
 
 /// A static member's leave epoch (`LEAVE_GROUP_STATIC_MEMBER_EPOCH`).
@@ -42,13 +44,22 @@ enum Ev {
     /// A batch is over: the member's callbacks run for the assignment a heartbeat brought
     /// while it was inside the batch.
     Reconcile(usize, u32),
-    /// A coordinator timer's deadline (member id, which timer, the deadline).
+    /// A coordinator timer's event (member id, which timer, when it was due).
     Timer(u64, Timer, i64),
     CutEnd(usize, u32),
     PollTimeout(usize, u32),
     /// The supervisor starts again a consumer that failed for good, unless it was started
     /// since (its incarnation when it failed).
     Restart(usize, u32),
+}
+
+/// A coordinator timer: when it fires, the member epoch it was set at, and when the event
+/// it waits on is due (an earlier deadline's: the event queues itself again).
+#[derive(Debug, Clone, Copy)]
+struct TimerEntry {
+    deadline: i64,
+    epoch: i32,
+    queued: i64,
 }
 
 /// `MemberState` of a consumer-group member, as the coordinator holds it.
@@ -127,6 +138,10 @@ struct Client {
     auto_anchor: i64,
     /// The token of the heartbeat scheduled last.
     heartbeat_token: u64,
+    /// The regular heartbeat scheduled last, while it is the next one: when it is due and
+    /// the run's count of regular heartbeats when it was scheduled (the order of the
+    /// members' heartbeats due at one time).
+    next_heartbeat: Option<(i64, u64)>,
 }
 
 /// What a run keeps of what crossed the wire.
@@ -166,8 +181,8 @@ struct Sim<'a> {
     partition_owner: Vec<Option<u64>>,
     partitions: Vec<(usize, u32)>,
     topic_base: Vec<usize>,
-    /// The coordinator's timers by member and kind: deadline and the epoch it was set at.
-    timers: BTreeMap<(u64, Timer), (i64, i32)>,
+    /// The coordinator's timers by member and kind.
+    timers: BTreeMap<(u64, Timer), TimerEntry>,
     /// Events by time, coordinator timers first at one time.
     queue: Queue<Ev>,
     now: i64,
@@ -177,6 +192,12 @@ struct Sim<'a> {
     downtime: Vec<Vec<(i64, i64)>>,
     /// Queued events other than regular heartbeats and coordinator timers.
     busy: usize,
+    /// When the story's queued acts are due.
+    act_times: BinaryHeap<Reverse<i64>>,
+    /// Regular heartbeats scheduled so far.
+    heartbeats_scheduled: u64,
+    /// The group at rest is looked for again from this time on ([`Sim::skip_quiet_heartbeats`]).
+    rest_check_at: i64,
     /// The settings a script's `with` starts processes with.
     configs: Vec<super::script::Config>,
     notes: Vec<String>,
@@ -270,6 +291,7 @@ pub fn run_traced(
                 reconnecting: false,
                 auto_anchor: 0,
                 heartbeat_token: 0,
+                next_heartbeat: None,
             };
             n
         ],
@@ -298,6 +320,9 @@ pub fn run_traced(
         rebalance_times: Vec::new(),
         downtime: vec![Vec::new(); n],
         busy: 0,
+        act_times: BinaryHeap::new(),
+        heartbeats_scheduled: 0,
+        rest_check_at: i64::MIN,
         configs,
         notes,
         uniform_refused: false,
@@ -323,6 +348,7 @@ pub fn run_traced(
 
 impl super::Simulator for Sim<'_> {
     fn act_at(&mut self, t: i64, m: usize, act: Act) {
+        self.act_times.push(Reverse(t));
         self.push(t, Ev::Act(m, act));
     }
     fn run_until_settled(&mut self, last_act: i64, tail: i64) -> i64 {
@@ -339,9 +365,14 @@ impl<'a> Sim<'a> {
             self.busy += 1;
         }
         // at one instant the coordinator's due timers fire before requests, as a broker
-        // expires its timers before it reads the next request
-        let class = u8::from(!matches!(ev, Ev::Timer(..)));
-        self.queue.push(t, class, ev);
+        // expires its timers before it reads the next request; timers due at one instant
+        // fire by member and kind, however often their events were queued again
+        if let Ev::Timer(id, timer, _) = ev {
+            let order = id * 2 + u64::from(timer == Timer::Rebalance);
+            self.queue.push_in_order(t, 0, order, ev);
+        } else {
+            self.queue.push(t, 1, ev);
+        }
     }
 
     /// Whether routine events of each member (its assignment, its revocations, its notice
@@ -365,6 +396,12 @@ impl<'a> Sim<'a> {
         let cl = &mut self.clients[c];
         cl.heartbeat_token += 1;
         let (inc, token) = (cl.incarnation, cl.heartbeat_token);
+        cl.next_heartbeat = if at_once {
+            None
+        } else {
+            self.heartbeats_scheduled += 1;
+            Some((at, self.heartbeats_scheduled))
+        };
         self.push(at, Ev::Heartbeat(c, inc, at_once, token));
     }
 
@@ -396,12 +433,22 @@ impl<'a> Sim<'a> {
             if t > last_act && self.settled() {
                 return self.now.max(last_act) + tail;
             }
+            if t > self.now
+                && t >= self.rest_check_at
+                && self.trace == Trace::Off
+                && self.busy == self.act_times.len()
+            {
+                self.skip_quiet_heartbeats(limit);
+            }
             let Some((_, ev)) = self.queue.pop() else {
                 break;
             };
             self.now = t;
             if !recurring(&ev) {
                 self.busy -= 1;
+            }
+            if matches!(ev, Ev::Act(..)) {
+                self.act_times.pop();
             }
             self.handle(ev);
             if self.trace == Trace::RequestsAndGroup {
@@ -431,8 +478,9 @@ impl<'a> Sim<'a> {
     fn settled(&self) -> bool {
         let running = || self.clients.iter().filter(|c| c.up);
         // the flags first: while the group is unsettled they say so without comparing lists
+        // (a group with no member left computes no target for its last epoch)
         self.busy == 0
-            && self.assignment_epoch == self.group_epoch
+            && (self.assignment_epoch == self.group_epoch || self.members.is_empty())
             && self
                 .members
                 .values()
@@ -486,7 +534,7 @@ impl<'a> Sim<'a> {
                     self.run_callbacks(c, target);
                 }
             }
-            Ev::Timer(id, timer, deadline) => self.timer_fires(id, timer, deadline),
+            Ev::Timer(id, timer, at) => self.timer_fires(id, timer, at),
             Ev::CutEnd(c, inc) => {
                 if self.clients[c].incarnation == inc && self.clients[c].up {
                     self.happen(
@@ -546,6 +594,7 @@ impl<'a> Sim<'a> {
                 cl.slow_until = 0;
                 cl.cut_until = 0;
                 cl.reconnecting = false;
+                cl.next_heartbeat = None;
                 let what = if self.downtime[c].is_empty() {
                     "The member starts and joins."
                 } else {
@@ -723,6 +772,7 @@ impl<'a> Sim<'a> {
         let cl = &mut self.clients[c];
         cl.up = false;
         cl.incarnation += 1;
+        cl.next_heartbeat = None;
         self.downtime[c].push((self.now, i64::MAX));
     }
 
@@ -767,5 +817,6 @@ impl<'a> Sim<'a> {
         cl.joining = true;
         cl.epoch = 0;
         cl.heartbeat_token += 1;
+        cl.next_heartbeat = None;
     }
 }
