@@ -162,7 +162,8 @@ pub struct Args {
     /// `crash`, `start`, `restart ... for D`, `slow ... for D` or `cut ... for D` with member
     /// names separated by commas, or `join N`; `start`, `restart` and `join` take `with` and
     /// the settings the process starts with (`with session.timeout.ms=10000
-    /// partition.assignment.strategy=cooperative-sticky`); `#` starts a comment. @FILE
+    /// partition.assignment.strategy=cooperative-sticky`); `initially m1 with ...`, with no
+    /// time, gives a member's first process its settings; `#` starts a comment. @FILE
     /// reads it from a file.
     #[arg(long, value_name = "TEXT|@FILE", conflicts_with_all = ["downtime_ms", "gap_ms", "count"])]
     script: Option<String>,

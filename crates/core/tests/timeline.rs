@@ -1115,9 +1115,16 @@ fn as_script(story: &Story, members: usize) -> Story {
 }
 
 /// A script from random statements (time step, verb, member, duration), made valid as it is
-/// written: a member that is down is started, one that is up does something else.
+/// written: a member that is down is started, one that is up does something else; two
+/// scripts in three start m0 with settings of its own (`initially`).
 fn script_of(members: usize, statements: Vec<(i64, usize, usize, i64)>) -> Story {
     let mut text = Vec::new();
+    // two scripts in three give m0 settings of its own from its first process on
+    match statements.len() % 3 {
+        1 => text.push("initially m0 with session.timeout.ms=10000 max.poll.interval.ms=20000".to_string()),
+        2 => text.push("initially m0 with partition.assignment.strategy=cooperative-sticky,range commit=after-batch".to_string()),
+        _ => {}
+    }
     let mut t = 0;
     // each member: when it is up again (i64::MAX: down until started)
     let mut up_at: Vec<i64> = vec![0; members];
@@ -1316,32 +1323,43 @@ fn a_member_restarted_with_a_shorter_session_is_given_up_on_sooner() {
     // the deploy shortens m0's session.timeout.ms to 10 s; a crash after it stops m0's
     // partitions until that session times out, not the 45 s of the others
     let stop = |with: &str| {
-        let script = Story {
-            script: format!("0s restart m0 for 5s{with}\n30s crash m0\n90s start m0"),
-            ..Story::new(StoryKind::Script)
-        };
-        let run = simulate(&group(3, &[6]), &Settings::default(), &script).unwrap();
-        one_consumer_at_a_time(&run).unwrap();
-        let crash = run
-            .happenings
-            .iter()
-            .find(|h| h.kind == "crash")
-            .unwrap()
-            .time_ms;
-        let m0 = run.members.iter().position(|m| m == "m0").unwrap();
-        // when m0's partitions were taken up again after its crash
-        run.tenures
-            .iter()
-            .flat_map(|t| t.windows(2))
-            .filter(|w| w[0].member == m0 && w[0].end_ms == crash)
-            .map(|w| w[1].start_ms - crash)
-            .max()
-            .unwrap()
+        stop_after_crash(&format!(
+            "0s restart m0 for 5s{with}\n30s crash m0\n90s start m0"
+        ))
     };
     let default = stop("");
     let short = stop(" with session.timeout.ms=10000");
     assert!((42_000..=48_100).contains(&default), "{default}");
     assert!((7_000..=13_100).contains(&short), "{short}");
+    // the same session from m0's first process on, with no deploy
+    let first =
+        stop_after_crash("initially m0 with session.timeout.ms=10000\n30s crash m0\n90s start m0");
+    assert!((7_000..=13_100).contains(&first), "{first}");
+}
+
+/// How long m0's partitions wait for a new owner after it crashes, in the script's run.
+fn stop_after_crash(text: &str) -> i64 {
+    let script = Story {
+        script: text.to_string(),
+        ..Story::new(StoryKind::Script)
+    };
+    let run = simulate(&group(3, &[6]), &Settings::default(), &script).unwrap();
+    one_consumer_at_a_time(&run).unwrap();
+    let crash = run
+        .happenings
+        .iter()
+        .find(|h| h.kind == "crash")
+        .unwrap()
+        .time_ms;
+    let m0 = run.members.iter().position(|m| m == "m0").unwrap();
+    // when m0's partitions were taken up again after its crash
+    run.tenures
+        .iter()
+        .flat_map(|t| t.windows(2))
+        .filter(|w| w[0].member == m0 && w[0].end_ms == crash)
+        .map(|w| w[1].start_ms - crash)
+        .max()
+        .unwrap()
 }
 
 #[test]

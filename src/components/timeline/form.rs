@@ -159,7 +159,7 @@ pub(super) fn settings_form(
                         <span>{ "The script (runs when you leave the field)" }</span>
                         <textarea id="timeline-script" rows="7" spellcheck="false" value={spec.story.script.clone()} onchange={on_script} />
                     </label>
-                    <p class="hint" id="timeline-script-help">{ "One statement a line: a time from the story's start (20s, 1.5s, 500ms, 2m), then close, crash, start, restart … for, slow … for (a batch that long), cut … for (no network) with member names separated by commas, or join N (new members new-1, new-2…). start, restart and join take with and the settings the process starts with, such as with session.timeout.ms=10000 partition.assignment.strategy=cooperative-sticky. # starts a comment." }</p>
+                    <p class="hint" id="timeline-script-help">{ "One statement a line: a time from the story's start (20s, 1.5s, 500ms, 2m), then close, crash, start, restart … for, slow … for (a batch that long), cut … for (no network) with member names separated by commas, or join N (new members new-1, new-2…). start, restart and join take with and the settings the process starts with, such as with session.timeout.ms=10000 partition.assignment.strategy=cooperative-sticky; initially m1 with … (no time) gives a member's first process its settings. # starts a comment." }</p>
                 }
                 if spec.story.kind != StoryKind::Script {
                     { number("timeline-downtime", match spec.story.kind {

@@ -655,17 +655,26 @@ pub(crate) trait Simulator {
     fn ledger(&mut self) -> &mut ledger::Ledger;
 }
 
-/// Runs a story on `sim`: every member starts at 0, the group forms, the story's acts are
+/// Runs a story on `sim`: every member starts at 0 (those in `initial` with settings of
+/// their own), the group forms, the story's acts are
 /// shifted to start once it has ([`story::story_start`]), and the run goes on until the group
 /// settles after the last act ([`TAIL_MS`] more). Returns when the story started and when the
 /// run ended.
 pub(crate) fn drive(
     sim: &mut impl Simulator,
     members: usize,
+    initial: &[(usize, u32)],
     acts: Vec<(i64, usize, story::Act)>,
 ) -> (i64, i64) {
     for i in 0..members {
-        sim.act_at(0, i, story::Act::Start);
+        // (a script's `initially`: the settings of the member's first process)
+        let start = initial
+            .iter()
+            .find(|(m, _)| *m == i)
+            .map_or(story::Act::Start, |(_, config)| {
+                story::Act::StartWith(*config)
+            });
+        sim.act_at(0, i, start);
     }
     // the group forms first; the story starts once it has
     let formed = sim.run_until_settled(0, 0);

@@ -11,10 +11,12 @@
 //! 2m   join 2                     # new members new-1 and new-2 start
 //! 3m   close new-1, new-2
 //! 4m   restart orders-2 for 20s with session.timeout.ms=10000 partition.assignment.strategy=cooperative-sticky
+//! initially orders-3 with max.poll.interval.ms=60000   # its first process, as the group forms
 //! ```
 //!
 //! `start`, `restart` and `join` take `with` and the client settings the process starts
-//! with, which it keeps through later restarts: `session.timeout.ms`,
+//! with, which it keeps through later restarts; `initially`, with no time, gives members of
+//! the group the settings their first process starts with: `session.timeout.ms`,
 //! `heartbeat.interval.ms`, `max.poll.interval.ms`, `max.poll.records`,
 //! `auto.commit.interval.ms` (with auto-commit), `commit` (`auto`, `after-batch` or
 //! `before-processing`), `processing` (milliseconds per record),
@@ -242,6 +244,8 @@ enum Verb {
     Slow,
     Cut,
     Join,
+    /// The settings of a member's first process (no time: as the group forms).
+    Initially,
 }
 
 const VERBS: [(&str, Verb); 7] = [
@@ -276,6 +280,7 @@ impl Word<'_> {
 
 /// One statement read, before the members' states are checked.
 struct Statement<'a> {
+    /// From the story's start (ms); `initially`'s is -1, before anything else.
     time: i64,
     verb: Verb,
     /// The members (for `join`, none).
@@ -431,19 +436,38 @@ fn statement(s: Word<'_>) -> Result<Statement<'_>, ScriptError> {
             text: s.text[w.at - s.at..].trim_end(),
             at: w.at,
         };
-        if !matches!(read.verb, Verb::Start | Verb::Restart | Verb::Join) {
+        if !matches!(
+            read.verb,
+            Verb::Start | Verb::Restart | Verb::Join | Verb::Initially
+        ) {
             return Err(clause.error(format!(
-                "{} takes no settings: start, restart and join do (a process starts with them)",
+                "{} takes no settings: start, restart, join and initially do (a process starts with them)",
                 verb_name(read.verb)
             )));
         }
         let from = w.at + w.text.len() - s.at;
         read.config = Some((read_config(&s.text[from..], s.at + from)?, clause));
+    } else if read.verb == Verb::Initially {
+        return Err(s.error(
+            "initially takes the settings the members' first process starts with, such as \"initially m1 with session.timeout.ms=10000\"".into(),
+        ));
     }
     Ok(read)
 }
 
 fn statement_words<'a>(s: Word<'a>, words: &[Word<'a>]) -> Result<Statement<'a>, ScriptError> {
+    if let [first, rest @ ..] = words {
+        if first.text == "initially" {
+            return Ok(Statement {
+                time: -1,
+                verb: Verb::Initially,
+                members: member_list(s, first.text, rest)?,
+                amount: 0,
+                whole: s,
+                config: None,
+            });
+        }
+    }
     let [time, verb, rest @ ..] = words else {
         return Err(s.error(format!(
             "\"{}\": a statement is a time, what happens and to whom, such as \"30s crash m1\"",
@@ -508,7 +532,22 @@ fn statement_words<'a>(s: Word<'a>, words: &[Word<'a>]) -> Result<Statement<'a>,
         }
         None => (rest, 0),
     };
-    // names separated by commas
+    Ok(Statement {
+        time,
+        verb: v,
+        members: member_list(s, verb.text, names)?,
+        amount,
+        whole: s,
+        config: None,
+    })
+}
+
+/// Member names separated by commas, after the verb `verb`.
+fn member_list<'a>(
+    s: Word<'a>,
+    verb: &str,
+    names: &[Word<'a>],
+) -> Result<Vec<Word<'a>>, ScriptError> {
     let mut members = Vec::new();
     let mut want_name = true;
     for w in names {
@@ -526,19 +565,12 @@ fn statement_words<'a>(s: Word<'a>, words: &[Word<'a>]) -> Result<Statement<'a>,
         want_name = !want_name;
     }
     if members.is_empty() {
-        return Err(s.error(format!("{} names no member after it", verb.text)));
+        return Err(s.error(format!("{verb} names no member after it")));
     }
     if want_name {
         return Err(s.error("a comma with no member after it".into()));
     }
-    Ok(Statement {
-        time,
-        verb: v,
-        members,
-        amount,
-        whole: s,
-        config: None,
-    })
+    Ok(members)
 }
 
 /// A script read: its acts, how many members it adds, and the settings its processes
@@ -551,6 +583,9 @@ pub struct Acts {
     pub added: usize,
     /// The settings of each `with`.
     pub configs: Vec<Config>,
+    /// The group's members whose first process starts with settings of its own (`initially`),
+    /// and which of `configs` they are.
+    pub initial: Vec<(usize, u32)>,
 }
 
 /// Each member's settings as the script goes: the run's client settings and its list.
@@ -650,7 +685,13 @@ pub fn acts(
     };
     let mut out = Acts::default();
     let t0 = STORY_START_MS;
+    let mut formed = false;
     for s in &read {
+        if s.time >= 0 && !formed {
+            // (`initially` comes first: the group forms with each member's first list)
+            forms(&g, &read)?;
+            formed = true;
+        }
         g.back_by(s.time)?;
         // the act that starts a process: with its settings when the statement has some
         let start = match &s.config {
@@ -682,6 +723,10 @@ pub fn acts(
         let mut seen = Vec::new();
         for w in &s.members {
             let n = name(w);
+            if let (Verb::Initially, Act::StartWith(config)) = (s.verb, start) {
+                initially(&mut g, &mut out, w, s, config)?;
+                continue;
+            }
             let Some(m) = g.names.iter().position(|x| x == n) else {
                 let known = if names.len() <= 8 {
                     format!(" (the group has {})", names.join(", "))
@@ -737,15 +782,68 @@ pub fn acts(
                 }
                 Verb::Slow => out.timed.push((t, m, Act::SlowBatch(s.amount))),
                 Verb::Cut => out.timed.push((t, m, Act::Cut(s.amount))),
-                Verb::Join => {}
+                Verb::Join | Verb::Initially => {}
             }
         }
+    }
+    if !formed {
+        forms(&g, &read)?;
     }
     // (a restart's last start is checked too)
     g.back_by(i64::MAX)?;
     crate::collections::sort_by(&mut out.timed, |a, b| a.0.cmp(&b.0));
     out.added = g.names.len() - names.len();
     Ok(out)
+}
+
+/// An `initially` statement's member `w`: its first process starts with the statement's
+/// settings (the `config`-th); its list is checked once the group has every first list
+/// ([`forms`]).
+fn initially<'w>(
+    g: &mut Roster<'_, 'w>,
+    out: &mut Acts,
+    w: &Word<'w>,
+    s: &Statement<'_>,
+    config: u32,
+) -> Result<(), ScriptError> {
+    let n = name(w);
+    let Some(m) = g.scenario.iter().position(|x| x == n) else {
+        let known = if g.scenario.len() <= 8 {
+            format!(" (the group has {})", g.scenario.join(", "))
+        } else {
+            String::new()
+        };
+        return Err(w.error(format!(
+            "no member \"{}\" in the group{known}: initially gives the group's members their first settings (a member join adds takes join's with)",
+            super::spec::short(n)
+        )));
+    };
+    if out.initial.iter().any(|(x, _)| *x == m) {
+        return Err(w.error(format!(
+            "{n} is given its first settings twice: name it in one initially"
+        )));
+    }
+    configure(g, m, s)?;
+    out.initial.push((m, config));
+    Ok(())
+}
+
+/// The group forms with every member's first list (after `initially`): some assignor must
+/// be listed by every member, or Kafka's coordinator refuses a JoinGroup. Said at the last
+/// `initially` that gives a list.
+fn forms(g: &Roster<'_, '_>, read: &[Statement<'_>]) -> Result<(), ScriptError> {
+    let Some((_, clause)) = read
+        .iter()
+        .filter(|s| s.verb == Verb::Initially)
+        .filter_map(|s| s.config.as_ref())
+        .rfind(|(c, _)| c.strategy.is_some())
+    else {
+        return Ok(());
+    };
+    let lists = (0..g.members.len())
+        .filter(|&m| !g.members[m].list.is_empty())
+        .map(|m| (g.names[m].as_str(), &g.members[m].list[..]));
+    strategy::check(lists).map_err(|e| clause.error(e))
 }
 
 /// Member `m`'s settings with statement `s`'s `with` over them, checked as the Java
@@ -767,6 +865,9 @@ fn configure(g: &mut Roster<'_, '_>, m: usize, s: &Statement<'_>) -> Result<(), 
 }
 
 fn verb_name(v: Verb) -> &'static str {
+    if v == Verb::Initially {
+        return "initially";
+    }
     VERBS.iter().find(|(_, x)| *x == v).map_or("", |(n, _)| *n)
 }
 
@@ -941,6 +1042,61 @@ mod tests {
         assert!(e.message.contains("INCONSISTENT_GROUP_PROTOCOL"), "{e:?}");
         let e = err("0 restart a for 5s with partition.assignment.strategy=mine");
         assert!(e.message.contains("\"mine\""), "{e:?}");
+    }
+
+    #[test]
+    fn initially_gives_members_their_first_settings() {
+        let g = names(&["a", "b", "c"]);
+        let text = "30s crash a\ninitially a, c with session.timeout.ms=10000\ninitially b with commit=after-batch";
+        let read = read(text, &g).unwrap();
+        // the first process of a and c with the first with, of b with the second
+        assert_eq!(read.initial, vec![(0, 0), (2, 0), (1, 1)]);
+        assert_eq!(read.configs[0].session_timeout_ms, Some(10_000));
+        assert_eq!(read.configs[1].commit, Some(CommitPolicy::AfterBatch));
+        assert_eq!(read.timed, vec![(STORY_START_MS + 30_000, 0, Act::Crash)]);
+        // kept through a later restart, and checked against what that restart says
+        let e = read_err(
+            "initially a with session.timeout.ms=10000\n0 restart a for 1s with heartbeat.interval.ms=12000\n",
+            &g,
+        );
+        assert!(
+            e.message.contains("a: heartbeat.interval.ms (12000)"),
+            "{e:?}"
+        );
+        let err = |text: &str| read_err(text, &g);
+        let e = err("initially a");
+        assert!(e.message.contains("initially takes the settings"), "{e:?}");
+        let e = err("initially z with commit=auto");
+        assert_eq!(e.span, (10, 11));
+        assert!(e.message.contains("no member \"z\" in the group"), "{e:?}");
+        assert!(err("0 join 1\ninitially new-1 with commit=auto")
+            .message
+            .contains("join's with"));
+        assert!(err("initially a, a with commit=auto")
+            .message
+            .contains("twice"));
+        assert!(
+            err("initially a with commit=auto\ninitially a with processing=1")
+                .message
+                .contains("name it in one initially")
+        );
+        assert!(err("initially with commit=auto")
+            .message
+            .contains("names no member"));
+        assert!(err("initially a with session.timeout.ms=1000")
+            .message
+            .contains("a: heartbeat.interval.ms (3000)"));
+        // lists the group as it forms would refuse
+        let e = err("initially a with partition.assignment.strategy=roundrobin");
+        assert!(e.message.contains("INCONSISTENT_GROUP_PROTOCOL"), "{e:?}");
+        assert!(read_ok(
+            "initially a, b, c with partition.assignment.strategy=roundrobin",
+            &g
+        ));
+        // not a time, and not something done at a time
+        assert!(err("0 initially a with commit=auto")
+            .message
+            .contains("not something a member does"));
     }
 
     #[test]

@@ -270,6 +270,7 @@ pub fn acts(
         timed: out,
         added,
         configs: Vec::new(),
+        initial: Vec::new(),
     })
 }
 

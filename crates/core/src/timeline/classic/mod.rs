@@ -168,6 +168,7 @@ pub fn run_traced(
         timed: acts,
         added,
         configs,
+        initial,
     } = acts(story, &group.member_names(), &s.client, &lists).map_err(TimelineError::Story)?;
     let mut clients: Vec<Client> = Vec::new();
     for (m, (name, topics)) in super::members_with(group, added).into_iter().enumerate() {
@@ -258,7 +259,7 @@ pub fn run_traced(
         .enumerate()
         .map(|(i, c)| (c.name.clone(), i))
         .collect();
-    let (start, end) = super::drive(&mut sim, group.members.len(), acts);
+    let (start, end) = super::drive(&mut sim, group.members.len(), &initial, acts);
     Ok(super::Finished {
         ledger: sim.ledger,
         members: sim.clients.into_iter().map(|c| c.name).collect(),

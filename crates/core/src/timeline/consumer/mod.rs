@@ -236,6 +236,7 @@ pub fn run_traced(
         timed: acts,
         added,
         configs,
+        initial,
     } = acts(story, &group.member_names(), &s.client, &[]).map_err(TimelineError::Story)?;
     let (assignor, note) = group.assignor_under(s.protocol);
     let mut notes: Vec<String> = note.into_iter().collect();
@@ -332,7 +333,7 @@ pub fn run_traced(
         wire: Vec::new(),
         last_group: None,
     };
-    let (start, end) = super::drive(&mut sim, group.members.len(), acts);
+    let (start, end) = super::drive(&mut sim, group.members.len(), &initial, acts);
     Ok(super::Finished {
         ledger: sim.ledger,
         members: sim.names,
