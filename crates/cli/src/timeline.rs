@@ -6,8 +6,7 @@ use rebalance_lab_core::timeline::broker_trace::Line;
 use rebalance_lab_core::timeline::compare::{compare, Variant};
 use rebalance_lab_core::timeline::consumer::Trace;
 use rebalance_lab_core::timeline::{
-    protocol_label, simulate, CommitPolicy, Group, Protocol, Run, Settings, Story, StoryKind,
-    ASSUMPTIONS,
+    simulate, CommitPolicy, Group, Protocol, Run, Settings, Story, StoryKind, ASSUMPTIONS,
 };
 use serde_json::{json, Value};
 
@@ -399,6 +398,7 @@ fn run_json(run: &Run) -> Value {
         .collect();
     v["protocol"] = json!(run.protocol.name());
     v["assignor"] = json!(run.assignor.name());
+    v["assignors"] = json!(assignor_names(run));
     v["static"] = json!(run.static_membership);
     v["start_ms"] = json!(run.start_ms);
     v["end_ms"] = json!(run.end_ms);
@@ -443,11 +443,16 @@ fn totals(run: &Run) -> Vec<String> {
     ]
 }
 
+/// Each assignor the coordinator's vote picked, in order.
+fn assignor_names(run: &Run) -> Vec<&'static str> {
+    run.assignors.iter().map(|a| a.name()).collect()
+}
+
 fn run_text(story: &Story, run: &Run) -> String {
     let mut out = vec![format!(
         "{} under {}{} (the story starts at {:.1} s)",
         story.kind.label(),
-        protocol_label(run.protocol, run.assignor),
+        run.label(),
         if run.static_membership {
             ", static members"
         } else {
@@ -494,7 +499,7 @@ fn compare_text(
             .map_err(|e| format!("{}: {e}", v.label(group.assignor_under(v.protocol).0)))?;
         let c = &run.costs;
         rows.push([
-            v.label(run.assignor),
+            v.label_of(run),
             c.rebalances.to_string(),
             format!("{:.1}", c.partition_seconds_paused),
             format!("{:.1} s", c.longest_partition_stop_ms as f64 / 1000.0),
@@ -544,6 +549,7 @@ fn compare_json(
         c["variant"] = json!(v.name());
         c["protocol"] = json!(v.protocol.name());
         c["assignor"] = json!(run.assignor.name());
+        c["assignors"] = json!(assignor_names(run));
         c["static"] = json!(v.static_membership);
         list.push(c);
     }

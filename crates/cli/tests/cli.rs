@@ -546,6 +546,32 @@ fn timeline_refuses_what_it_would_ignore_and_bad_settings_under_compare() {
 }
 
 #[test]
+fn timeline_names_each_assignor_the_vote_picked() {
+    // the move to cooperative-sticky from the Java default: the vote moves from range
+    let scenario = r#"{"topics": {"orders": 6}, "members": [
+        {"id": "a", "topics": ["orders"]}, {"id": "b", "topics": ["orders"]}]}"#;
+    let args = ["timeline", "-", "--event", "to-cooperative"];
+    let out = run_with_stdin(&args, scenario);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let first = text(&out.stdout)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    assert!(
+        first.contains("classic, eager (range), then cooperative-sticky by vote"),
+        "{first}"
+    );
+    let out = run_with_stdin(&[&args[..], &["--json"]].concat(), scenario);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        v["assignors"],
+        serde_json::json!(["range", "cooperative-sticky"]),
+        "{v}"
+    );
+}
+
+#[test]
 fn timeline_runs_each_member_s_own_assignor_list() {
     let scenario = r#"{"topics": {"orders": 6, "payments": 6}, "members": [
         {"id": "a", "topics": ["orders", "payments"], "protocols": ["cooperative-sticky"]},
@@ -566,6 +592,11 @@ fn timeline_runs_each_member_s_own_assignor_list() {
         "--json",
     ]);
     assert_eq!(v["assignor"], "cooperative-sticky", "{v}");
+    assert_eq!(
+        v["assignors"],
+        serde_json::json!(["cooperative-sticky"]),
+        "{v}"
+    );
     // c lists range too, so it rebalances eagerly: it revokes everything, and so does the
     // member the scale-out adds (it lists what the last member lists); a and b do not
     let eager_revokes: Vec<&str> = v["events"]

@@ -1035,6 +1035,12 @@ fn the_move_to_cooperative_takes_one_rolling_restart_from_the_java_default_and_t
         .happenings
         .iter()
         .any(|h| h.kind == "vote" && h.detail.contains("now picks cooperative-sticky")));
+    // the run's label names both
+    assert_eq!(run.assignors, [A::Range, A::CooperativeSticky]);
+    assert_eq!(
+        run.label(),
+        "classic, eager (range), then cooperative-sticky by vote"
+    );
     // once every member is back, a rebalance revokes only what moves: the last member
     // back is the only one whose lane stops after the last restart
     let last_config = run
@@ -1057,6 +1063,7 @@ fn the_move_to_cooperative_takes_one_rolling_restart_from_the_java_default_and_t
     let run = simulate(&g, &Settings::default(), &story).unwrap();
     one_consumer_at_a_time(&run).unwrap();
     assert_eq!(count(&run, "close"), 6);
+    assert_eq!(run.assignors, [A::RoundRobin, A::CooperativeSticky]);
     let configs = configs(&run);
     assert!(configs[..3]
         .iter()

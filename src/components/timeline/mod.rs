@@ -417,7 +417,7 @@ fn side_by_side(
                         let c = &run.costs;
                         html! {
                             <tr data-variant={v.name()}>
-                                <th scope="row">{ v.label(run.assignor) }</th>
+                                <th scope="row">{ v.label_of(run) }</th>
                                 <td>{ c.rebalances }</td>
                                 <td>{ format!("{:.1}", c.partition_seconds_paused) }</td>
                                 <td>{ secs(c.longest_partition_stop_ms) }</td>

@@ -37,7 +37,15 @@ impl Variant {
 
     /// How a person would say it, with the assignor it runs.
     pub fn label(self, assignor: AssignorKind) -> String {
-        let protocol = protocol_label(self.protocol, assignor);
+        self.with_membership(protocol_label(self.protocol, assignor))
+    }
+
+    /// How a person would say it, as `run` ran it ([`Run::label`]).
+    pub fn label_of(self, run: &Run) -> String {
+        self.with_membership(run.label())
+    }
+
+    fn with_membership(self, protocol: String) -> String {
         if self.static_membership {
             format!("{protocol}, static members")
         } else {

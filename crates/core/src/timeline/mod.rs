@@ -261,8 +261,11 @@ pub struct Tenure {
 pub struct Run {
     /// The protocol it ran.
     pub protocol: Protocol,
-    /// The assignor it ran.
+    /// The assignor it ran (the first the coordinator's vote picked).
     pub assignor: AssignorKind,
+    /// Each assignor the classic coordinator's vote picked, in order: more than one when
+    /// the members' lists moved the vote during the run ([`Run::label`]).
+    pub assignors: Vec<AssignorKind>,
     /// Whether members were static.
     pub static_membership: bool,
     /// The members' names: the scenario's, then any the story added.
@@ -513,6 +516,18 @@ impl Group {
     }
 }
 
+impl Run {
+    /// How a person would say what it ran: its protocol with the assignor the vote picked,
+    /// and any it picked later.
+    pub fn label(&self) -> String {
+        let mut label = protocol_label(self.protocol, self.assignor);
+        for later in &self.assignors[1..] {
+            label.push_str(&format!(", then {} by vote", later.name()));
+        }
+        label
+    }
+}
+
 /// How a person would say a protocol with the assignor it runs.
 pub fn protocol_label(protocol: Protocol, assignor: AssignorKind) -> String {
     match (protocol, assignor) {
@@ -699,6 +714,9 @@ pub(crate) struct Finished {
     pub notes: Vec<String>,
     /// Events handled.
     pub events: u64,
+    /// Each assignor the coordinator's vote picked, in order (none: the group's
+    /// [`Group::assignor_under`] the protocol).
+    pub votes: Vec<AssignorKind>,
 }
 
 /// Ends a run at `end`: its ledger closed (a lane for every member), the rebalances counted
@@ -777,9 +795,13 @@ impl Finished {
             start,
             end,
         );
+        if self.votes.is_empty() {
+            self.votes.push(group.assignor_under(s.protocol).0);
+        }
         Run {
             protocol: s.protocol,
-            assignor: group.assignor_under(s.protocol).0,
+            assignor: self.votes[0],
+            assignors: self.votes,
             static_membership: s.client.static_membership,
             members: self.members,
             topics: group.topics.clone(),

@@ -132,6 +132,8 @@ struct Sim<'a> {
     handled: u64,
     /// The assignor the coordinator's vote picked at the last completed join phase.
     voted: Option<String>,
+    /// Each assignor the vote picked, in order.
+    votes: Vec<AssignorKind>,
     /// The settings a script's `with` starts processes with.
     configs: Vec<super::script::Config>,
     /// A coordinator timer is firing: the heartbeat ticks due now have not happened yet.
@@ -250,6 +252,7 @@ pub fn run_traced(
         notes,
         handled: 0,
         voted: None,
+        votes: Vec::new(),
         configs,
         firing_timer: false,
     };
@@ -269,6 +272,7 @@ pub fn run_traced(
         wire: sim.wire,
         notes: sim.notes,
         events: sim.handled,
+        votes: sim.votes,
     }
     .into_run(group, s, start, end))
 }

@@ -281,6 +281,7 @@ impl<'a> Sim<'a> {
         if picked.is_empty() || self.voted.as_ref() == Some(&picked) {
             return;
         }
+        self.votes.extend(AssignorKind::of_protocol(&picked));
         if let Some(was) = self.voted.replace(picked.clone()) {
             let detail = format!(
                 "The coordinator's vote now picks {picked}, not {was}: each member votes for its first assignor every member lists, and the members in the group changed."

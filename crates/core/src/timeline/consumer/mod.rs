@@ -343,6 +343,7 @@ pub fn run_traced(
         wire: sim.wire,
         notes: sim.notes,
         events: sim.handled,
+        votes: Vec::new(),
     }
     .into_run(group, s, start, end))
 }
