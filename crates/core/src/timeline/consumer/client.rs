@@ -24,9 +24,10 @@ impl<'a> Sim<'a> {
         cl.full_next = false;
         let owned = (all || cl.sent_local != Some(cl.local_epoch)).then(|| cl.owned.clone());
         let (id, epoch, local) = (cl.member_id, cl.epoch, cl.local_epoch);
+        let (client, member_id) = self.names_for_trace(c, id);
         let req = HeartbeatRequest {
-            client: self.names[c].clone(),
-            member_id: self.member_name(id),
+            client,
+            member_id,
             member_epoch: if joining { 0 } else { epoch },
             instance_id: self.instance_id(c),
             rebalance_timeout_ms: all.then_some(self.clients[c].settings.max_poll_interval_ms),
@@ -43,9 +44,10 @@ impl<'a> Sim<'a> {
     /// member. Its answer changes nothing for the client.
     pub(super) fn send_leave(&mut self, c: usize) {
         let id = self.clients[c].member_id;
+        let (client, member_id) = self.names_for_trace(c, id);
         let req = HeartbeatRequest {
-            client: self.names[c].clone(),
-            member_id: self.member_name(id),
+            client,
+            member_id,
             member_epoch: if self.instance_ids[c].is_some() {
                 LEAVE_STATIC
             } else {
@@ -57,6 +59,17 @@ impl<'a> Sim<'a> {
             owned: None,
         };
         self.exchange(c, req, id);
+    }
+
+    /// The client's alias and its member id as a request names them, when the run keeps
+    /// its requests (the coordinator goes by the member's number; only the trace reads
+    /// names).
+    fn names_for_trace(&self, c: usize, id: u64) -> (String, String) {
+        if self.trace.requests() {
+            (self.names[c].clone(), self.member_name(id))
+        } else {
+            (String::new(), String::new())
+        }
     }
 
     fn instance_id(&self, c: usize) -> Option<String> {

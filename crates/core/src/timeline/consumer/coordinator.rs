@@ -49,7 +49,7 @@ impl<'a> Sim<'a> {
     /// event it has queued, which queues itself again when it comes ([`Sim::timer_fires`]):
     /// a heartbeat moves its session's deadline on without queuing an event.
     pub(super) fn set_timer(&mut self, id: u64, timer: Timer, deadline: i64, epoch: i32) {
-        let queued = match self.timers.get(&(id, timer)) {
+        let queued = match self.timers.get(id, timer) {
             Some(t) if t.queued <= deadline => t.queued,
             _ => {
                 self.push(deadline, Ev::Timer(id, timer, deadline));
@@ -61,19 +61,19 @@ impl<'a> Sim<'a> {
             epoch,
             queued,
         };
-        self.timers.insert((id, timer), entry);
+        self.timers.insert(id, timer, entry);
     }
 
     fn cancel_timers(&mut self, id: u64) {
-        self.timers.remove(&(id, Timer::Session));
-        self.timers.remove(&(id, Timer::Rebalance));
+        self.timers.remove(id, Timer::Session);
+        self.timers.remove(id, Timer::Rebalance);
     }
 
     /// A timer's event came due at `at`: the timer fires if its deadline is now, its event
     /// waits again if the deadline moved on, and an event the timer no longer waits on
     /// (it was cancelled, or set earlier since) does nothing.
     pub(super) fn timer_fires(&mut self, id: u64, timer: Timer, at: i64) {
-        let Some(t) = self.timers.get(&(id, timer)).copied() else {
+        let Some(t) = self.timers.get(id, timer) else {
             return;
         };
         if t.queued != at {
@@ -85,10 +85,10 @@ impl<'a> Sim<'a> {
                 queued: t.deadline,
                 ..t
             };
-            self.timers.insert((id, timer), entry);
+            self.timers.insert(id, timer, entry);
             return;
         }
-        self.timers.remove(&(id, timer));
+        self.timers.remove(id, timer);
         if self.trace.requests() {
             let key = self.timer_key(id, timer);
             self.wire.push(Line::TimerFired { t: self.now, key });
@@ -242,7 +242,7 @@ impl<'a> Sim<'a> {
                     self.happen(Some(c), "revoke", format!("The coordinator asks it to revoke {n} partitions before it gets anything new."));
                 }
             } else {
-                self.timers.remove(&(id, Timer::Rebalance));
+                self.timers.remove(id, Timer::Rebalance);
             }
             member = next;
             self.put_member(id, member.clone());
@@ -458,7 +458,7 @@ impl<'a> Sim<'a> {
         let ids: Vec<u64> = self.members.keys().copied().collect();
         // (room for a member's share of every partition, and one more)
         let share = self.partitions.len() / ids.len().max(1) + 1;
-        let mut target: BTreeMap<u64, Vec<usize>> = ids
+        let mut target: IdMap<Vec<usize>> = ids
             .iter()
             .map(|id| (*id, Vec::with_capacity(share)))
             .collect();
@@ -543,12 +543,7 @@ impl<'a> Sim<'a> {
     }
 
     /// An assignor's answer as each member's partitions (indices into the run's partitions).
-    fn take_owners(
-        &self,
-        a: &assignor::Assignment,
-        ids: &[u64],
-        target: &mut BTreeMap<u64, Vec<usize>>,
-    ) {
+    fn take_owners(&self, a: &assignor::Assignment, ids: &[u64], target: &mut IdMap<Vec<usize>>) {
         for t in &a.topics {
             let Some(ti) = self.group.topics.iter().position(|(n, _)| *n == t.topic) else {
                 continue;
@@ -565,16 +560,16 @@ impl<'a> Sim<'a> {
 
     /// Says the new target: how many partitions change member, and (in a group small
     /// enough to tell each member) each member's target whose partitions changed.
-    fn tell_target(&mut self, target: &BTreeMap<u64, Vec<usize>>) {
+    fn tell_target(&mut self, target: &IdMap<Vec<usize>>) {
         let mut moved = 0;
         let mut told: Vec<(usize, usize, usize, usize)> = Vec::new();
         for (id, now) in target {
             let before = self.target.get(id).map(Vec::as_slice).unwrap_or(&[]);
-            let (gives_up, gains) = crate::timeline::differences(before, now);
-            moved += gains.len();
-            if !gains.is_empty() || !gives_up.is_empty() {
+            let (gives_up, gains) = differences_counted(before, now);
+            moved += gains;
+            if gains > 0 || gives_up > 0 {
                 if let Some(m) = self.members.get(id) {
-                    told.push((m.client, now.len(), gains.len(), gives_up.len()));
+                    told.push((m.client, now.len(), gains, gives_up));
                 }
             }
         }
@@ -603,41 +598,50 @@ impl<'a> Sim<'a> {
     /// `HashMap` over random ids: quotas of total / members, one more for the first
     /// total % members; each member keeps its current target up to its quota; partitions
     /// nobody keeps, ascending, go to the members below quota in turn.
-    pub(super) fn keep_up_to_quota(&self, ids: &[u64], target: &mut BTreeMap<u64, Vec<usize>>) {
+    pub(super) fn keep_up_to_quota(&self, ids: &[u64], target: &mut IdMap<Vec<usize>>) {
         let Some(first) = ids.first() else {
             return;
         };
         let topics = &self.topics[self.members[first].client];
-        let subscribed: Vec<bool> = self
-            .group
-            .topics
-            .iter()
-            .map(|(name, _)| topics.contains(name))
-            .collect();
-        let all: Vec<usize> = (0..self.partitions.len())
-            .filter(|p| subscribed[self.partitions[*p].0])
-            .collect();
-        let (base, extra) = (all.len() / ids.len(), all.len() % ids.len());
-        let mut kept = vec![false; self.partitions.len()];
+        // each partition: not subscribed, free, or kept by a member
+        const OTHER: u8 = 0;
+        const FREE: u8 = 1;
+        const KEPT: u8 = 2;
+        let mut state = vec![OTHER; self.partitions.len()];
+        for (ti, (name, n)) in self.group.topics.iter().enumerate() {
+            if topics.contains(name) {
+                let base = self.topic_base[ti];
+                state[base..base + *n as usize].fill(FREE);
+            }
+        }
+        let total = state.iter().filter(|s| **s == FREE).count();
+        let (base, extra) = (total / ids.len(), total % ids.len());
+        let quota = |k: usize| base + usize::from(k < extra);
         for (k, id) in ids.iter().enumerate() {
-            let quota = base + usize::from(k < extra);
             let list = target.get_mut(id).expect("every member has a list");
             for &p in self.target.get(id).map(Vec::as_slice).unwrap_or(&[]) {
-                if list.len() < quota && subscribed[self.partitions[p].0] && !kept[p] {
-                    kept[p] = true;
+                if list.len() == quota(k) {
+                    break;
+                }
+                if state[p] == FREE {
+                    state[p] = KEPT;
                     list.push(p);
                 }
             }
         }
-        let mut free = all.into_iter().filter(|p| !kept[*p]);
+        let mut free = (0..state.len()).filter(|p| state[*p] == FREE);
         for (k, id) in ids.iter().enumerate() {
-            let quota = base + usize::from(k < extra);
             let list = target.get_mut(id).expect("every member has a list");
-            while list.len() < quota {
+            let kept = list.len();
+            while list.len() < quota(k) {
                 match free.next() {
                     Some(p) => list.push(p),
                     None => break,
                 }
+            }
+            // what it keeps and what it is given are each in order: one merge orders both
+            if kept > 0 && kept < list.len() {
+                *list = merged(&list[..kept], &list[kept..]);
             }
         }
     }
@@ -683,6 +687,42 @@ impl<'a> Sim<'a> {
             target,
         }
     }
+}
+
+/// Two ascending lists as one.
+fn merged(a: &[usize], b: &[usize]) -> Vec<usize> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] <= b[j] {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
+}
+
+/// How many of `a` are not in `b`, and of `b` not in `a` (both ascending):
+/// [`crate::timeline::differences`], counted.
+fn differences_counted(a: &[usize], b: &[usize]) -> (usize, usize) {
+    let (mut i, mut j, mut common) = (0, 0, 0);
+    while i < a.len() && j < b.len() {
+        match a[i].cmp(&b[j]) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                common += 1;
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+    (a.len() - common, b.len() - common)
 }
 
 /// `throwIfConsumerGroupMemberEpochIsInvalid`: an epoch ahead of the coordinator's is fenced;

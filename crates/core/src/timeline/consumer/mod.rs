@@ -8,7 +8,7 @@
 //! by request (`tests/timeline_consumer_oracle.rs`); the client's side is a model.
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::BinaryHeap;
 
 use super::backlog::Backlog;
 use super::broker_trace::Line;
@@ -19,10 +19,12 @@ use super::story::{acts, Act, STORY_START_MS};
 use super::{CommitPolicy, Group, Happening, Run, Settings, Story, TimelineError};
 use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, UNASSIGNED};
 use coordinator::Timer;
+use id_map::IdMap;
 use trace::{GroupLine, HeartbeatResponse, MemberLine};
 
 mod client;
 mod coordinator;
+mod id_map;
 mod rest;
 pub mod trace;
 
@@ -60,6 +62,45 @@ struct TimerEntry {
     deadline: i64,
     epoch: i32,
     queued: i64,
+}
+
+/// The coordinator's timers, by member id (the lab's ids count up from 1) and kind.
+#[derive(Debug, Clone, Default)]
+struct Timers {
+    by_member: Vec<[Option<TimerEntry>; 2]>,
+}
+
+impl Timers {
+    fn slot(timer: Timer) -> usize {
+        usize::from(timer == Timer::Rebalance)
+    }
+
+    fn get(&self, id: u64, timer: Timer) -> Option<TimerEntry> {
+        self.by_member.get(id as usize)?[Self::slot(timer)]
+    }
+
+    fn insert(&mut self, id: u64, timer: Timer, entry: TimerEntry) {
+        let i = id as usize;
+        if self.by_member.len() <= i {
+            self.by_member.resize(i + 1, [None; 2]);
+        }
+        self.by_member[i][Self::slot(timer)] = Some(entry);
+    }
+
+    fn remove(&mut self, id: u64, timer: Timer) {
+        if let Some(slots) = self.by_member.get_mut(id as usize) {
+            slots[Self::slot(timer)] = None;
+        }
+    }
+
+    /// Every timer set: (member id, kind, entry).
+    fn iter(&self) -> impl Iterator<Item = (u64, Timer, TimerEntry)> + '_ {
+        self.by_member.iter().enumerate().flat_map(|(id, slots)| {
+            [Timer::Session, Timer::Rebalance]
+                .into_iter()
+                .filter_map(move |timer| Some((id as u64, timer, slots[Self::slot(timer)]?)))
+        })
+    }
 }
 
 /// `MemberState` of a consumer-group member, as the coordinator holds it.
@@ -169,20 +210,20 @@ struct Sim<'a> {
     instance_ids: Vec<Option<String>>,
     topics: Vec<Vec<String>>,
     clients: Vec<Client>,
-    members: BTreeMap<u64, BrokerMember>,
+    members: IdMap<BrokerMember>,
     /// Which client made each member id.
-    member_client: BTreeMap<u64, usize>,
+    member_client: IdMap<usize>,
     next_member: u64,
     group_epoch: i32,
     assignment_epoch: i32,
-    target: BTreeMap<u64, Vec<usize>>,
+    target: IdMap<Vec<usize>>,
     /// Which member holds each partition (assigned or pending revocation): Kafka's
     /// partition epochs.
     partition_owner: Vec<Option<u64>>,
     partitions: Vec<(usize, u32)>,
     topic_base: Vec<usize>,
     /// The coordinator's timers by member and kind.
-    timers: BTreeMap<(u64, Timer), TimerEntry>,
+    timers: Timers,
     /// Events by time, coordinator timers first at one time.
     queue: Queue<Ev>,
     now: i64,
@@ -299,12 +340,12 @@ pub fn run_traced(
         names,
         instance_ids,
         topics,
-        members: BTreeMap::new(),
-        member_client: BTreeMap::new(),
+        members: IdMap::default(),
+        member_client: IdMap::default(),
         next_member: 0,
         group_epoch: 0,
         assignment_epoch: 0,
-        target: BTreeMap::new(),
+        target: IdMap::default(),
         partition_owner: vec![None; partitions.len()],
         ledger: Ledger::new(
             partitions.len(),
@@ -314,7 +355,7 @@ pub fn run_traced(
         ),
         partitions,
         topic_base,
-        timers: BTreeMap::new(),
+        timers: Timers::default(),
         queue: Queue::default(),
         now: 0,
         happenings: Vec::new(),

@@ -89,7 +89,7 @@ impl Sim<'_> {
     /// on (a crashed member's session, a static member held for its return).
     fn next_change(&self) -> i64 {
         let mut until = self.act_times.peek().map_or(i64::MAX, |t| t.0);
-        for (&(id, timer), t) in &self.timers {
+        for (id, timer, t) in self.timers.iter() {
             let renewed = timer == Timer::Session
                 && self
                     .member_client
