@@ -120,8 +120,18 @@ impl<'a> Sim<'a> {
     /// Replaces a member's state, keeping which member each partition is held by
     /// (`ConsumerGroup.updateMember`'s partition epochs: assigned or pending revocation).
     fn put_member(&mut self, id: u64, m: BrokerMember) {
-        if let Some(old) = self.members.get_mut(&id) {
-            if old.assigned == m.assigned && old.revoking == m.revoking {
+        let same = self
+            .members
+            .get(&id)
+            .is_some_and(|old| old.assigned == m.assigned && old.revoking == m.revoking);
+        self.replace_member(id, m, !same);
+    }
+
+    /// [`Sim::put_member`] when the caller knows whether the member's assigned or revoking
+    /// partitions changed.
+    fn replace_member(&mut self, id: u64, m: BrokerMember, partitions_changed: bool) {
+        if !partitions_changed {
+            if let Some(old) = self.members.get_mut(&id) {
                 // it holds the same partitions
                 *old = m;
                 return;
@@ -233,8 +243,13 @@ impl<'a> Sim<'a> {
             self.compute_target();
         }
         let mut assignment_changed = false;
-        if let Some(next) = self.reconcile(id, &member, req.owned.as_deref()) {
-            assignment_changed = next.assigned != member.assigned;
+        if let Some(Next {
+            member: next,
+            assigned_changed,
+            revoking_changed,
+        }) = self.reconcile(id, &member, req.owned.as_deref())
+        {
+            assignment_changed = assigned_changed;
             if next.state == MemberState::UnrevokedPartitions {
                 self.schedule_timer(id, Timer::Rebalance, next.rebalance_timeout_ms, next.epoch);
                 if self.tells_each_member() {
@@ -245,7 +260,7 @@ impl<'a> Sim<'a> {
                 self.timers.remove(id, Timer::Rebalance);
             }
             member = next;
-            self.put_member(id, member.clone());
+            self.replace_member(id, member.clone(), assigned_changed || revoking_changed);
         }
         self.schedule_timer(
             id,
@@ -357,12 +372,7 @@ impl<'a> Sim<'a> {
     /// `maybeReconcile` with `CurrentAssignmentBuilder.build`: the member's next state toward
     /// the target, given what the heartbeat says it owns (`None`: not sent); `None` when it
     /// does not change.
-    fn reconcile(
-        &self,
-        id: u64,
-        m: &BrokerMember,
-        owned: Option<&[usize]>,
-    ) -> Option<BrokerMember> {
+    fn reconcile(&self, id: u64, m: &BrokerMember, owned: Option<&[usize]>) -> Option<Next> {
         let owns_any = |ps: &[usize]| match owned {
             None => true,
             Some(owned) => owned.iter().any(|p| ps.binary_search(p).is_ok()),
@@ -379,7 +389,11 @@ impl<'a> Sim<'a> {
                 self.next_assignment(id, m, m.epoch + 1, owns_any)
             }
         };
-        (next != *m).then_some(next)
+        let n = &next.member;
+        let changed = next.assigned_changed
+            || next.revoking_changed
+            || (n.state, n.epoch, n.previous_epoch) != (m.state, m.epoch, m.previous_epoch);
+        changed.then_some(next)
     }
 
     /// `CurrentAssignmentBuilder.computeNextAssignment`: keep what is still the member's,
@@ -390,7 +404,7 @@ impl<'a> Sim<'a> {
         m: &BrokerMember,
         member_epoch: i32,
         owns_any: impl Fn(&[usize]) -> bool,
-    ) -> BrokerMember {
+    ) -> Next {
         let empty = Vec::new();
         let target = self.target.get(&id).unwrap_or(&empty);
         // one pass over the two sorted lists: kept (both), to revoke (assigned only), to
@@ -428,15 +442,22 @@ impl<'a> Sim<'a> {
                 (None, None) => break,
             }
         }
+        // (what it keeps is what it had, less what it revokes: the same when as long)
         let mut next = m.clone();
         next.previous_epoch = m.epoch;
         if !revoke.is_empty() && owns_any(&revoke) {
             next.state = MemberState::UnrevokedPartitions;
             next.epoch = member_epoch;
+            let revoking_changed = revoke != m.revoking;
             next.assigned = kept;
             next.revoking = revoke;
-            return next;
+            return Next {
+                member: next,
+                assigned_changed: true,
+                revoking_changed,
+            };
         }
+        let assigned_changed = !free.is_empty() || kept.len() != m.assigned.len();
         if !free.is_empty() {
             kept.extend(free);
             kept.sort_unstable();
@@ -449,7 +470,11 @@ impl<'a> Sim<'a> {
         next.epoch = self.assignment_epoch;
         next.assigned = kept;
         next.revoking = Vec::new();
-        next
+        Next {
+            member: next,
+            assigned_changed,
+            revoking_changed: !m.revoking.is_empty(),
+        }
     }
 
     /// The target assignment for the current epoch (the broker's uniform assignor, or its
@@ -687,6 +712,14 @@ impl<'a> Sim<'a> {
             target,
         }
     }
+}
+
+/// A member's next state toward its target, and whether its assigned or revoking partitions
+/// changed.
+struct Next {
+    member: BrokerMember,
+    assigned_changed: bool,
+    revoking_changed: bool,
 }
 
 /// Two ascending lists as one.
