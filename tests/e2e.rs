@@ -3933,6 +3933,33 @@ async fn the_timeline_shows_what_a_deploy_costs_and_keeps_it_in_the_link() {
         e.contains("line 1, column 10") && e.contains("nobody"),
         "{e}"
     );
+    // a member's first process with settings of its own: said in the events
+    let first = example
+        .lines()
+        .find_map(|l| l.strip_prefix("0s restart ")?.strip_suffix(" for 20s"))
+        .expect("the example restarts the first member")
+        .to_string();
+    change(
+        &c,
+        "#timeline-script",
+        &format!(
+            "initially {first} with session.timeout.ms=10000\n30s crash {first}\n60s start {first}"
+        ),
+    )
+    .await;
+    until("the first process's settings in the events", || async {
+        let text = c
+            .execute(
+                "return document.querySelector('#timeline-events').textContent;",
+                vec![],
+            )
+            .await
+            .ok()?;
+        text.as_str()?
+            .contains("It starts with session.timeout.ms=10000.")
+            .then_some(())
+    })
+    .await;
     page_axe(&c, &axe, "the timeline's script").await;
     change(&c, "#timeline-script", &example).await;
     choose(&c, "#timeline-story", "rolling-restart").await;

@@ -364,7 +364,9 @@ fn events(run: &Run) -> Html {
     let shown: Vec<_> = run
         .happenings
         .iter()
-        .filter(|h| h.time_ms >= run.start_ms - 5_000)
+        // (what formed the group is left out, but for the settings a script gave a member's
+        // first process)
+        .filter(|h| h.time_ms >= run.start_ms - 5_000 || h.kind == "config")
         .collect();
     let more = shown.len().saturating_sub(SHOWN);
     html! {
