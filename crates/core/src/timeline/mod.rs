@@ -521,7 +521,7 @@ impl Run {
     /// and any it picked later.
     pub fn label(&self) -> String {
         let mut label = protocol_label(self.protocol, self.assignor);
-        for later in &self.assignors[1..] {
+        for later in self.assignors.iter().skip(1) {
             label.push_str(&format!(", then {} by vote", later.name()));
         }
         label
