@@ -899,6 +899,10 @@ pub fn example(names: &[String]) -> String {
     let mut lines =
         vec!["# time, what happens, to whom (times from the story's start)".to_string()];
     if let Some(first) = names.first() {
+        lines.push(format!(
+            "# initially {} with max.poll.interval.ms=600000   # its own settings from the start",
+            quote(first)
+        ));
         lines.push(format!("0s restart {} for 20s", quote(first)));
     }
     if let Some(second) = names.get(1) {
@@ -1184,8 +1188,17 @@ mod tests {
     #[test]
     fn the_example_reads() {
         let g = names(&["orders 1", "b"]);
-        let read = read(&example(&g), &g).unwrap();
+        let text = example(&g);
+        let read = read(&text, &g).unwrap();
         assert_eq!(read.added, 1);
         assert_eq!(read.timed.len(), 5);
+        // its commented initially reads once the comment mark goes
+        let with_settings = text.replacen("# initially", "initially", 1);
+        assert_eq!(
+            super::acts(&with_settings, &g, &ClientSettings::default(), &[])
+                .unwrap()
+                .initial,
+            vec![(0, 0)]
+        );
     }
 }
