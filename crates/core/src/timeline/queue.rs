@@ -1,6 +1,7 @@
 //! The simulators' events in time order: at one time by class (lower first), then in the
-//! order they were queued. An event waits in a slot (reused once it is handled), so the
-//! ordering moves a key and a slot number, not the event.
+//! order they were queued (or in an order given: [`Queue::push_in_order`]). An event waits
+//! in a slot (reused once it is handled), so the ordering moves a key and a slot number,
+//! not the event.
 
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -8,7 +9,7 @@ use std::collections::BinaryHeap;
 /// Events of type `E`, each due at a time (ms).
 #[derive(Debug, Clone)]
 pub(crate) struct Queue<E> {
-    /// (key, slot), earliest first; each key is distinct ([`key`]).
+    /// (key, slot), earliest first ([`key`]; events queued in an order given may share one).
     order: BinaryHeap<Reverse<(u128, u32)>>,
     slots: Vec<Option<E>>,
     free: Vec<u32>,
@@ -108,6 +109,20 @@ mod tests {
             ]
         );
         assert_eq!(q.slots.len(), 4);
+    }
+
+    #[test]
+    fn an_order_given_places_an_event_however_late_it_was_queued() {
+        let mut q = Queue::default();
+        q.push_in_order(7, 0, 9, "ninth");
+        q.push(7, 1, "a request");
+        q.push_in_order(7, 0, 2, "second, queued later");
+        q.push_in_order(3, 0, 5, "earlier");
+        let got: Vec<&str> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
+        assert_eq!(
+            got,
+            ["earlier", "second, queued later", "ninth", "a request"]
+        );
     }
 
     #[test]
