@@ -830,15 +830,34 @@ impl Finished {
 /// partitions and its new assignment: what it revokes and what it is given).
 pub fn differences(a: &[usize], b: &[usize]) -> (Vec<usize>, Vec<usize>) {
     let (mut only_a, mut only_b) = (Vec::new(), Vec::new());
+    each_difference(a, b, |p| only_a.push(p), |p| only_b.push(p));
+    (only_a, only_b)
+}
+
+/// How many [`differences`] there are on each side, without listing them.
+pub(crate) fn difference_counts(a: &[usize], b: &[usize]) -> (usize, usize) {
+    let (mut in_a, mut in_b) = (0, 0);
+    each_difference(a, b, |_| in_a += 1, |_| in_b += 1);
+    (in_a, in_b)
+}
+
+/// One walk over two ascending lists: each item only `a` holds, then each only `b` holds,
+/// in order.
+fn each_difference(
+    a: &[usize],
+    b: &[usize],
+    mut only_a: impl FnMut(usize),
+    mut only_b: impl FnMut(usize),
+) {
     let (mut i, mut j) = (0, 0);
     while i < a.len() && j < b.len() {
         match a[i].cmp(&b[j]) {
             std::cmp::Ordering::Less => {
-                only_a.push(a[i]);
+                only_a(a[i]);
                 i += 1;
             }
             std::cmp::Ordering::Greater => {
-                only_b.push(b[j]);
+                only_b(b[j]);
                 j += 1;
             }
             std::cmp::Ordering::Equal => {
@@ -847,9 +866,8 @@ pub fn differences(a: &[usize], b: &[usize]) -> (Vec<usize>, Vec<usize>) {
             }
         }
     }
-    only_a.extend_from_slice(&a[i..]);
-    only_b.extend_from_slice(&b[j..]);
-    (only_a, only_b)
+    a[i..].iter().for_each(|&p| only_a(p));
+    b[j..].iter().for_each(|&p| only_b(p));
 }
 
 /// How many members `story` adds to `group` (a scale-out, a script's `join`; none when the

@@ -130,9 +130,8 @@ struct Sim<'a> {
     notes: Vec<String>,
     /// Events and timers handled so far (a run stops at [`Settings::max_events`](super::Settings::max_events)).
     handled: u64,
-    /// The assignor the coordinator's vote picked at the last completed join phase.
-    voted: Option<String>,
-    /// Each assignor the vote picked, in order.
+    /// Each assignor the coordinator's vote picked, in order: the last one at the last
+    /// completed join phase.
     votes: Vec<AssignorKind>,
     /// The settings a script's `with` starts processes with.
     configs: Vec<super::script::Config>,
@@ -251,7 +250,6 @@ pub fn run_traced(
         busy: 0,
         notes,
         handled: 0,
-        voted: None,
         votes: Vec::new(),
         configs,
         firing_timer: false,

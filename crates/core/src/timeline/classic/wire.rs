@@ -277,14 +277,20 @@ impl<'a> Sim<'a> {
     /// Says when the coordinator's vote, as a join phase completes, picks another assignor
     /// than the last one (the members' lists differ, and who is in the group changed).
     fn note_vote(&mut self) {
-        let picked = self.broker.protocol().unwrap_or_default().to_string();
-        if picked.is_empty() || self.voted.as_ref() == Some(&picked) {
+        // (the classic timeline's members list only the client's assignors: strategy::check)
+        let Some(picked) = self.broker.protocol().and_then(AssignorKind::of_protocol) else {
+            return;
+        };
+        let was = self.votes.last().copied();
+        if was == Some(picked) {
             return;
         }
-        self.votes.extend(AssignorKind::of_protocol(&picked));
-        if let Some(was) = self.voted.replace(picked.clone()) {
+        self.votes.push(picked);
+        if let Some(was) = was {
             let detail = format!(
-                "The coordinator's vote now picks {picked}, not {was}: each member votes for its first assignor every member lists, and the members in the group changed."
+                "The coordinator's vote now picks {}, not {}: each member votes for its first assignor every member lists, and the members in the group changed.",
+                picked.name(),
+                was.name()
             );
             self.happen(None, "vote", detail);
         }

@@ -590,7 +590,7 @@ impl<'a> Sim<'a> {
         let mut told: Vec<(usize, usize, usize, usize)> = Vec::new();
         for (id, now) in target {
             let before = self.target.get(id).map(Vec::as_slice).unwrap_or(&[]);
-            let (gives_up, gains) = differences_counted(before, now);
+            let (gives_up, gains) = crate::timeline::difference_counts(before, now);
             moved += gains;
             if gains > 0 || gives_up > 0 {
                 if let Some(m) = self.members.get(id) {
@@ -738,24 +738,6 @@ fn merged(a: &[usize], b: &[usize]) -> Vec<usize> {
     out.extend_from_slice(&a[i..]);
     out.extend_from_slice(&b[j..]);
     out
-}
-
-/// How many of `a` are not in `b`, and of `b` not in `a` (both ascending):
-/// [`crate::timeline::differences`], counted.
-fn differences_counted(a: &[usize], b: &[usize]) -> (usize, usize) {
-    let (mut i, mut j, mut common) = (0, 0, 0);
-    while i < a.len() && j < b.len() {
-        match a[i].cmp(&b[j]) {
-            std::cmp::Ordering::Less => i += 1,
-            std::cmp::Ordering::Greater => j += 1,
-            std::cmp::Ordering::Equal => {
-                common += 1;
-                i += 1;
-                j += 1;
-            }
-        }
-    }
-    (a.len() - common, b.len() - common)
 }
 
 /// `throwIfConsumerGroupMemberEpochIsInvalid`: an epoch ahead of the coordinator's is fenced;

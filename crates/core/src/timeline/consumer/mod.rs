@@ -64,10 +64,10 @@ struct TimerEntry {
     queued: i64,
 }
 
-/// The coordinator's timers, by member id (the lab's ids count up from 1) and kind.
+/// The coordinator's timers, by member id and kind.
 #[derive(Debug, Clone, Default)]
 struct Timers {
-    by_member: Vec<[Option<TimerEntry>; 2]>,
+    by_member: IdMap<[Option<TimerEntry>; 2]>,
 }
 
 impl Timers {
@@ -76,29 +76,32 @@ impl Timers {
     }
 
     fn get(&self, id: u64, timer: Timer) -> Option<TimerEntry> {
-        self.by_member.get(id as usize)?[Self::slot(timer)]
+        self.by_member.get(&id)?[Self::slot(timer)]
     }
 
     fn insert(&mut self, id: u64, timer: Timer, entry: TimerEntry) {
-        let i = id as usize;
-        if self.by_member.len() <= i {
-            self.by_member.resize(i + 1, [None; 2]);
+        match self.by_member.get_mut(&id) {
+            Some(slots) => slots[Self::slot(timer)] = Some(entry),
+            None => {
+                let mut slots = [None; 2];
+                slots[Self::slot(timer)] = Some(entry);
+                self.by_member.insert(id, slots);
+            }
         }
-        self.by_member[i][Self::slot(timer)] = Some(entry);
     }
 
     fn remove(&mut self, id: u64, timer: Timer) {
-        if let Some(slots) = self.by_member.get_mut(id as usize) {
+        if let Some(slots) = self.by_member.get_mut(&id) {
             slots[Self::slot(timer)] = None;
         }
     }
 
     /// Every timer set: (member id, kind, entry).
     fn iter(&self) -> impl Iterator<Item = (u64, Timer, TimerEntry)> + '_ {
-        self.by_member.iter().enumerate().flat_map(|(id, slots)| {
+        self.by_member.iter().flat_map(|(&id, slots)| {
             [Timer::Session, Timer::Rebalance]
                 .into_iter()
-                .filter_map(move |timer| Some((id as u64, timer, slots[Self::slot(timer)]?)))
+                .filter_map(move |timer| Some((id, timer, slots[Self::slot(timer)]?)))
         })
     }
 }
