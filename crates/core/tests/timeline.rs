@@ -273,7 +273,7 @@ fn a_dynamic_crash_stops_its_partitions_until_the_session_times_out() {
 }
 
 #[test]
-fn a_run_counts_its_work_in_events_and_partitions_handed_out() {
+fn a_run_counts_its_work_in_events_partitions_handed_out_and_assignments() {
     let g = group(4, &[6, 2]);
     for (protocol, static_membership) in all_protocols() {
         let mut s = Settings {
@@ -300,6 +300,8 @@ fn a_run_counts_its_work_in_events_and_partitions_handed_out() {
     let run = simulate(&g, &Settings::default(), &Story::default()).unwrap();
     let generations = 1 + u64::from(run.costs.rebalances);
     assert_eq!(run.work.partition_starts, 8 * generations);
+    // and its leader computes one assignment per generation
+    assert_eq!(run.work.assignments, generations);
 }
 
 #[test]

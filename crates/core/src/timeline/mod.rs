@@ -317,6 +317,10 @@ pub struct Work {
     pub events: u64,
     /// How often a partition was given to a member that did not consume it already.
     pub partition_starts: u64,
+    /// How often an assignment of the whole group was computed, each over every partition
+    /// the members subscribe to, as Kafka computes it: by the classic group's leader once
+    /// per rebalance round, by the consumer protocol's coordinator once per group epoch.
+    pub assignments: u64,
 }
 
 pub mod broker_trace;
@@ -714,6 +718,8 @@ pub(crate) struct Finished {
     pub notes: Vec<String>,
     /// Events handled.
     pub events: u64,
+    /// Assignments computed ([`Work::assignments`]).
+    pub assignments: u64,
     /// Each assignor the coordinator's vote picked, in order (none: the group's
     /// [`Group::assignor_under`] the protocol).
     pub votes: Vec<AssignorKind>,
@@ -821,6 +827,7 @@ impl Finished {
             work: Work {
                 events: self.events,
                 partition_starts,
+                assignments: self.assignments,
             },
         }
     }

@@ -16,6 +16,7 @@ impl<'a> Sim<'a> {
         leader: usize,
         members: &[(String, Option<String>, Vec<u8>)],
     ) -> Vec<(String, Vec<u8>)> {
+        self.assignments += 1;
         let selected = self.clients[leader].group_protocol.clone();
         let kind = AssignorKind::of_protocol(&selected).unwrap_or(AssignorKind::Range);
         let topics = self.group.topic_metas();

@@ -130,6 +130,8 @@ struct Sim<'a> {
     notes: Vec<String>,
     /// Events and timers handled so far (a run stops at [`Settings::max_events`](super::Settings::max_events)).
     handled: u64,
+    /// The leader's assignments computed so far.
+    assignments: u64,
     /// Each assignor the coordinator's vote picked, in order: the last one at the last
     /// completed join phase.
     votes: Vec<AssignorKind>,
@@ -250,6 +252,7 @@ pub fn run_traced(
         busy: 0,
         notes,
         handled: 0,
+        assignments: 0,
         votes: Vec::new(),
         configs,
         firing_timer: false,
@@ -270,6 +273,7 @@ pub fn run_traced(
         wire: sim.wire,
         notes: sim.notes,
         events: sim.handled,
+        assignments: sim.assignments,
         votes: sim.votes,
     }
     .into_run(group, s, start, end))

@@ -480,6 +480,7 @@ impl<'a> Sim<'a> {
     /// The target assignment for the current epoch (the broker's uniform assignor, or its
     /// range; each member's current target as what it owns).
     pub(super) fn compute_target(&mut self) {
+        self.assignments += 1;
         let ids: Vec<u64> = self.members.keys().copied().collect();
         // (room for a member's share of every partition, and one more)
         let share = self.partitions.len() / ids.len().max(1) + 1;

@@ -252,6 +252,8 @@ struct Sim<'a> {
     server_range: bool,
     /// Events handled so far (a run stops at [`Settings::max_events`](super::Settings::max_events)).
     handled: u64,
+    /// Target assignments computed so far.
+    assignments: u64,
     trace: Trace,
     wire: Vec<Line>,
     last_group: Option<GroupLine>,
@@ -373,6 +375,7 @@ pub fn run_traced(
         uniform_refused: false,
         server_range: assignor == AssignorKind::ServerRange,
         handled: 0,
+        assignments: 0,
         trace,
         wire: Vec::new(),
         last_group: None,
@@ -387,6 +390,7 @@ pub fn run_traced(
         wire: sim.wire,
         notes: sim.notes,
         events: sim.handled,
+        assignments: sim.assignments,
         votes: Vec::new(),
     }
     .into_run(group, s, start, end))
