@@ -1415,3 +1415,113 @@ fn a_joiner_listing_nothing_in_common_is_refused_while_the_crashed_member_stays(
         .iter()
         .all(|t| t.last().is_none_or(|x| x.end_ms < run.end_ms)));
 }
+
+#[test]
+fn a_topic_no_member_subscribes_to_never_stops_and_an_empty_group_never_stops() {
+    // "audit" is read by nobody: it is not the group's to stop
+    let g = Group {
+        topics: vec![("orders".into(), 4), ("audit".into(), 20)],
+        members: vec![
+            ("a".into(), vec!["orders".into()]),
+            ("b".into(), vec!["orders".into()]),
+        ],
+        ..Group::default()
+    };
+    for (protocol, static_membership) in all_protocols() {
+        let mut s = Settings {
+            protocol,
+            ..Settings::default()
+        };
+        s.client.static_membership = static_membership;
+        let run = simulate(&g, &s, &Story::default()).unwrap();
+        let c = run.costs;
+        assert!(c.partitions_paused <= 4, "{protocol:?}: {c:?}");
+        assert!(
+            run.partition_peak_lag[4..].iter().all(|l| *l == 0),
+            "{protocol:?}"
+        );
+        if static_membership {
+            // each member back within its session: no rebalance, and nothing stops for
+            // longer than the member's own downtime
+            assert_eq!(c.rebalances, 0, "{protocol:?}");
+            assert!(
+                c.longest_partition_stop_ms <= Story::default().downtime_ms + 100,
+                "{protocol:?}: {c:?}"
+            );
+        }
+    }
+    // a group with nothing to consume is never stopped
+    let empty = Group {
+        topics: vec![("t".into(), 0)],
+        members: vec![
+            ("a".into(), vec!["t".into()]),
+            ("b".into(), vec!["t".into()]),
+        ],
+        ..Group::default()
+    };
+    for (protocol, _) in all_protocols() {
+        let s = Settings {
+            protocol,
+            ..Settings::default()
+        };
+        let c = simulate(&empty, &s, &Story::default()).unwrap().costs;
+        assert_eq!(
+            (c.longest_group_stop_ms, c.partition_seconds_paused),
+            (0, 0.0),
+            "{protocol:?}"
+        );
+    }
+}
+
+#[test]
+fn a_group_slow_to_form_costs_nothing_before_the_story_starts() {
+    // with a minute's initial delay the group forms after 60 s: the story's crash costs
+    // what it costs with the default delay (up to where the members' heartbeats fall)
+    let g = group(3, &[6]);
+    let crash = Story::new(StoryKind::Crash);
+    for protocol in [Protocol::Eager, Protocol::Cooperative] {
+        let quick = Settings {
+            protocol,
+            ..Settings::default()
+        };
+        let mut slow = quick;
+        slow.broker.initial_rebalance_delay_ms = 60_000;
+        let (a, b) = (
+            simulate(&g, &quick, &crash).unwrap(),
+            simulate(&g, &slow, &crash).unwrap(),
+        );
+        assert!(b.start_ms > a.start_ms, "{protocol:?}");
+        let (a, b) = (a.costs, b.costs);
+        let near = |x: i64, y: i64| (x - y).abs() <= quick.client.heartbeat_interval_ms;
+        assert!(
+            near(a.longest_partition_stop_ms, b.longest_partition_stop_ms)
+                && near(a.longest_group_stop_ms, b.longest_group_stop_ms),
+            "{protocol:?}: {a:?} against {b:?}"
+        );
+    }
+}
+
+#[test]
+fn a_partition_still_stopped_when_the_run_ends_has_its_lag_counted() {
+    // the only member crashes: its partitions wait until the run ends, lag growing
+    let g = group(1, &[2]);
+    let s = Settings {
+        records_per_second: 100.0,
+        ..Settings::default()
+    };
+    let story = Story {
+        script: "0s crash m0".into(),
+        ..Story::new(StoryKind::Script)
+    };
+    let run = simulate(&g, &s, &story).unwrap();
+    let stopped_ms = run.end_ms - run.start_ms;
+    assert_eq!(run.costs.longest_partition_stop_ms, stopped_ms);
+    // at least what was produced while it stopped (plus what it had not committed)
+    let produced = (stopped_ms / 10) as u64;
+    assert!(
+        run.partition_peak_lag.iter().all(|l| *l >= produced),
+        "{:?} < {produced}",
+        run.partition_peak_lag
+    );
+    assert!(run.costs.peak_lag_records >= produced);
+}

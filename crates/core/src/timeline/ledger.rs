@@ -7,7 +7,8 @@ use super::Tenure;
 pub struct Costs {
     /// Rebalances begun (the classic group left Stable; the consumer group's epoch rose).
     pub rebalances: u32,
-    /// The sum over partitions of the seconds each was not consumed.
+    /// The sum over partitions of the seconds each was not consumed (a partition no member
+    /// has consumed, as one of a topic no member subscribes to, never stopped).
     pub partition_seconds_paused: f64,
     /// Partitions that stopped at least once.
     pub partitions_paused: u32,
@@ -15,8 +16,9 @@ pub struct Costs {
     pub longest_partition_stop_ms: i64,
     /// The longest time no partition of the group was consumed (ms).
     pub longest_group_stop_ms: i64,
-    /// The most records any partition had waiting when it was consumed again (what
-    /// piled up while it stopped, plus what its new owner reads again).
+    /// The most records any partition had waiting when it was consumed again, or when the
+    /// run ended with it still stopped (what piled up while it stopped, plus what its new
+    /// owner reads again).
     pub peak_lag_records: u64,
     /// Records processed twice: processed after the last commit by an owner that then
     /// lost the partition, so the next owner reads them again.
@@ -59,6 +61,9 @@ pub struct Ledger {
     /// When each partition last stopped being consumed (0 before it ever was).
     stopped_at: Vec<i64>,
     stopped_ever: Vec<bool>,
+    /// Whether each partition has been consumed: one never consumed (no member subscribes
+    /// to its topic, or the group never formed) has not stopped, it never started.
+    consumed_ever: Vec<bool>,
     reread: Vec<f64>,
     /// Records produced to a partition that its last owner had not processed when it
     /// stopped: they wait for the next one.
@@ -66,6 +71,9 @@ pub struct Ledger {
     counting_from: i64,
     consumed_now: usize,
     group_stopped_at: i64,
+    /// Whether any partition has been consumed (before, the group has not stopped: it has
+    /// not started).
+    group_consumed_ever: bool,
     costs: Costs,
     paused_ms: i128,
     /// Per partition, its lag at its peak (records), counted from `counting_from`.
@@ -101,14 +109,10 @@ pub struct Overlap {
 }
 
 impl Ledger {
-    /// No partition consumed yet; costs count from `counting_from`; each partition's
-    /// tenures are kept when `keep_tenures` (for a timeline drawn per partition).
-    pub fn new(
-        partitions: usize,
-        records_per_second: f64,
-        counting_from: i64,
-        keep_tenures: bool,
-    ) -> Ledger {
+    /// No partition consumed yet, and no cost counted until [`Ledger::count_from`] says from
+    /// when; each partition's tenures are kept when `keep_tenures` (for a timeline drawn per
+    /// partition).
+    pub fn new(partitions: usize, records_per_second: f64, keep_tenures: bool) -> Ledger {
         Ledger {
             records_per_ms: records_per_second / 1000.0,
             open: vec![None; partitions],
@@ -116,11 +120,13 @@ impl Ledger {
             tenures: vec![Vec::new(); if keep_tenures { partitions } else { 0 }],
             stopped_at: vec![0; partitions],
             stopped_ever: vec![false; partitions],
+            consumed_ever: vec![false; partitions],
             reread: vec![0.0; partitions],
             unprocessed: vec![0.0; partitions],
-            counting_from,
+            counting_from: i64::MAX,
             consumed_now: 0,
             group_stopped_at: 0,
+            group_consumed_ever: false,
             costs: Costs::default(),
             paused_ms: 0,
             peak_lag: vec![0.0; partitions],
@@ -181,13 +187,15 @@ impl Ledger {
         let reread = if from_committed { self.reread[p] } else { 0.0 };
         let behind = self.unprocessed[p];
         let waiting = self.records_per_ms * (t - stopped).max(0) as f64 + behind + reread;
-        let stop = self.stop_of(stopped, t);
+        let first = !self.consumed_ever[p];
+        self.consumed_ever[p] = true;
+        let stop = if first { 0 } else { self.stop_of(stopped, t) };
         if stop > 0 {
             self.paused_ms += i128::from(stop);
             self.costs.longest_partition_stop_ms = self.costs.longest_partition_stop_ms.max(stop);
             self.stopped_ever[p] = true;
         }
-        if t >= self.counting_from {
+        if t >= self.counting_from && !first {
             self.peak_lag[p] = self.peak_lag[p].max(waiting);
             self.read_twice += reread;
         }
@@ -196,10 +204,11 @@ impl Ledger {
         let start_offset = (self.records_per_ms * stopped as f64 - behind - reread)
             .round()
             .max(0.0) as u64;
-        if self.consumed_now == 0 {
+        if self.consumed_now == 0 && self.group_consumed_ever {
             let whole = self.stop_of(self.group_stopped_at, t);
             self.costs.longest_group_stop_ms = self.costs.longest_group_stop_ms.max(whole);
         }
+        self.group_consumed_ever = true;
         self.consumed_now += 1;
         if self.member_partitions.len() <= member {
             self.member_partitions.resize(member + 1, 0);
@@ -318,7 +327,7 @@ impl Ledger {
                     start_offset: o.start_offset,
                 }),
                 Some(_) => {}
-                None => {
+                None if self.consumed_ever[p] => {
                     let stop = self.stop_of(self.stopped_at[p], end);
                     if stop > 0 {
                         self.paused_ms += i128::from(stop);
@@ -326,10 +335,19 @@ impl Ledger {
                             self.costs.longest_partition_stop_ms.max(stop);
                         self.stopped_ever[p] = true;
                     }
+                    // still stopped: its lag at the end is its peak (it only grew meanwhile)
+                    if end >= self.counting_from {
+                        let waiting = self.records_per_ms
+                            * (end - self.stopped_at[p]).max(0) as f64
+                            + self.unprocessed[p]
+                            + self.reread[p];
+                        self.peak_lag[p] = self.peak_lag[p].max(waiting);
+                    }
                 }
+                None => {}
             }
         }
-        if self.consumed_now == 0 {
+        if self.consumed_now == 0 && self.group_consumed_ever {
             let whole = self.stop_of(self.group_stopped_at, end);
             self.costs.longest_group_stop_ms = self.costs.longest_group_stop_ms.max(whole);
         }

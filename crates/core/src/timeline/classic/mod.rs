@@ -18,7 +18,7 @@ use super::broker::{
 };
 use super::broker_trace::{Line, Request};
 use super::ledger::Ledger;
-use super::story::{acts, Act, STORY_START_MS};
+use super::story::{acts, Act};
 use super::{CommitPolicy, Group, Happening, Run, Settings, Story, TimelineError};
 use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, UNASSIGNED};
 use crate::group::join_metadata;
@@ -231,12 +231,7 @@ pub fn run_traced(
         clients,
         queue: Queue::default(),
         now: 0,
-        ledger: Ledger::new(
-            partitions.len(),
-            s.records_per_second,
-            STORY_START_MS,
-            s.keep_tenures,
-        ),
+        ledger: Ledger::new(partitions.len(), s.records_per_second, s.keep_tenures),
         partitions,
         topic_base,
         member_client: HashMap::new(),

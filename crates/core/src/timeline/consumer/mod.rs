@@ -15,7 +15,7 @@ use super::broker_trace::Line;
 use super::classic::secs;
 use super::ledger::Ledger;
 use super::queue::Queue;
-use super::story::{acts, Act, STORY_START_MS};
+use super::story::{acts, Act};
 use super::{CommitPolicy, Group, Happening, Run, Settings, Story, TimelineError};
 use crate::assignor::{self, AssignorKind, GroupInput, MemberMeta, UNASSIGNED};
 use coordinator::Timer;
@@ -352,12 +352,7 @@ pub fn run_traced(
         assignment_epoch: 0,
         target: IdMap::default(),
         partition_owner: vec![None; partitions.len()],
-        ledger: Ledger::new(
-            partitions.len(),
-            s.records_per_second,
-            STORY_START_MS,
-            s.keep_tenures,
-        ),
+        ledger: Ledger::new(partitions.len(), s.records_per_second, s.keep_tenures),
         partitions,
         topic_base,
         timers: Timers::default(),
