@@ -59,6 +59,16 @@ fn group_and_story(
     )
 }
 
+/// The default settings under `protocol`, with static members or not.
+fn settings(protocol: Protocol, static_membership: bool) -> Settings {
+    let mut s = Settings {
+        protocol,
+        ..Settings::default()
+    };
+    s.client.static_membership = static_membership;
+    s
+}
+
 fn all_protocols() -> [(Protocol, bool); 6] {
     [
         (Protocol::Eager, false),
@@ -88,8 +98,7 @@ proptest! {
         // broker's range where it can
         let g = Group { assignor: [A::Range, A::RoundRobin, A::Sticky, A::ServerRange][assignor], ..group(members, &topics) };
         let (protocol, static_membership) = all_protocols()[which];
-        let mut s = Settings { protocol, ..Settings::default() };
-        s.client.static_membership = static_membership;
+        let mut s = settings(protocol, static_membership);
         s.client.commit = [CommitPolicy::Auto { interval_ms: 5_000 }, CommitPolicy::AfterBatch, CommitPolicy::BeforeProcessing][commit];
         s.client.max_poll_interval_ms = max_poll;
         let mut st = Story::new(kind);
@@ -132,8 +141,7 @@ proptest! {
         }
         let g = group(members, &topics);
         let (protocol, static_membership) = all_protocols()[which];
-        let mut s = Settings { protocol, ..Settings::default() };
-        s.client.static_membership = static_membership;
+        let mut s = settings(protocol, static_membership);
         s.client.commit = [CommitPolicy::Auto { interval_ms: 5_000 }, CommitPolicy::AfterBatch, CommitPolicy::BeforeProcessing][commit];
         s.records_per_second = f64::from(rate) + 0.3;
         s.keep_tenures = true;
@@ -276,11 +284,7 @@ fn a_dynamic_crash_stops_its_partitions_until_the_session_times_out() {
 fn a_run_counts_its_work_in_events_partitions_handed_out_and_assignments() {
     let g = group(4, &[6, 2]);
     for (protocol, static_membership) in all_protocols() {
-        let mut s = Settings {
-            protocol,
-            ..Settings::default()
-        };
-        s.client.static_membership = static_membership;
+        let s = settings(protocol, static_membership);
         let run = simulate(&g, &s, &Story::default()).unwrap();
         // each partition move opens one tenure
         let tenures: usize = run.tenures.iter().map(Vec::len).sum();
@@ -599,8 +603,7 @@ proptest! {
         }
         let g = group(members, &[partitions]);
         let protocol = if cooperative { Protocol::Cooperative } else { Protocol::Eager };
-        let mut s = Settings { protocol, ..Settings::default() };
-        s.client.static_membership = static_membership;
+        let mut s = settings(protocol, static_membership);
         s.client.session_timeout_ms = session;
         s.client.heartbeat_interval_ms = heartbeat.min(session - 1);
         let mut st = Story::new(kind);
@@ -728,8 +731,7 @@ proptest! {
             return Ok(());
         }
         let (protocol, static_membership) = all_protocols()[which];
-        let mut s = Settings { protocol, ..Settings::default() };
-        s.client.static_membership = static_membership;
+        let mut s = settings(protocol, static_membership);
         s.client.max_poll_interval_ms = max_poll;
         let mut st = Story::new(kind);
         st.downtime_ms = downtime;
@@ -1210,8 +1212,7 @@ proptest! {
         which in 0usize..6,
     ) {
         let (protocol, static_membership) = all_protocols()[which];
-        let mut s = Settings { protocol, ..Settings::default() };
-        s.client.static_membership = static_membership;
+        let s = settings(protocol, static_membership);
         let mut st = Story::new(story);
         st.downtime_ms = downtime;
         st.gap_ms = gap;
@@ -1237,8 +1238,7 @@ proptest! {
     ) {
         let script = script_of(members, statements);
         let (protocol, static_membership) = all_protocols()[which];
-        let mut s = Settings { protocol, ..Settings::default() };
-        s.client.static_membership = static_membership;
+        let s = settings(protocol, static_membership);
         let run = simulate(&group(members, &[partitions]), &s, &script)
             .map_err(|e| TestCaseError::fail(format!("{e}\n{}", script.script)))?;
         // a partition has two consumers only in Kafka's own race: the coordinator removed
@@ -1428,11 +1428,7 @@ fn a_topic_no_member_subscribes_to_never_stops_and_an_empty_group_never_stops() 
         ..Group::default()
     };
     for (protocol, static_membership) in all_protocols() {
-        let mut s = Settings {
-            protocol,
-            ..Settings::default()
-        };
-        s.client.static_membership = static_membership;
+        let s = settings(protocol, static_membership);
         let run = simulate(&g, &s, &Story::default()).unwrap();
         let c = run.costs;
         assert!(c.partitions_paused <= 4, "{protocol:?}: {c:?}");
