@@ -1417,6 +1417,53 @@ fn a_joiner_listing_nothing_in_common_is_refused_while_the_crashed_member_stays(
 }
 
 #[test]
+fn a_session_timeout_the_broker_refuses_is_said_before_the_run_or_where_it_happens() {
+    let g = group(2, &[4]);
+    for session in [5_000, 1_800_001] {
+        for protocol in [Protocol::Eager, Protocol::Cooperative] {
+            let mut s = Settings {
+                protocol,
+                ..Settings::default()
+            };
+            s.client.session_timeout_ms = session;
+            s.client.heartbeat_interval_ms = 1_000;
+            let e = simulate(&g, &s, &Story::default()).unwrap_err().to_string();
+            assert!(
+                e.contains(&format!("session.timeout.ms = {session}"))
+                    && e.contains("INVALID_SESSION_TIMEOUT"),
+                "{e}"
+            );
+        }
+    }
+    // the consumer protocol's session is the broker's own
+    let mut s = Settings {
+        protocol: Protocol::Consumer,
+        ..Settings::default()
+    };
+    s.client.session_timeout_ms = 5_000;
+    s.client.heartbeat_interval_ms = 1_000;
+    assert!(simulate(&g, &s, &Story::default()).is_ok());
+    // one member restarted with it: refused at its JoinGroup, and the run says so
+    let script = Story {
+        script: "0s restart m1 for 1s with session.timeout.ms=5000 heartbeat.interval.ms=1000"
+            .into(),
+        ..Story::new(StoryKind::Script)
+    };
+    let run = simulate(&g, &Settings::default(), &script).unwrap();
+    assert!(
+        run.notes
+            .iter()
+            .any(|n| n.contains("m1's JoinGroup is refused with INVALID_SESSION_TIMEOUT")),
+        "{:#?}",
+        run.notes
+    );
+    // m0 takes every partition once m1 is gone
+    assert!(run.tenures.iter().all(|t| t
+        .last()
+        .is_some_and(|x| x.end_ms == run.end_ms && x.member == 0)));
+}
+
+#[test]
 fn a_topic_no_member_subscribes_to_never_stops_and_an_empty_group_never_stops() {
     // "audit" is read by nobody: it is not the group's to stop
     let g = Group {

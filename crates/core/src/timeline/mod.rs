@@ -947,6 +947,15 @@ pub(crate) fn check(group: &Group, s: &Settings) -> Result<(), TimelineError> {
             "group.initial.rebalance.delay.ms: give 0 to 86,400,000".into(),
         ));
     }
+    let session = s.client.session_timeout_ms;
+    if s.protocol != Protocol::Consumer
+        && !(b.min_session_timeout_ms..=b.max_session_timeout_ms).contains(&session)
+    {
+        return Err(TimelineError::Setting(format!(
+            "session.timeout.ms = {session}: the broker refuses every JoinGroup with INVALID_SESSION_TIMEOUT outside {} to {} (group.min.session.timeout.ms and group.max.session.timeout.ms), and no member would ever join",
+            b.min_session_timeout_ms, b.max_session_timeout_ms
+        )));
+    }
     let cg = &s.consumer_group;
     if !(5_000..=15_000).contains(&cg.heartbeat_interval_ms) {
         return Err(TimelineError::Setting(format!(

@@ -597,6 +597,8 @@ impl<'a> Sim<'a> {
         self.downtime[c].push((now, i64::MAX));
         let why = if leaves {
             "The member closes: it commits, then sends LeaveGroup."
+        } else if member_id.is_empty() {
+            "The member closes: it is not in the group, so it has no group to leave."
         } else if self.clients[c].instance_id.is_some() {
             "The member closes: it commits; a static member sends no LeaveGroup."
         } else {
