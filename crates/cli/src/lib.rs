@@ -143,8 +143,17 @@ pub fn run(args: Vec<String>) -> i32 {
     };
     match cli.command.run() {
         Ok(out) => {
-            println!("{out}");
-            0
+            use std::io::Write;
+            let mut stdout = std::io::stdout().lock();
+            match writeln!(stdout, "{out}").and_then(|()| stdout.flush()) {
+                Ok(()) => 0,
+                // the reader stopped reading (`| head`): it has what it wanted
+                Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => 0,
+                Err(e) => {
+                    eprintln!("rebalance-lab: cannot write the output: {e}");
+                    1
+                }
+            }
         }
         Err(e) => {
             eprintln!("rebalance-lab: {e}");

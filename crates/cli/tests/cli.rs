@@ -695,3 +695,36 @@ fn timeline_runs_a_script_and_says_where_it_is_wrong() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn a_reader_that_stops_early_ends_the_output_quietly() {
+    // `rebalance-lab timeline ... | head -1`: more output than a pipe holds, and the reader
+    // gone before it is written
+    let members: Vec<String> = (0..20)
+        .map(|i| format!(r#"{{"id":"m{i}","topics":["t"]}}"#))
+        .collect();
+    let scenario = format!(
+        r#"{{"topics":{{"t":2000}},"members":[{}]}}"#,
+        members.join(",")
+    );
+    let mut child = Command::new(BIN)
+        .args(["timeline", "-", "--partitions"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(scenario.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(text(&out.stderr), "");
+    // and all of it when read
+    let all = run_with_stdin(&["timeline", "-", "--partitions"], &scenario);
+    assert!(all.stdout.len() > 1 << 16, "{} bytes", all.stdout.len());
+}
