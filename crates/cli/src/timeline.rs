@@ -245,10 +245,15 @@ pub fn run(a: Args) -> Result<String, String> {
             ))
         }
         (Some(text), _) => {
-            story.script = match text.strip_prefix('@') {
-                Some(file) => read_input(file)?,
-                None => text.clone(),
-            };
+            story.script =
+                match text.strip_prefix('@') {
+                    Some("-") if a.file == "-" => return Err(
+                        "--script @- and FILE - both read standard input: give one of them a file"
+                            .into(),
+                    ),
+                    Some(file) => read_input(file)?,
+                    None => text.clone(),
+                };
         }
         (None, StoryKind::Script) => {
             return Err(

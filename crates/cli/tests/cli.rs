@@ -251,7 +251,22 @@ fn bad_input_exits_1_with_a_message() {
         (vec!["assign", bad], "", "scenario JSON: EOF while parsing"),
         (vec!["link", bad], "", "scenario JSON"),
         (vec!["assign", missing], "", "missing.json: No such file"),
-        (vec!["assign", "-"], "\"x\"", "scenario JSON: invalid type"),
+        (
+            vec!["assign", "-"],
+            "\"x\"",
+            "scenario JSON: line 1: a scenario is a JSON object, such as",
+        ),
+        (
+            vec!["timeline", "-"],
+            "\n\n  []",
+            "line 3: a scenario is a JSON object, such as {\"topics\"",
+        ),
+        (vec!["timeline", "-"], "", "and this is nothing"),
+        (
+            vec!["timeline", "-", "--script", "@-"],
+            r#"{"topics": {"t": 2}, "members": [{"id": "a", "topics": ["t"]}]}"#,
+            "--script @- and FILE - both read standard input",
+        ),
         (
             vec!["assign", "-"],
             "{\"topics\": {\"t\": -1}}",

@@ -265,6 +265,25 @@ pub fn canonical_topic_id(id: &str) -> String {
 impl Scenario {
     /// Parses a scenario file (JSON), with a message that says where it is wrong.
     pub fn from_json(text: &str) -> Result<Scenario, String> {
+        // (serde would read a struct from an array too, and say "invalid length 0, expected
+        // struct Scenario with 9 elements" for `[]`)
+        let first = text.trim_start().chars().next();
+        let found = match first {
+            None => Some("nothing"),
+            Some('[') => Some("an array"),
+            Some('"') => Some("a string"),
+            Some('0'..='9' | '-') => Some("a number"),
+            Some('t' | 'f') => Some("true or false"),
+            Some('n') => Some("null"),
+            _ => None,
+        };
+        if let Some(found) = found {
+            let line = text.len() - text.trim_start().len();
+            let line = text[..line].matches('\n').count() + 1;
+            return Err(format!(
+                "scenario JSON: line {line}: a scenario is a JSON object, such as {{\"topics\": {{\"orders\": 6}}, \"members\": [{{\"id\": \"c1\", \"topics\": [\"orders\"]}}]}}, and this is {found}"
+            ));
+        }
         let s: Scenario = serde_json::from_str(text).map_err(|e| format!("scenario JSON: {e}"))?;
         if let Some(p) = s
             .problems()

@@ -931,9 +931,10 @@ pub(crate) fn check(group: &Group, s: &Settings) -> Result<(), TimelineError> {
     }
     check_client(&s.client).map_err(TimelineError::Setting)?;
     if !(0.0..=10_000_000.0).contains(&s.records_per_second) {
-        return Err(TimelineError::Setting(
-            "records per second per partition: give a number from 0 to 10,000,000".into(),
-        ));
+        return Err(TimelineError::Setting(format!(
+            "records per second per partition = {}: give a number from 0 to 10,000,000",
+            s.records_per_second
+        )));
     }
     if !(0..=60_000).contains(&s.round_trip_ms) {
         return Err(TimelineError::Setting(format!(
@@ -1006,7 +1007,10 @@ pub(crate) fn check_client(c: &ClientSettings) -> Result<(), String> {
         ));
     }
     if !(0.0..=60_000.0).contains(&c.processing_ms_per_record) {
-        return Err("processing time per record: give milliseconds from 0 to 60,000".into());
+        return Err(format!(
+            "processing time per record = {} ms: give milliseconds from 0 to 60,000",
+            c.processing_ms_per_record
+        ));
     }
     Ok(())
 }
