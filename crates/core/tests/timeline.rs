@@ -1139,11 +1139,15 @@ fn script_of(members: usize, statements: Vec<(i64, usize, usize, i64)>) -> Story
     let mut t = 0;
     // each member: when it is up again (i64::MAX: down until started)
     let mut up_at: Vec<i64> = vec![0; members];
+    // and until when it is cut off, and in a slow batch
+    let (mut cut_until, mut slow_until) = (vec![0; members], vec![0; members]);
     for (dt, v, m, d) in statements {
         t += dt;
         if v == 5 {
             text.push(format!("{t}s join 1"));
             up_at.push(t);
+            cut_until.push(0);
+            slow_until.push(0);
             continue;
         }
         let m = m % up_at.len();
@@ -1152,11 +1156,16 @@ fn script_of(members: usize, statements: Vec<(i64, usize, usize, i64)>) -> Story
         } else {
             format!("new-{}", m - members + 1)
         };
+        // (only a crash acts on a member cut off)
+        let cut = t < cut_until[m];
         if up_at[m] > t {
-            if up_at[m] == i64::MAX {
+            if up_at[m] == i64::MAX && !cut {
                 text.push(format!("{t}s start {name}"));
                 up_at[m] = t;
             }
+            continue;
+        }
+        if (cut && v != 1) || (v == 3 && t < slow_until[m]) {
             continue;
         }
         match v {
@@ -1185,8 +1194,14 @@ fn script_of(members: usize, statements: Vec<(i64, usize, usize, i64)>) -> Story
                 text.push(format!("{t}s restart {name} for {d}s{with}"));
                 up_at[m] = t + d;
             }
-            3 => text.push(format!("{t}s slow {name} for {d}s")),
-            _ => text.push(format!("{t}s cut {name} for {d}s")),
+            3 => {
+                text.push(format!("{t}s slow {name} for {d}s"));
+                slow_until[m] = t + d;
+            }
+            _ => {
+                text.push(format!("{t}s cut {name} for {d}s"));
+                cut_until[m] = t + d;
+            }
         }
     }
     Story {

@@ -601,6 +601,10 @@ struct Roster<'a, 'w> {
     members: Vec<Member>,
     up: Vec<bool>,
     back_at: Vec<Option<(i64, Word<'w>)>>,
+    /// Until when each member is cut off from the cluster, and in a slow batch (script
+    /// times).
+    cut_until: Vec<i64>,
+    slow_until: Vec<i64>,
     scenario: &'a [String],
 }
 
@@ -681,6 +685,8 @@ pub fn acts(
         members: (0..names.len()).map(member).collect(),
         up: vec![true; names.len()],
         back_at: vec![None; names.len()],
+        cut_until: vec![i64::MIN; names.len()],
+        slow_until: vec![i64::MIN; names.len()],
         scenario: names,
     };
     let mut out = Acts::default();
@@ -714,6 +720,8 @@ pub fn acts(
                 g.members.push(member(usize::MAX));
                 g.up.push(false);
                 g.back_at.push(None);
+                g.cut_until.push(i64::MIN);
+                g.slow_until.push(i64::MIN);
                 configure(&mut g, m, s)?;
                 g.comes_up(m, &s.whole)?;
                 out.timed.push((t0 + s.time, m, start));
@@ -749,6 +757,18 @@ pub fn acts(
                     secs(back)
                 )));
             }
+            if s.time < g.cut_until[m] && s.verb != Verb::Crash {
+                return Err(w.error(format!(
+                    "{n} is cut off from the cluster until {}: only crash acts on it meanwhile (its requests, a LeaveGroup too, would not arrive)",
+                    secs(g.cut_until[m])
+                )));
+            }
+            if s.verb == Verb::Slow && s.time < g.slow_until[m] {
+                return Err(w.error(format!(
+                    "{n} is in a slow batch until {}: give the next one after",
+                    secs(g.slow_until[m])
+                )));
+            }
             let wants_up = s.verb != Verb::Start;
             if g.up[m] != wants_up {
                 let state = if g.up[m] { "up" } else { "down" };
@@ -780,8 +800,14 @@ pub fn acts(
                     out.timed.push((t, m, Act::Close));
                     out.timed.push((t + s.amount, m, start));
                 }
-                Verb::Slow => out.timed.push((t, m, Act::SlowBatch(s.amount))),
-                Verb::Cut => out.timed.push((t, m, Act::Cut(s.amount))),
+                Verb::Slow => {
+                    g.slow_until[m] = s.time + s.amount;
+                    out.timed.push((t, m, Act::SlowBatch(s.amount)));
+                }
+                Verb::Cut => {
+                    g.cut_until[m] = s.time + s.amount;
+                    out.timed.push((t, m, Act::Cut(s.amount)));
+                }
                 Verb::Join | Verb::Initially => {}
             }
         }
@@ -981,6 +1007,43 @@ mod tests {
             read("0 restart a for 20s; 20s close a", &g).is_ok(),
             "back at 20 s"
         );
+        // a member cut off: only crash acts on it until the network is back
+        for text in [
+            "0 cut a for 60s; 10s cut a for 10s",
+            "0 cut a for 60s; 10s close a",
+            "0 cut a for 60s; 10s restart a for 5s",
+            "0 cut a for 60s; 10s slow a for 5s",
+            "0 cut a for 60s; 10s crash a; 20s start a",
+        ] {
+            let e = err(text);
+            assert!(
+                e.message
+                    .contains("a is cut off from the cluster until 60 s"),
+                "{text}: {e:?}"
+            );
+            // at the member the last statement names
+            let last = text.rfind("; ").unwrap();
+            let at = last + text[last..].find(" a").unwrap() + 1;
+            assert_eq!(e.span, (at, at + 1), "{text}");
+        }
+        for text in [
+            "0 cut a for 60s; 10s crash a; 60s start a",
+            "0 cut a for 60s; 60s cut a for 5s",
+            "0 cut a for 60s; 10s crash b",
+        ] {
+            assert!(read(text, &g).is_ok(), "{text}");
+        }
+        // one slow batch at a time
+        let e = err("0 slow a for 400s; 10s slow a for 10s");
+        assert!(
+            e.message.contains("a is in a slow batch until 400 s"),
+            "{e:?}"
+        );
+        assert!(read(
+            "0 slow a for 40s; 40s slow a for 10s; 45s slow b for 1s",
+            &g
+        )
+        .is_ok());
         let e = err("0 dance a");
         assert_eq!(e.span, (2, 7));
         assert!(e.message.contains("close, crash"), "{e:?}");
