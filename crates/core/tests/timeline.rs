@@ -1583,3 +1583,30 @@ fn a_partition_still_stopped_when_the_run_ends_has_its_lag_counted() {
     );
     assert!(run.costs.peak_lag_records >= produced);
 }
+
+#[test]
+fn a_member_refused_at_its_sync_group_joins_again() {
+    // max.poll.interval.ms, the rebalance timeout, ends before the SyncGroups arrive: the
+    // coordinator removes the members, each SyncGroup gets UNKNOWN_MEMBER_ID, and each
+    // member joins again (and again: this group never settles, and the run says so)
+    let g = group(2, &[4]);
+    let mut s = Settings::default();
+    s.client.max_poll_interval_ms = 1;
+    let run = simulate(&g, &s, &Story::new(StoryKind::Crash)).unwrap();
+    // (the first SyncGroups are answered at 3 s, the group formed after its initial delay)
+    let said = |what: &str, by: i64| {
+        run.happenings
+            .iter()
+            .any(|h| h.detail.contains(what) && h.time_ms < by)
+    };
+    assert!(said("UNKNOWN_MEMBER_ID", 4_000), "{:#?}", run.happenings);
+    assert!(said("Generation 3:", 7_000), "{:#?}", run.happenings);
+    assert!(
+        run.notes
+            .iter()
+            .any(|n| n
+                .contains("4 of the 4 partitions the members subscribe to were never consumed")),
+        "{:#?}",
+        run.notes
+    );
+}

@@ -279,6 +279,11 @@ impl Ledger {
         }
     }
 
+    /// Whether `p` has been consumed at all.
+    pub fn consumed_ever(&self, p: usize) -> bool {
+        self.consumed_ever[p]
+    }
+
     /// How often a partition was given to a member while another still consumed it.
     pub fn overlaps(&self) -> u32 {
         self.overlaps

@@ -739,6 +739,7 @@ fn end_run(
     let rebalances = rebalance_times.iter().filter(|t| **t >= start).count() as u32;
     let (overlaps, partition_starts) = (ledger.overlaps(), ledger.starts());
     overlap_notes(&ledger, group, members, notes);
+    never_consumed_note(&ledger, group, members.len(), notes);
     let ledger_log = ledger.overlap_log().to_vec();
     let mut closed = ledger.finish(end, rebalances);
     closed.lanes.resize(downtime.len(), Vec::new());
@@ -748,6 +749,39 @@ fn end_run(
         }
     }
     (closed, (overlaps, ledger_log), partition_starts)
+}
+
+/// A note when partitions the members subscribe to were never consumed (a group that
+/// never formed, members a request refused for good): the costs count only what stopped, so
+/// they would look clean.
+fn never_consumed_note(
+    ledger: &ledger::Ledger,
+    group: &Group,
+    members: usize,
+    notes: &mut Vec<String>,
+) {
+    // (a member a story adds subscribes to every topic)
+    let everything = members > group.members.len();
+    let subscribed = |topic: &str| {
+        everything
+            || group
+                .members
+                .iter()
+                .any(|(_, ts)| ts.iter().any(|t| t == topic))
+    };
+    let (partitions, _) = partition_layout(group);
+    let (mut never, mut of) = (0usize, 0usize);
+    for (p, (ti, _)) in partitions.iter().enumerate() {
+        if subscribed(&group.topics[*ti].0) {
+            of += 1;
+            never += usize::from(!ledger.consumed_ever(p));
+        }
+    }
+    if never > 0 {
+        notes.push(format!(
+            "{never} of the {of} partitions the members subscribe to were never consumed in this run (the events say why): the costs count the partitions that stopped, and these never started."
+        ));
+    }
 }
 
 /// A note for each partition the ledger saw given to a member while another still

@@ -496,6 +496,8 @@ impl<'a> Sim<'a> {
                 self.schedule_poll(c);
             }
             ErrorCode::UnknownMemberId | ErrorCode::IllegalGeneration => {
+                // (the join's future fails: joinGroupIfNeeded joins again)
+                self.clients[c].phase = Phase::Unjoined;
                 self.reset(c, r.error);
                 self.schedule_poll(c);
             }
