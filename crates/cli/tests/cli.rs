@@ -743,3 +743,25 @@ fn a_reader_that_stops_early_ends_the_output_quietly() {
     let all = run_with_stdin(&["timeline", "-", "--partitions"], &scenario);
     assert!(all.stdout.len() > 1 << 16, "{} bytes", all.stdout.len());
 }
+
+#[test]
+fn a_timeline_of_a_large_group_says_first_that_it_can_take_a_while() {
+    let members: Vec<String> = (0..1_000)
+        .map(|i| format!(r#"{{"id":"m{i}","topics":["t"]}}"#))
+        .collect();
+    let large = format!(
+        r#"{{"topics":{{"t":10000}},"members":[{}]}}"#,
+        members.join(",")
+    );
+    let out = run_with_stdin(&["timeline", "-", "--event", "crash"], &large);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("note: 1000 members over 10000 partitions")
+            && text(&out.stderr).contains("can take minutes"),
+        "{}",
+        text(&out.stderr)
+    );
+    // a small group runs without it
+    let out = run(&["timeline", &example(), "--event", "crash"]);
+    assert_eq!(text(&out.stderr), "");
+}
