@@ -711,17 +711,22 @@ fn timeline_runs_a_script_and_says_where_it_is_wrong() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A scenario of `members` members m0, m1, ... on one topic `t` of `partitions` partitions.
+fn one_topic(members: usize, partitions: u32) -> String {
+    let members: Vec<String> = (0..members)
+        .map(|i| format!(r#"{{"id":"m{i}","topics":["t"]}}"#))
+        .collect();
+    format!(
+        r#"{{"topics":{{"t":{partitions}}},"members":[{}]}}"#,
+        members.join(",")
+    )
+}
+
 #[test]
 fn a_reader_that_stops_early_ends_the_output_quietly() {
     // `rebalance-lab timeline ... | head -1`: more output than a pipe holds, and the reader
     // gone before it is written
-    let members: Vec<String> = (0..20)
-        .map(|i| format!(r#"{{"id":"m{i}","topics":["t"]}}"#))
-        .collect();
-    let scenario = format!(
-        r#"{{"topics":{{"t":2000}},"members":[{}]}}"#,
-        members.join(",")
-    );
+    let scenario = one_topic(20, 2000);
     let mut child = Command::new(BIN)
         .args(["timeline", "-", "--partitions"])
         .stdin(Stdio::piped())
@@ -746,13 +751,7 @@ fn a_reader_that_stops_early_ends_the_output_quietly() {
 
 #[test]
 fn a_timeline_of_a_large_group_says_first_that_it_can_take_a_while() {
-    let members: Vec<String> = (0..1_000)
-        .map(|i| format!(r#"{{"id":"m{i}","topics":["t"]}}"#))
-        .collect();
-    let large = format!(
-        r#"{{"topics":{{"t":10000}},"members":[{}]}}"#,
-        members.join(",")
-    );
+    let large = one_topic(1_000, 10_000);
     let out = run_with_stdin(&["timeline", "-", "--event", "crash"], &large);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert!(
