@@ -1159,7 +1159,7 @@ fn script_of(members: usize, statements: Vec<(i64, usize, usize, i64)>) -> Story
         // (only a crash acts on a member cut off)
         let cut = t < cut_until[m];
         if up_at[m] > t {
-            if up_at[m] == i64::MAX && !cut {
+            if up_at[m] == i64::MAX {
                 text.push(format!("{t}s start {name}"));
                 up_at[m] = t;
             }
@@ -1167,6 +1167,10 @@ fn script_of(members: usize, statements: Vec<(i64, usize, usize, i64)>) -> Story
         }
         if (cut && v != 1) || (v == 3 && t < slow_until[m]) {
             continue;
+        }
+        if v < 3 {
+            // (the process ends: the next one starts connected, and in no batch)
+            (cut_until[m], slow_until[m]) = (0, 0);
         }
         match v {
             0 => {
@@ -1472,6 +1476,23 @@ fn a_session_timeout_the_broker_refuses_is_said_before_the_run_or_where_it_happe
         "{:#?}",
         run.notes
     );
+    // eight such joiners: the first five said one by one, then how many more
+    let joiners = Story {
+        script: "0s join 8 with session.timeout.ms=5000 heartbeat.interval.ms=1000".into(),
+        ..Story::new(StoryKind::Script)
+    };
+    let notes = simulate(&g, &Settings::default(), &joiners).unwrap().notes;
+    let refused = notes
+        .iter()
+        .filter(|n| n.contains("is refused with"))
+        .count();
+    assert_eq!(refused, 5, "{notes:#?}");
+    assert!(
+        notes
+            .iter()
+            .any(|n| n == "3 more requests are refused for good, as the events say."),
+        "{notes:#?}"
+    );
     // m0 takes every partition once m1 is gone
     assert!(run.tenures.iter().all(|t| t
         .last()
@@ -1609,4 +1630,44 @@ fn a_member_refused_at_its_sync_group_joins_again() {
         "{:#?}",
         run.notes
     );
+    // and they count as stopped from the story's start to the run's end
+    let whole = (run.end_ms - run.start_ms) as f64 / 1000.0;
+    assert!((run.costs.partition_seconds_paused - 4.0 * whole).abs() < 1e-6);
+}
+
+#[test]
+fn a_partition_the_group_should_consume_when_the_story_starts_stops_from_then() {
+    // a's first process is refused (its session is below the broker's minimum), so "audit",
+    // which only a reads, waits from the story's start until a's second process takes it
+    let g = Group {
+        topics: vec![("orders".into(), 4), ("audit".into(), 2)],
+        members: vec![
+            ("a".into(), vec!["orders".into(), "audit".into()]),
+            ("b".into(), vec!["orders".into()]),
+        ],
+        ..Group::default()
+    };
+    let story = Story {
+        script: "initially a with session.timeout.ms=5000 heartbeat.interval.ms=1000\n\
+                 60s restart a for 5s with session.timeout.ms=45000 heartbeat.interval.ms=3000"
+            .into(),
+        ..Story::new(StoryKind::Script)
+    };
+    let run = simulate(&g, &Settings::default(), &story).unwrap();
+    assert!(
+        run.notes
+            .iter()
+            .any(|n| n.contains("INVALID_SESSION_TIMEOUT")),
+        "{:#?}",
+        run.notes
+    );
+    let first = |p: usize| run.tenures[p].first().map(|t| t.start_ms).unwrap();
+    let c = run.costs;
+    // audit-0 and audit-1 (partitions 4 and 5) first consumed after a's restart
+    for p in [4, 5] {
+        let waited = first(p) - run.start_ms;
+        assert!(waited > 65_000, "{waited}");
+        assert!(c.longest_partition_stop_ms >= waited, "{c:?}");
+    }
+    assert!(c.partition_seconds_paused >= 2.0 * 65.0, "{c:?}");
 }

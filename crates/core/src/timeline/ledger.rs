@@ -61,9 +61,14 @@ pub struct Ledger {
     /// When each partition last stopped being consumed (0 before it ever was).
     stopped_at: Vec<i64>,
     stopped_ever: Vec<bool>,
-    /// Whether each partition has been consumed: one never consumed (no member subscribes
-    /// to its topic, or the group never formed) has not stopped, it never started.
+    /// Whether each partition has been consumed.
     consumed_ever: Vec<bool>,
+    /// Whether each partition's stops count: once it has been consumed, or from the story's
+    /// start when the group's members subscribe to it then. (A partition of a topic nobody
+    /// subscribes to never stopped: it never started.)
+    counted: Vec<bool>,
+    /// The partitions the group's members subscribe to when the story starts.
+    expected: Vec<bool>,
     reread: Vec<f64>,
     /// Records produced to a partition that its last owner had not processed when it
     /// stopped: they wait for the next one.
@@ -71,9 +76,9 @@ pub struct Ledger {
     counting_from: i64,
     consumed_now: usize,
     group_stopped_at: i64,
-    /// Whether any partition has been consumed (before, the group has not stopped: it has
-    /// not started).
-    group_consumed_ever: bool,
+    /// Whether the group's stops count: once it has consumed a partition, or from the
+    /// story's start when its members subscribe to any.
+    group_counted: bool,
     costs: Costs,
     paused_ms: i128,
     /// Per partition, its lag at its peak (records), counted from `counting_from`.
@@ -110,9 +115,11 @@ pub struct Overlap {
 
 impl Ledger {
     /// No partition consumed yet, and no cost counted until [`Ledger::count_from`] says from
-    /// when; each partition's tenures are kept when `keep_tenures` (for a timeline drawn per
-    /// partition).
-    pub fn new(partitions: usize, records_per_second: f64, keep_tenures: bool) -> Ledger {
+    /// when; `expected` are the partitions the group's members subscribe to (by index, a
+    /// flag each); each partition's tenures are kept when `keep_tenures` (for a timeline
+    /// drawn per partition).
+    pub fn new(records_per_second: f64, expected: Vec<bool>, keep_tenures: bool) -> Ledger {
+        let partitions = expected.len();
         Ledger {
             records_per_ms: records_per_second / 1000.0,
             open: vec![None; partitions],
@@ -121,12 +128,14 @@ impl Ledger {
             stopped_at: vec![0; partitions],
             stopped_ever: vec![false; partitions],
             consumed_ever: vec![false; partitions],
+            counted: vec![false; partitions],
+            expected,
             reread: vec![0.0; partitions],
             unprocessed: vec![0.0; partitions],
             counting_from: i64::MAX,
             consumed_now: 0,
             group_stopped_at: 0,
-            group_consumed_ever: false,
+            group_counted: false,
             costs: Costs::default(),
             paused_ms: 0,
             peak_lag: vec![0.0; partitions],
@@ -142,8 +151,14 @@ impl Ledger {
     }
 
     /// Costs count from `t` on (the story's start, once the group has formed).
+    /// A partition the members subscribe to then stops from `t` on if it is not consumed
+    /// (a member refused at its first JoinGroup, a group that has not settled).
     pub fn count_from(&mut self, t: i64) {
         self.counting_from = t;
+        for (counted, expected) in self.counted.iter_mut().zip(&self.expected) {
+            *counted |= *expected;
+        }
+        self.group_counted |= self.expected.contains(&true);
     }
 
     /// Records produced to a partition per millisecond.
@@ -187,15 +202,16 @@ impl Ledger {
         let reread = if from_committed { self.reread[p] } else { 0.0 };
         let behind = self.unprocessed[p];
         let waiting = self.records_per_ms * (t - stopped).max(0) as f64 + behind + reread;
-        let first = !self.consumed_ever[p];
+        let counted = self.counted[p];
+        self.counted[p] = true;
         self.consumed_ever[p] = true;
-        let stop = if first { 0 } else { self.stop_of(stopped, t) };
+        let stop = if counted { self.stop_of(stopped, t) } else { 0 };
         if stop > 0 {
             self.paused_ms += i128::from(stop);
             self.costs.longest_partition_stop_ms = self.costs.longest_partition_stop_ms.max(stop);
             self.stopped_ever[p] = true;
         }
-        if t >= self.counting_from && !first {
+        if t >= self.counting_from && counted {
             self.peak_lag[p] = self.peak_lag[p].max(waiting);
             self.read_twice += reread;
         }
@@ -204,11 +220,11 @@ impl Ledger {
         let start_offset = (self.records_per_ms * stopped as f64 - behind - reread)
             .round()
             .max(0.0) as u64;
-        if self.consumed_now == 0 && self.group_consumed_ever {
+        if self.consumed_now == 0 && self.group_counted {
             let whole = self.stop_of(self.group_stopped_at, t);
             self.costs.longest_group_stop_ms = self.costs.longest_group_stop_ms.max(whole);
         }
-        self.group_consumed_ever = true;
+        self.group_counted = true;
         self.consumed_now += 1;
         if self.member_partitions.len() <= member {
             self.member_partitions.resize(member + 1, 0);
@@ -332,7 +348,7 @@ impl Ledger {
                     start_offset: o.start_offset,
                 }),
                 Some(_) => {}
-                None if self.consumed_ever[p] => {
+                None if self.counted[p] => {
                     let stop = self.stop_of(self.stopped_at[p], end);
                     if stop > 0 {
                         self.paused_ms += i128::from(stop);
@@ -352,7 +368,7 @@ impl Ledger {
                 None => {}
             }
         }
-        if self.consumed_now == 0 && self.group_consumed_ever {
+        if self.consumed_now == 0 && self.group_counted {
             let whole = self.stop_of(self.group_stopped_at, end);
             self.costs.longest_group_stop_ms = self.costs.longest_group_stop_ms.max(whole);
         }

@@ -638,6 +638,19 @@ pub(crate) fn partition_layout(group: &Group) -> (Vec<(usize, u32)>, Vec<usize>)
     (partitions, topic_base)
 }
 
+/// Per partition (by index across the group's topics), whether a member of the group
+/// subscribes to its topic; with `everything`, every partition.
+pub(crate) fn subscribed_partitions(group: &Group, everything: bool) -> Vec<bool> {
+    group
+        .topics
+        .iter()
+        .flat_map(|(topic, n)| {
+            let subscribed = everything || group.members.iter().any(|(_, ts)| ts.contains(topic));
+            std::iter::repeat_n(subscribed, *n as usize)
+        })
+        .collect()
+}
+
 /// A run's members: the group's (name, subscription), then the `added` members a story
 /// brings ([`added_name`]: `new-1`, `new-2`, ..., each subscribed to every topic).
 pub(crate) fn members_with(group: &Group, added: usize) -> Vec<(String, Vec<String>)> {
@@ -761,25 +774,15 @@ fn never_consumed_note(
     notes: &mut Vec<String>,
 ) {
     // (a member a story adds subscribes to every topic)
-    let everything = members > group.members.len();
-    let subscribed = |topic: &str| {
-        everything
-            || group
-                .members
-                .iter()
-                .any(|(_, ts)| ts.iter().any(|t| t == topic))
-    };
-    let (partitions, _) = partition_layout(group);
+    let subscribed = subscribed_partitions(group, members > group.members.len());
     let (mut never, mut of) = (0usize, 0usize);
-    for (p, (ti, _)) in partitions.iter().enumerate() {
-        if subscribed(&group.topics[*ti].0) {
-            of += 1;
-            never += usize::from(!ledger.consumed_ever(p));
-        }
+    for (p, _) in subscribed.iter().enumerate().filter(|(_, s)| **s) {
+        of += 1;
+        never += usize::from(!ledger.consumed_ever(p));
     }
     if never > 0 {
         notes.push(format!(
-            "{never} of the {of} partitions the members subscribe to were never consumed in this run (the events say why): the costs count the partitions that stopped, and these never started."
+            "{never} of the {of} partitions the members subscribe to were never consumed in this run (the events say why); those the members subscribed to when the story started count as stopped from then."
         ));
     }
 }

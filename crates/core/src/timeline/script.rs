@@ -627,6 +627,13 @@ impl<'w> Roster<'_, 'w> {
         strategy::check(lists).map_err(|e| at.error(e))
     }
 
+    /// Member `m`'s process ends: the next one starts connected, and in no batch.
+    fn goes_down(&mut self, m: usize) {
+        self.up[m] = false;
+        self.cut_until[m] = i64::MIN;
+        self.slow_until[m] = i64::MIN;
+    }
+
     /// Members a restart brought back by `t`.
     fn back_by(&mut self, t: i64) -> Result<(), ScriptError> {
         for m in 0..self.back_at.len() {
@@ -783,11 +790,11 @@ pub fn acts(
             let t = t0 + s.time;
             match s.verb {
                 Verb::Close => {
-                    g.up[m] = false;
+                    g.goes_down(m);
                     out.timed.push((t, m, Act::Close));
                 }
                 Verb::Crash => {
-                    g.up[m] = false;
+                    g.goes_down(m);
                     out.timed.push((t, m, Act::Crash));
                 }
                 Verb::Start => {
@@ -795,7 +802,7 @@ pub fn acts(
                     out.timed.push((t, m, start));
                 }
                 Verb::Restart => {
-                    g.up[m] = false;
+                    g.goes_down(m);
                     g.back_at[m] = Some((s.time + s.amount, *w));
                     out.timed.push((t, m, Act::Close));
                     out.timed.push((t + s.amount, m, start));
@@ -1013,7 +1020,6 @@ mod tests {
             "0 cut a for 60s; 10s close a",
             "0 cut a for 60s; 10s restart a for 5s",
             "0 cut a for 60s; 10s slow a for 5s",
-            "0 cut a for 60s; 10s crash a; 20s start a",
         ] {
             let e = err(text);
             assert!(
@@ -1027,7 +1033,10 @@ mod tests {
             assert_eq!(e.span, (at, at + 1), "{text}");
         }
         for text in [
-            "0 cut a for 60s; 10s crash a; 60s start a",
+            // (a process started again is connected, and in no batch)
+            "0 cut a for 60s; 10s crash a; 20s start a",
+            "0 slow a for 400s; 10s restart a for 5s; 30s slow a for 10s",
+            "0 slow a for 400s; 10s crash a; 20s start a; 30s slow a for 10s",
             "0 cut a for 60s; 60s cut a for 5s",
             "0 cut a for 60s; 10s crash b",
         ] {

@@ -132,6 +132,8 @@ struct Sim<'a> {
     handled: u64,
     /// The leader's assignments computed so far.
     assignments: u64,
+    /// Requests refused for good (the Java consumer throws).
+    fatal_errors: u32,
     /// Each assignor the coordinator's vote picked, in order: the last one at the last
     /// completed join phase.
     votes: Vec<AssignorKind>,
@@ -231,7 +233,11 @@ pub fn run_traced(
         clients,
         queue: Queue::default(),
         now: 0,
-        ledger: Ledger::new(partitions.len(), s.records_per_second, s.keep_tenures),
+        ledger: Ledger::new(
+            s.records_per_second,
+            super::subscribed_partitions(group, false),
+            s.keep_tenures,
+        ),
         partitions,
         topic_base,
         member_client: HashMap::new(),
@@ -248,6 +254,7 @@ pub fn run_traced(
         notes,
         handled: 0,
         assignments: 0,
+        fatal_errors: 0,
         votes: Vec::new(),
         configs,
         firing_timer: false,
@@ -259,6 +266,12 @@ pub fn run_traced(
         .map(|(i, c)| (c.name.clone(), i))
         .collect();
     let (start, end) = super::drive(&mut sim, group.members.len(), &initial, acts);
+    if sim.fatal_errors > FATAL_ERRORS_SAID {
+        let more = sim.fatal_errors - FATAL_ERRORS_SAID;
+        sim.notes.push(format!(
+            "{more} more requests are refused for good, as the events say."
+        ));
+    }
     Ok(super::Finished {
         ledger: sim.ledger,
         members: sim.clients.into_iter().map(|c| c.name).collect(),
@@ -701,6 +714,9 @@ pub fn read_again(records: f64) -> String {
         String::new()
     }
 }
+
+/// How many requests refused for good a run's notes say one by one (then how many more).
+const FATAL_ERRORS_SAID: u32 = 5;
 
 /// Milliseconds as seconds for a sentence ("3", "2.5").
 pub fn secs(ms: i64) -> String {

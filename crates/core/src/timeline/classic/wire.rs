@@ -414,14 +414,17 @@ impl<'a> Sim<'a> {
                 e.name()
             ),
         );
-        let note = format!(
-            "At {} s {}'s {} is refused with {}: its Java consumer throws, and the member consumes nothing more until its process starts again.",
-            secs(self.now),
-            self.clients[c].name,
-            api.name(),
-            e.name()
-        );
-        self.notes.push(note);
+        self.fatal_errors += 1;
+        if self.fatal_errors <= FATAL_ERRORS_SAID {
+            let note = format!(
+                "At {} s {}'s {} is refused with {}: its Java consumer throws, and the member consumes nothing more until its process starts again.",
+                secs(self.now),
+                self.clients[c].name,
+                api.name(),
+                e.name()
+            );
+            self.notes.push(note);
+        }
     }
 
     pub(super) fn on_sync(&mut self, c: usize, r: Response) {

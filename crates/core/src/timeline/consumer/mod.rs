@@ -352,7 +352,11 @@ pub fn run_traced(
         assignment_epoch: 0,
         target: IdMap::default(),
         partition_owner: vec![None; partitions.len()],
-        ledger: Ledger::new(partitions.len(), s.records_per_second, s.keep_tenures),
+        ledger: Ledger::new(
+            s.records_per_second,
+            super::subscribed_partitions(group, false),
+            s.keep_tenures,
+        ),
         partitions,
         topic_base,
         timers: Timers::default(),
