@@ -1,11 +1,12 @@
 //! Arbitrary text through the hex reader, the link reader, the reader of what
-//! kafka-consumer-groups.sh prints, the timeline's text in a link and the timeline's script
-//! reader: never a panic.
+//! kafka-consumer-groups.sh prints, the timeline's text in a link, the timeline's script
+//! reader and the scenario file's reader: never a panic.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 use rebalance_lab_core::protocol::hex::parse_hex;
 use rebalance_lab_core::scenario::link::{from_fragment, to_fragment};
+use rebalance_lab_core::scenario::Scenario;
 use rebalance_lab_core::timeline::script::acts;
 use rebalance_lab_core::timeline::spec::Spec;
 use rebalance_lab_core::timeline::ClientSettings;
@@ -13,6 +14,7 @@ use rebalance_lab_core::timeline::ClientSettings;
 fuzz_target!(|data: &[u8]| {
     if let Ok(text) = std::str::from_utf8(data) {
         let _ = parse_hex(text);
+        let _ = Scenario::from_json(text);
         let _ = rebalance_lab_core::import::parse(text);
         if let Ok(spec) = Spec::parse(text) {
             // the timeline's text reads back as it was written

@@ -419,6 +419,12 @@ fn run_json(run: &Run) -> Value {
     v["events"] = Value::Array(events);
     v["notes"] = json!(run.notes);
     v["assumptions"] = json!(ASSUMPTIONS);
+    let w = run.work;
+    v["work"] = json!({
+        "events": w.events,
+        "partition_starts": w.partition_starts,
+        "assignments": w.assignments,
+    });
     v
 }
 

@@ -378,6 +378,15 @@ fn timeline_prints_the_totals_as_json_and_compares_the_protocols() {
     let stop = v["longest_partition_stop_ms"].as_i64().unwrap();
     assert!((7_000..=13_020).contains(&stop), "{stop}");
     assert!(v["events"][0]["time_ms"].is_i64() && v["events"][0]["member"].is_string());
+    // and what computing it took: a crash is one rebalance after the group formed, one
+    // assignment each under eager
+    let work = &v["work"];
+    assert!(work["events"].as_u64().unwrap() > 0, "{work}");
+    assert_eq!(
+        work["assignments"],
+        1 + v["rebalances"].as_u64().unwrap(),
+        "{work}"
+    );
 
     let v = run_json(&["timeline", &example(), "--compare", "--json"]);
     assert_eq!(
