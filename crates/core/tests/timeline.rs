@@ -1454,6 +1454,25 @@ fn a_session_timeout_the_broker_refuses_is_said_before_the_run_or_where_it_happe
             );
         }
     }
+    // unless every member's first process has a session of its own
+    let mut s = Settings::default();
+    s.client.session_timeout_ms = 5_000;
+    s.client.heartbeat_interval_ms = 1_000;
+    let own = Story {
+        script: "initially m0, m1 with session.timeout.ms=10000\n30s crash m1".into(),
+        ..Story::new(StoryKind::Script)
+    };
+    let run = simulate(&g, &s, &own).unwrap();
+    assert!(
+        run.notes.iter().all(|n| !n.contains("refused")),
+        "{:#?}",
+        run.notes
+    );
+    let one = Story {
+        script: "initially m0 with session.timeout.ms=10000\n30s crash m1".into(),
+        ..Story::new(StoryKind::Script)
+    };
+    assert!(simulate(&g, &s, &one).is_err());
     // the consumer protocol's session is the broker's own
     let mut s = Settings {
         protocol: Protocol::Consumer,

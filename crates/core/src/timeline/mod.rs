@@ -985,15 +985,6 @@ pub(crate) fn check(group: &Group, s: &Settings) -> Result<(), TimelineError> {
             "group.initial.rebalance.delay.ms: give 0 to 86,400,000".into(),
         ));
     }
-    let session = s.client.session_timeout_ms;
-    if s.protocol != Protocol::Consumer
-        && !(b.min_session_timeout_ms..=b.max_session_timeout_ms).contains(&session)
-    {
-        return Err(TimelineError::Setting(format!(
-            "session.timeout.ms = {session}: the broker refuses every JoinGroup with INVALID_SESSION_TIMEOUT outside {} to {} (group.min.session.timeout.ms and group.max.session.timeout.ms), and no member would ever join",
-            b.min_session_timeout_ms, b.max_session_timeout_ms
-        )));
-    }
     let cg = &s.consumer_group;
     if !(5_000..=15_000).contains(&cg.heartbeat_interval_ms) {
         return Err(TimelineError::Setting(format!(
@@ -1005,6 +996,19 @@ pub(crate) fn check(group: &Group, s: &Settings) -> Result<(), TimelineError> {
         return Err(TimelineError::Setting(format!(
             "group.consumer.session.timeout.ms = {}: the broker accepts 45,000 to 60,000 (group.consumer.min.session.timeout.ms and max)",
             cg.session_timeout_ms
+        )));
+    }
+    Ok(())
+}
+
+/// Under the classic protocols, a `session.timeout.ms` the broker accepts (the run's, which
+/// the members start with unless a script's `initially` gives each its own).
+pub(crate) fn check_classic_session(s: &Settings) -> Result<(), TimelineError> {
+    let (b, session) = (&s.broker, s.client.session_timeout_ms);
+    if !(b.min_session_timeout_ms..=b.max_session_timeout_ms).contains(&session) {
+        return Err(TimelineError::Setting(format!(
+            "session.timeout.ms = {session}: the broker refuses every JoinGroup with INVALID_SESSION_TIMEOUT outside {} to {} (group.min.session.timeout.ms and group.max.session.timeout.ms), and no member would ever join",
+            b.min_session_timeout_ms, b.max_session_timeout_ms
         )));
     }
     Ok(())

@@ -175,6 +175,10 @@ pub fn run_traced(
         configs,
         initial,
     } = acts(story, &group.member_names(), &s.client, &lists).map_err(TimelineError::Story)?;
+    if (0..group.members.len()).any(|m| initial.iter().all(|(i, _)| *i != m)) {
+        // (some member's first process starts with the run's settings)
+        super::check_classic_session(s)?;
+    }
     let mut clients: Vec<Client> = Vec::new();
     for (m, (name, topics)) in super::members_with(group, added).into_iter().enumerate() {
         let topics = std::rc::Rc::new(topics);
