@@ -270,7 +270,7 @@ pub fn run(a: Args) -> Result<String, String> {
     if a.compare && (a.requests || a.partitions) {
         return Err("--compare prints several runs' totals side by side; --requests and --partitions list one run's (leave out --compare)".into());
     }
-    let partitions: u64 = group.topics.iter().map(|(_, n)| u64::from(*n)).sum();
+    let partitions = scenario.total_partitions();
     if group.members.len() as u64 * partitions >= 10_000_000 {
         // (a rolling restart of 1,000 members over 100,000 partitions takes 15 to 50 s)
         eprintln!(
